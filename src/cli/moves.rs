@@ -1,0 +1,24 @@
+//! `correspond moves`: the legal moves of a position.
+
+use super::CliError;
+use super::game::{self, PositionArgs, with_game};
+use crate::rules::Game;
+use std::io::Write;
+
+/// List the legal moves of a position in canonical notation, one per line, sorted by byte
+/// order. Prints nothing when the game is over.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    position: PositionArgs,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(args.position.game, G => {
+        let pos = game::start::<G>(args.position.position.as_deref())?;
+        for mv in pos.legal_moves() {
+            writeln!(out, "{mv}")?;
+        }
+        Ok(())
+    })
+}

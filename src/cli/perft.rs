@@ -1,0 +1,39 @@
+//! `correspond perft`: count the positions a number of turns ahead, to test move generators.
+
+use super::CliError;
+use super::game::{self, PositionArgs, with_game};
+use crate::rules::Game;
+use std::io::Write;
+
+/// Count the leaf positions reached by exactly DEPTH turns of legal moves (lines that end the
+/// game sooner are not counted). The count is the last line.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// How many turns ahead.
+    depth: u32,
+    /// First print each legal move with the count below it, sorted by move.
+    #[arg(long)]
+    divide: bool,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(args.position.game, G => {
+        let pos = game::start::<G>(args.position.position.as_deref())?;
+        let total = if args.divide && args.depth > 0 {
+            let mut total = 0;
+            for mv in pos.legal_moves() {
+                let next = pos.play(&mv).expect("a listed move is legal");
+                let count = next.perft(args.depth - 1);
+                writeln!(out, "{mv} {count}")?;
+                total += count;
+            }
+            total
+        } else {
+            pos.perft(args.depth)
+        };
+        writeln!(out, "{total}")?;
+        Ok(())
+    })
+}

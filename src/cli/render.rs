@@ -1,0 +1,164 @@
+//! Board pictures for the terminal: Unicode by default, plain ASCII on request.
+//!
+//! Colour is written as ANSI styles and left to the output stream to keep or strip: the binary's
+//! stream strips it when `NO_COLOR` is set or the output is not a terminal.
+
+use super::game::CliGame;
+use crate::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
+use crate::rules::{Game, Line};
+use anstyle::{AnsiColor, Style};
+use std::io::{self, Write};
+
+/// Which characters to draw with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Charset {
+    /// Chess-like figurines and a middle dot for empty squares.
+    Unicode,
+    /// Position-string letters and `.` for empty squares.
+    Ascii,
+}
+
+/// A game that can draw itself.
+pub(crate) trait Render: CliGame {
+    /// Draws the current position of `line`, marking the last move played.
+    fn render(line: &Line<Self>, charset: Charset, out: &mut dyn Write) -> io::Result<()>;
+}
+
+const CHECK: Style = Style::new()
+    .bold()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)));
+const LAST: Style = Style::new()
+    .bold()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)));
+const DIM: Style = Style::new().dimmed();
+const BOLD: Style = Style::new().bold();
+
+fn glyph(piece: Option<Piece>, charset: Charset) -> char {
+    match (piece, charset) {
+        (None, Charset::Ascii) => '.',
+        (None, Charset::Unicode) => '·',
+        (Some(p), Charset::Ascii) => p.letter(),
+        (Some(p), Charset::Unicode) => match (p.side, p.role) {
+            (Side::Heads, Role::Candidate) => '♔',
+            (Side::Heads, Role::Stacked) => '♕',
+            (Side::Heads, Role::Guard) => '♗',
+            (Side::Heads, Role::Handler) => '♖',
+            (Side::Heads, Role::Intern) => '♙',
+            (Side::Tails, Role::Candidate) => '♚',
+            (Side::Tails, Role::Stacked) => '♛',
+            (Side::Tails, Role::Guard) => '♝',
+            (Side::Tails, Role::Handler) => '♜',
+            (Side::Tails, Role::Intern) => '♟',
+        },
+    }
+}
+
+fn side_note(pos: &Campaign, side: Side) -> String {
+    let rights: Vec<&str> = Wing::BOTH
+        .into_iter()
+        .filter(|&w| pos.spin_rights().has(side, w))
+        .map(|w| match (side, w) {
+            (Side::Heads, Wing::A) => "A",
+            (Side::Heads, Wing::E) => "E",
+            (Side::Tails, Wing::A) => "a",
+            (Side::Tails, Wing::E) => "e",
+        })
+        .collect();
+    let spin = if rights.is_empty() {
+        "none".to_owned()
+    } else {
+        rights.join(" ")
+    };
+    let turn = if pos.side_to_move() == side && pos.outcome().is_none() {
+        "  ← to move"
+    } else {
+        ""
+    };
+    format!("{side}  spin: {spin}{turn}")
+}
+
+impl Render for Campaign {
+    fn render(line: &Line<Campaign>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
+        let pos = line.current();
+        let last = line.moves().last();
+        let checked = pos.is_check().then(|| pos.candidate(pos.side_to_move()));
+        let files: String = (0..FILES)
+            .map(|f| format!(" {}", char::from(b'a' + f)))
+            .collect();
+        writeln!(
+            out,
+            "{BOLD}Campaign{BOLD:#}, move {}, {} to move",
+            pos.fullmove_number(),
+            pos.side_to_move()
+        )?;
+        writeln!(out)?;
+        writeln!(out, "  {files}")?;
+        for rank in (0..RANKS).rev() {
+            write!(out, " {}", rank + 1)?;
+            for file in 0..FILES {
+                let sq = Square::new(file, rank).expect("on the board");
+                let piece = pos.piece_at(sq);
+                let style = if Some(sq) == checked {
+                    CHECK
+                } else if last.is_some_and(|m| m.to == sq) {
+                    LAST
+                } else if piece.is_none() {
+                    DIM
+                } else {
+                    Style::new()
+                };
+                write!(out, " {style}{}{style:#}", glyph(piece, charset))?;
+            }
+            write!(out, " {}", rank + 1)?;
+            let note = match rank {
+                r if r == RANKS - 1 => Some(side_note(pos, Side::Tails)),
+                0 => Some(side_note(pos, Side::Heads)),
+                _ => None,
+            };
+            match note {
+                Some(note) => writeln!(out, "   {note}")?,
+                None => writeln!(out)?,
+            }
+        }
+        writeln!(out, "  {files}")?;
+        writeln!(out)?;
+        if let Some(mv) = last {
+            writeln!(out, "last move: {mv}")?;
+        }
+        let checkers = pos.checkers();
+        if let Some(sq) = checked {
+            let by: Vec<String> = checkers
+                .iter()
+                .map(|c| {
+                    let role = pos.piece_at(*c).map_or("piece", |p| p.role.name());
+                    format!("the {role} on {c}")
+                })
+                .collect();
+            writeln!(
+                out,
+                "{CHECK}check:{CHECK:#} the {} candidate on {sq} is attacked by {}",
+                pos.side_to_move(),
+                by.join(" and ")
+            )?;
+        }
+        if let Some(outcome) = pos.outcome() {
+            writeln!(out, "{BOLD}game over:{BOLD:#} {outcome}")?;
+        }
+        for claim in line.claimable() {
+            writeln!(out, "claimable by {}: {claim}", pos.side_to_move())?;
+        }
+        writeln!(out, "halfmove clock: {}", pos.halfmove_clock())?;
+        writeln!(out, "position: {pos}")?;
+        let legend = match charset {
+            Charset::Unicode => {
+                "♔ candidate  ♕ stacked candidate  ♗ guard  ♖ handler  ♙ intern  \
+                 (white: heads, black: tails)"
+            }
+            Charset::Ascii => {
+                "C candidate  S stacked candidate  G guard  H handler  I intern  \
+                 (upper case: heads, lower case: tails)"
+            }
+        };
+        writeln!(out, "{DIM}{legend}{DIM:#}")
+    }
+}

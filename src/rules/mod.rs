@@ -1,0 +1,254 @@
+//! The rules of every game `correspond` plays, as pure functions over values.
+//!
+//! Nothing in this module tree reads a file, a clock, the environment or a random source: a
+//! position and a move go in, a new position (or a typed reason why not) comes out. That is what
+//! lets the replayer rebuild a game from its file alone, and lets two machines agree on it.
+//!
+//! Each game is a position type implementing [`Game`]. The trait is deliberately about *positions*
+//! and not about a shared move type: a Campaign move is a from-square and a to-square, a Guerrilla
+//! Checkers turn is two stone placements or a chain of jumps, and an Insurrection piece changes its
+//! rank as it captures. So moves, sides, outcomes and errors are associated types, and generic code
+//! (the command line, the replayer, perft) is written once over `G: Game`.
+
+pub mod campaign;
+
+use std::error::Error;
+use std::fmt;
+
+/// What a finished game's [`Game::Outcome`] means for the players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Decision<S> {
+    /// This side has won.
+    Win(S),
+    /// Neither side has won.
+    Draw,
+    /// The winner is decided by a coin flip (Campaign's Run-Off).
+    CoinFlip,
+}
+
+/// A game: its positions, their rules and their notation.
+///
+/// `Self` is a *validated* position: every value of the type is one the rules allow (a position
+/// string is checked once, when it is parsed). The [`fmt::Display`] form of a position is its
+/// position string, and [`Game::parse_position`] reads it back.
+pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
+    /// The name used on the command line and in game files, for example `campaign`.
+    const NAME: &'static str;
+
+    /// The variant options a game starts from (for example Campaign's spin doctoring).
+    type Options: Clone + Eq + fmt::Debug + Default;
+    /// The two sides, for example Heads and Tails.
+    type Side: Copy + Eq + Ord + fmt::Debug + fmt::Display;
+    /// One whole turn. `Display` writes the canonical notation that game files store.
+    type Move: Copy + Eq + Ord + fmt::Debug + fmt::Display;
+    /// How a game ended. `Display` gives the report line, for example `fact-check: heads wins`.
+    type Outcome: Clone + Eq + fmt::Debug + fmt::Display;
+    /// Why a move cannot be played in a position.
+    type Illegal: Error + Clone + Eq;
+    /// Why a text is not a move in this game's notation at all.
+    type SyntaxError: Error + Clone + Eq;
+    /// Why a text is not a valid position string; names the field at fault.
+    type PositionError: Error + Clone + Eq;
+
+    /// The start position for these options.
+    fn start(options: &Self::Options) -> Self;
+
+    /// Reads a position string and checks that the rules allow the position.
+    ///
+    /// # Errors
+    /// A [`Game::PositionError`] naming the field that is malformed, or the rule the position
+    /// breaks.
+    fn parse_position(text: &str) -> Result<Self, Self::PositionError>;
+
+    /// The side whose turn it is.
+    fn side_to_move(&self) -> Self::Side;
+
+    /// Every legal move, sorted by the byte order of its canonical notation. Empty when the game
+    /// is over.
+    fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// Plays a move.
+    ///
+    /// # Errors
+    /// [`Game::Illegal`] with the rule the move breaks; `self` is unchanged.
+    fn play(&self, mv: &Self::Move) -> Result<Self, Self::Illegal>;
+
+    /// How the game has ended in this position, if it has. Only what the position alone shows:
+    /// claims and agreements are the replayer's business (see [`Game::claimable`]).
+    fn outcome(&self) -> Option<Self::Outcome>;
+
+    /// What the outcome means for the players.
+    fn decision(outcome: &Self::Outcome) -> Decision<Self::Side>;
+
+    /// The outcomes the side to move may claim here, given that this position (as the
+    /// repetition rule counts positions) has now occurred `repetitions` times. Sorted.
+    fn claimable(&self, repetitions: usize) -> Vec<Self::Outcome>;
+
+    /// Whether `self` and `other` are the same position for the repetition rule.
+    fn is_repetition_of(&self, other: &Self) -> bool;
+
+    /// Reads a move in this game's notation (the canonical one, and any other the game accepts)
+    /// and resolves it against this position.
+    ///
+    /// # Errors
+    /// [`MoveError::Invalid`] when the text is not a move at all, [`MoveError::Illegal`] when it
+    /// names a move the rules forbid here, [`MoveError::Ambiguous`] when it could mean several
+    /// legal moves.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError<Self>>;
+
+    /// The number of leaf positions reached by exactly `depth` turns of legal moves.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|mv| {
+                self.play(mv)
+                    .expect("a move from legal_moves is legal")
+                    .perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+/// Why a text could not be turned into a move: the three cases are kept apart, as in shakmaty,
+/// because a user fixes each one differently.
+pub enum MoveError<G: Game> {
+    /// The text is not written in the game's notation.
+    Invalid(G::SyntaxError),
+    /// The text names a move, but the rules forbid it here.
+    Illegal(G::Illegal),
+    /// The text could mean any of these legal moves (sorted).
+    Ambiguous(Vec<G::Move>),
+}
+
+impl<G: Game> fmt::Display for MoveError<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Invalid(e) => e.fmt(f),
+            MoveError::Illegal(e) => e.fmt(f),
+            MoveError::Ambiguous(moves) => {
+                f.write_str("ambiguous: it could be ")?;
+                for (i, mv) in moves.iter().enumerate() {
+                    match i {
+                        0 => {}
+                        _ if i + 1 == moves.len() => f.write_str(" or ")?,
+                        _ => f.write_str(", ")?,
+                    }
+                    write!(f, "{mv}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<G: Game> fmt::Debug for MoveError<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Invalid(e) => f.debug_tuple("Invalid").field(e).finish(),
+            MoveError::Illegal(e) => f.debug_tuple("Illegal").field(e).finish(),
+            MoveError::Ambiguous(m) => f.debug_tuple("Ambiguous").field(m).finish(),
+        }
+    }
+}
+
+impl<G: Game> Clone for MoveError<G> {
+    fn clone(&self) -> Self {
+        match self {
+            MoveError::Invalid(e) => MoveError::Invalid(e.clone()),
+            MoveError::Illegal(e) => MoveError::Illegal(e.clone()),
+            MoveError::Ambiguous(m) => MoveError::Ambiguous(m.clone()),
+        }
+    }
+}
+
+impl<G: Game> PartialEq for MoveError<G> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (MoveError::Invalid(a), MoveError::Invalid(b)) => a == b,
+            (MoveError::Illegal(a), MoveError::Illegal(b)) => a == b,
+            (MoveError::Ambiguous(a), MoveError::Ambiguous(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl<G: Game> Eq for MoveError<G> {}
+
+impl<G: Game> Error for MoveError<G> {}
+
+/// A sequence of positions from a start, for the rules that look back: repetition.
+///
+/// The replayer and the `position` command keep one; perft does not need it.
+#[derive(Clone, Debug)]
+pub struct Line<G: Game> {
+    positions: Vec<G>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> Line<G> {
+    /// A line that has just started at `start`.
+    #[must_use]
+    pub fn new(start: G) -> Self {
+        Line {
+            positions: vec![start],
+            moves: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn current(&self) -> &G {
+        self.positions
+            .last()
+            .expect("a line always holds its start position")
+    }
+
+    /// Every position so far, the start first.
+    #[must_use]
+    pub fn positions(&self) -> &[G] {
+        &self.positions
+    }
+
+    /// The moves played so far, in order.
+    #[must_use]
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// Plays a move from the current position.
+    ///
+    /// # Errors
+    /// The game's reason the move is illegal; the line is unchanged.
+    pub fn play(&mut self, mv: &G::Move) -> Result<&G, G::Illegal> {
+        let next = self.current().play(mv)?;
+        self.positions.push(next);
+        self.moves.push(*mv);
+        Ok(self.current())
+    }
+
+    /// How many times the current position has occurred in this line, itself included.
+    #[must_use]
+    pub fn repetitions(&self) -> usize {
+        let current = self.current();
+        self.positions
+            .iter()
+            .filter(|p| p.is_repetition_of(current))
+            .count()
+    }
+
+    /// What the side to move may claim now (nothing once the game is over).
+    #[must_use]
+    pub fn claimable(&self) -> Vec<G::Outcome> {
+        if self.current().outcome().is_some() {
+            return Vec::new();
+        }
+        self.current().claimable(self.repetitions())
+    }
+}

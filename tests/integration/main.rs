@@ -1,0 +1,34 @@
+//! The integration tests, compiled into one binary (as ripgrep and jj do) so that a test run
+//! links once.
+
+mod campaign_agreement;
+mod campaign_naive;
+mod campaign_perft;
+mod campaign_props;
+mod cli_rules;
+mod readme;
+mod util;
+
+/// Every `.rs` file in this folder must be a module above, or its tests would silently not run.
+#[test]
+fn no_forgotten_test_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration");
+    let main = std::fs::read_to_string(dir.join("main.rs")).expect("read main.rs");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("read tests/integration") {
+        let path = entry.expect("directory entry").path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if path.extension().is_some_and(|e| e == "rs")
+            && stem != "main"
+            && !main.contains(&format!("mod {stem};"))
+        {
+            missing.push(stem.to_owned());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not declared in tests/integration/main.rs: {missing:?}"
+    );
+}
