@@ -1,13 +1,24 @@
 //! `correspond`: board games by correspondence.
 //!
 //! The library holds everything the `correspond` binary does, so that it can be tested and reused
-//! without a terminal:
+//! without a terminal. Dependencies point inward: [`cli`] uses everything; [`git`], [`log`],
+//! [`sign`] and [`replay`] use [`rules`] and the small shared pieces; [`rules`] uses nothing.
 //!
 //! - [`rules`]: each game's rules as pure functions over positions;
-//! - [`cli`]: the command line, the only layer that reads files, the environment or the
-//!   terminal, and the only one that prints.
+//! - [`log`]: the game file, its exact signed bytes and its hash chain;
+//! - [`sign`]: SSH signatures (SSHSIG) with players' existing keys;
+//! - [`flip`]: fair coin flips by commitment and reveal;
+//! - [`replay`]: a game file's bytes in, every state and the verdict out (pure);
+//! - [`git`]: committing records and reading a file's history;
+//! - [`cli`]: the command line, the only layer that prints.
 
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod digest;
+pub mod flip;
+pub mod git;
+pub mod log;
+pub mod replay;
 pub mod rules;
+pub mod sign;

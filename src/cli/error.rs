@@ -44,6 +44,21 @@ impl CliError {
         }
     }
 
+    /// The command line asks for something that cannot be done (exit code 2).
+    pub(crate) fn usage(message: impl fmt::Display) -> Self {
+        CliError {
+            status: ExitStatus::Usage,
+            message: message.to_string(),
+            hints: Vec::new(),
+            broken_pipe: false,
+        }
+    }
+
+    /// A file could not be read or written (exit code 2).
+    pub(crate) fn io(path: &std::path::Path, e: &io::Error) -> Self {
+        CliError::usage(format!("{}: {e}", path.display()))
+    }
+
     /// Writing the output failed. A closed pipe (`correspond moves ... | head`) is not an error.
     pub(crate) fn output(e: io::Error) -> Self {
         CliError {

@@ -11,6 +11,16 @@ pub(crate) enum GameName {
     Campaign,
 }
 
+impl GameName {
+    /// The game a file's header names.
+    pub(crate) fn of_file(name: &str) -> Option<GameName> {
+        match name {
+            "campaign" => Some(GameName::Campaign),
+            _ => None,
+        }
+    }
+}
+
 /// Runs `$body` with `$g` standing for the game type that `$name` selects.
 macro_rules! with_game {
     ($name:expr, $g:ident => $body:expr) => {
@@ -36,7 +46,7 @@ pub(crate) struct PositionArgs {
 }
 
 /// What the command line needs of a game beyond its rules.
-pub(crate) trait CliGame: Game {
+pub(crate) trait CliGame: Game + crate::replay::Protocol + super::render::Render {
     /// The position the commands start from when no `--position` is given.
     fn default_start() -> Self;
 }

@@ -5,13 +5,28 @@
 //! output it is given and returns a [`CliError`] on failure; [`main`] turns that into a message
 //! on standard error and an exit code.
 
+mod accept;
+mod accept_runoff;
+mod claim_runoff;
+mod commit;
 mod error;
+mod extract;
+mod flip;
 mod game;
+mod keys;
+mod log;
 mod moves;
+mod new;
+mod offer_runoff;
 mod perft;
+mod play;
 mod position;
+mod record;
 mod render;
+mod resign;
 mod show;
+mod status;
+mod verify;
 
 pub use error::{CliError, ExitStatus};
 
@@ -19,10 +34,12 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Play board games by correspondence.
+/// Play board games by correspondence, with signed game files anyone can verify.
 ///
-/// The rules commands (`moves`, `perft`, `position`, `show`) answer questions about positions of
-/// a game; they read nothing but their arguments.
+/// Game files: `new`, `accept`, `play`, `flip`/`reveal`, `resign`, `offer-runoff`,
+/// `accept-runoff`, `claim-runoff` sign and append records; `status`, `show`, `log`, `verify`
+/// and `extract` read them. Rules: `moves`, `perft`, `position` and `show` answer questions about
+/// positions of a game.
 #[derive(Debug, Parser)]
 #[command(name = "correspond", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
@@ -32,23 +49,49 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    New(new::Args),
+    Accept(accept::Args),
+    Play(play::Args),
+    #[command(visible_alias = "reveal")]
+    Flip(flip::Args),
+    Resign(resign::Args),
+    OfferRunoff(offer_runoff::Args),
+    AcceptRunoff(accept_runoff::Args),
+    ClaimRunoff(claim_runoff::Args),
+    Status(status::Args),
+    Show(show::Args),
+    Log(log::Args),
+    Verify(verify::Args),
+    Extract(extract::Args),
     Moves(moves::Args),
     Perft(perft::Args),
     Position(position::Args),
-    Show(show::Args),
 }
 
 /// Runs a parsed command line, writing its output to `out`.
 ///
 /// # Errors
 /// A [`CliError`] saying what went wrong and what to do about it.
-pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
-    match cli.command {
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let done = match cli.command {
+        Command::Verify(args) => return verify::run(&args, out),
+        Command::New(args) => new::run(&args, out),
+        Command::Accept(args) => accept::run(&args, out),
+        Command::Play(args) => play::run(&args, out),
+        Command::Flip(args) => flip::run(&args, out),
+        Command::Resign(args) => resign::run(&args, out),
+        Command::OfferRunoff(args) => offer_runoff::run(&args, out),
+        Command::AcceptRunoff(args) => accept_runoff::run(&args, out),
+        Command::ClaimRunoff(args) => claim_runoff::run(&args, out),
+        Command::Status(args) => status::run(&args, out),
+        Command::Show(args) => show::run(&args, out),
+        Command::Log(args) => log::run(&args, out),
+        Command::Extract(args) => extract::run(&args, out),
         Command::Moves(args) => moves::run(&args, out),
         Command::Perft(args) => perft::run(&args, out),
         Command::Position(args) => position::run(&args, out),
-        Command::Show(args) => show::run(&args, out),
-    }
+    };
+    done.map(|()| ExitStatus::Success)
 }
 
 /// The whole program: parse, run, report, and exit with the documented code.
@@ -67,9 +110,12 @@ pub fn main() -> ExitCode {
         }
     };
     let mut out = anstream::stdout().lock();
-    let result = run(cli, &mut out).and_then(|()| out.flush().map_err(CliError::output));
+    let result = run(cli, &mut out).and_then(|status| {
+        out.flush().map_err(CliError::output)?;
+        Ok(status)
+    });
     match result {
-        Ok(()) => ExitStatus::Success.into(),
+        Ok(status) => status.into(),
         Err(e) if e.is_broken_pipe() => ExitStatus::Success.into(),
         Err(e) => {
             let mut err = anstream::stderr().lock();

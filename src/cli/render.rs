@@ -3,7 +3,6 @@
 //! Colour is written as ANSI styles and left to the output stream to keep or strip: the binary's
 //! stream strips it when `NO_COLOR` is set or the output is not a terminal.
 
-use super::game::CliGame;
 use crate::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
 use crate::rules::{Game, Line};
 use anstyle::{AnsiColor, Style};
@@ -19,7 +18,7 @@ pub(crate) enum Charset {
 }
 
 /// A game that can draw itself.
-pub(crate) trait Render: CliGame {
+pub(crate) trait Render: Game {
     /// Draws the current position of `line`, marking the last move played.
     fn render(line: &Line<Self>, charset: Charset, out: &mut dyn Write) -> io::Result<()>;
 }

@@ -1,19 +1,36 @@
-//! `correspond show`: a position drawn for a person.
+//! `correspond show`: a position drawn for a person, from a position string and moves, or from
+//! a game file.
 
 use super::CliError;
-use super::game::{self, PositionArgs, with_game};
+use super::game::{self, CliGame, GameName, with_game};
+use super::record;
 use super::render::{Charset, Render};
+use crate::replay::Event;
+use crate::rules::Line;
+use clap::ValueEnum;
 use std::io::Write;
+use std::path::Path;
 
-/// Draw a position (after playing MOVEs, if given): the board with coordinates, side to move,
-/// check, spin rights, outcome and claims. Colour is used on terminals unless NO_COLOR is set.
+/// Draw a position: the board with coordinates, side to move, check, spin rights, the outcome
+/// and what may be claimed. Colour is used on terminals unless NO_COLOR is set.
+///
+/// `correspond show campaign [--position POS] [MOVE...]` draws a position of a game;
+/// `correspond show FILE [--at N]` draws a game file's position after record N (default: the
+/// last). A file named like a game is written with its folder: `./campaign`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    #[command(flatten)]
-    position: PositionArgs,
-    /// Moves to play first, in order.
+    /// A game (campaign) or a game file.
+    #[arg(value_name = "GAME|FILE")]
+    target: String,
+    /// With a game: start from this position string instead of the start position.
+    #[arg(long, value_name = "POS")]
+    position: Option<String>,
+    /// With a game: moves to play first, in order.
     #[arg(value_name = "MOVE")]
     moves: Vec<String>,
+    /// With a file: the record after which to draw the position (0: before any).
+    #[arg(long, value_name = "N")]
+    at: Option<usize>,
     /// Draw with ASCII letters only, for terminals without Unicode.
     #[arg(long)]
     ascii: bool,
@@ -25,10 +42,66 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         Charset::Unicode
     };
-    with_game!(args.position.game, G => {
-        let start = game::start::<G>(args.position.position.as_deref())?;
-        let line = game::play_moves(start, &args.moves)?;
-        G::render(&line, charset, out)?;
-        Ok(())
-    })
+    if let Ok(name) = GameName::from_str(&args.target, false) {
+        if args.at.is_some() {
+            return Err(CliError::usage(
+                "--at is for game files; with a game, give the moves to play",
+            ));
+        }
+        return with_game!(name, G => {
+            let start = game::start::<G>(args.position.as_deref())?;
+            let line = game::play_moves(start, &args.moves)?;
+            G::render(&line, charset, out)?;
+            Ok(())
+        });
+    }
+    if args.position.is_some() || !args.moves.is_empty() {
+        return Err(CliError::usage(format!(
+            "`{}` is not a game (campaign); for a game file, --position and moves do not apply",
+            args.target
+        )));
+    }
+    let path = Path::new(&args.target);
+    with_game!(record::game_of(path)?, G => show_file::<G>(path, args.at, charset, out))
+}
+
+fn show_file<G: CliGame>(
+    path: &Path,
+    at: Option<usize>,
+    charset: Charset,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let bytes = record::read(path)?;
+    let (_, replay) = record::verified::<G>(path, &bytes)?;
+    let last = replay.steps.len() - 1;
+    let at = at.unwrap_or(last);
+    let Some(step) = replay.steps.get(at) else {
+        return Err(CliError::usage(format!(
+            "{} has records 0 to {last}; there is no record {at}",
+            path.display()
+        )));
+    };
+    let [a, b] = &replay.seats;
+    writeln!(
+        out,
+        "{}: {} ({}) v {} ({}), record {at} of {last}",
+        path.display(),
+        a.name,
+        a.side,
+        b.name,
+        b.side
+    )?;
+    writeln!(out, "{}", step.phase.describe(&replay.seats))?;
+    writeln!(out)?;
+    let moves = replay.steps[..=at]
+        .iter()
+        .flat_map(|s| &s.events)
+        .filter(|e| matches!(e, Event::Moved(..)))
+        .count();
+    let line = match &replay.line {
+        Some(line) => line.prefix(moves),
+        None => Line::new(step.position.clone()),
+    };
+    G::render(&line, charset, out)?;
+    Ok(())
 }

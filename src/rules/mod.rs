@@ -233,6 +233,16 @@ impl<G: Game> Line<G> {
         Ok(self.current())
     }
 
+    /// The line as it stood after its first `moves` moves (all of it if it has fewer).
+    #[must_use]
+    pub fn prefix(&self, moves: usize) -> Line<G> {
+        let moves = moves.min(self.moves.len());
+        Line {
+            positions: self.positions[..=moves].to_vec(),
+            moves: self.moves[..moves].to_vec(),
+        }
+    }
+
     /// How many times the current position has occurred in this line, itself included.
     #[must_use]
     pub fn repetitions(&self) -> usize {

@@ -5,8 +5,14 @@ mod campaign_agreement;
 mod campaign_naive;
 mod campaign_perft;
 mod campaign_props;
+mod cli_games;
 mod cli_rules;
+mod games;
+mod invalid;
+mod keys;
 mod readme;
+mod reports;
+mod schema;
 mod util;
 
 /// Every `.rs` file in this folder must be a module above, or its tests would silently not run.

@@ -18,9 +18,54 @@ impl Rng {
     }
 }
 
-/// The `correspond` binary, built by cargo for these tests.
+/// The `correspond` binary, built by cargo for these tests, in an environment that does not
+/// depend on the machine: no agent, no pinned time, no colour settings.
 pub fn correspond() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("correspond").expect("the binary is built");
-    cmd.env_remove("NO_COLOR");
+    for var in [
+        "NO_COLOR",
+        "CLICOLOR_FORCE",
+        "SSH_AUTH_SOCK",
+        "SSH_ASKPASS",
+        "SSH_ASKPASS_REQUIRE",
+        "CORRESPOND_TIME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("GIT_CONFIG_NOSYSTEM", "1");
     cmd
+}
+
+/// The test keys (see tests/keys/README.md).
+pub fn keys_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/keys")
+}
+
+/// Runs git in `dir`, isolated from the machine's configuration, and returns its stdout.
+pub fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args(args)
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Makes an Ed25519 key pair `dir/name` and `dir/name.pub` with `ssh-keygen`, no passphrase.
+pub fn keygen(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    let status = std::process::Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f"])
+        .arg(&path)
+        .status()
+        .expect("run ssh-keygen");
+    assert!(status.success(), "ssh-keygen failed");
+    path
 }

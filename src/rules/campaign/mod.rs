@@ -297,7 +297,7 @@ pub enum Illegal {
     #[error("only an unstacked candidate ending its move on the far rank may stack (s)")]
     BadStack,
     /// Spin doctoring without the right.
-    #[error("{0} no longer has the right to spin toward the {1}-file")]
+    #[error("{0} has no right to spin toward the {1}-file")]
     NoSpinRight(Side, char),
     /// Spin doctoring over a square that is not empty.
     #[error("spin doctoring needs {0} empty")]
@@ -469,6 +469,59 @@ impl Campaign {
             .find(|&w| mv.to == corner(self.turn, w))
     }
 }
+
+impl Campaign {
+    /// The start position for `options`, with `first` to move (the toss decides who does).
+    #[must_use]
+    pub fn start_with(options: &Options, first: Side) -> Campaign {
+        let mut pos = Campaign::start(options);
+        pos.turn = first;
+        pos
+    }
+
+    /// What a legal move does besides moving, in words, for reports: captures, promotions,
+    /// stacking, spin doctoring.
+    #[must_use]
+    pub fn describe(&self, mv: Move) -> Vec<String> {
+        let mut notes = Vec::new();
+        let Some(piece) = self.piece_at(mv.from) else {
+            return notes;
+        };
+        if let Some(wing) = self.spin_wing(piece.role, mv) {
+            let file = match wing {
+                Wing::A => 'a',
+                Wing::E => 'e',
+            };
+            notes.push(format!("spins toward the {file}-file"));
+        }
+        if let Some(target) = self.piece_at(mv.to).filter(|t| t.side != piece.side) {
+            notes.push(format!("captures the {} on {}", target.role.name(), mv.to));
+        }
+        match mv.promotion {
+            Some(Promotion::Guard) => notes.push("promotes to a guard".into()),
+            Some(Promotion::Handler) => notes.push("promotes to a handler".into()),
+            Some(Promotion::Stack) => notes.push("stacks the candidate".into()),
+            None => {}
+        }
+        notes
+    }
+
+    /// How much a move adds to its side's Playing for Keeps stake, in cents: the difference in
+    /// face value of what the moving coin becomes.
+    #[must_use]
+    pub fn stake_added(&self, mv: Move) -> u32 {
+        match mv.promotion {
+            Some(Promotion::Guard) => 9,
+            Some(Promotion::Handler) => 4,
+            Some(Promotion::Stack) => 25,
+            None => 0,
+        }
+    }
+}
+
+/// Each side's stake at the start of a Playing for Keeps game, in cents: a quarter, two dimes,
+/// two nickels and five pennies.
+pub const STARTING_STAKE: u32 = 60;
 
 impl fmt::Debug for Campaign {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

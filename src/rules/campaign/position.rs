@@ -19,8 +19,8 @@ pub enum PositionError {
          rights, halfmove clock, fullmove number); found {0}"
     )]
     FieldCount(usize),
-    /// Two spaces in a row, or a leading or trailing space.
-    #[error("fields are separated by single spaces, with none before or after")]
+    /// Two spaces in a row, a leading or trailing space, or other white space (a tab).
+    #[error("fields are separated by single spaces (not tabs), with none before or after")]
     Spacing,
     /// Not seven ranks.
     #[error("placement: expected 7 ranks separated by `/`, found {0}")]
@@ -63,6 +63,9 @@ pub enum PositionError {
     /// The halfmove-clock field.
     #[error("halfmove clock: expected a number without sign or leading zeros, found `{0}`")]
     Halfmove(String),
+    /// A counter too large to hold.
+    #[error("{0}: `{1}` is too large (at most 4294967295)")]
+    TooLarge(&'static str, String),
     /// The fullmove-number field.
     #[error(
         "fullmove number: expected a number from 1, without sign or leading zeros, found `{0}`"
@@ -108,7 +111,8 @@ pub enum PositionError {
 /// Reads and validates a position string.
 pub(super) fn parse(text: &str) -> Result<Campaign, PositionError> {
     let fields: Vec<&str> = text.split(' ').collect();
-    if fields.iter().any(|f| f.is_empty()) && !text.trim().is_empty() {
+    let odd_space = text.chars().any(|c| c.is_whitespace() && c != ' ');
+    if odd_space || fields.iter().any(|f| f.is_empty()) && !text.trim().is_empty() {
         return Err(PositionError::Spacing);
     }
     let [placement, side, spin, halfmove, fullmove] = fields[..] else {
@@ -124,8 +128,9 @@ pub(super) fn parse(text: &str) -> Result<Campaign, PositionError> {
             _ => return Err(PositionError::Side(side.to_owned())),
         },
         spin: parse_spin(spin)?,
-        halfmove: parse_number(halfmove).ok_or_else(|| PositionError::Halfmove(halfmove.into()))?,
-        fullmove: parse_number(fullmove)
+        halfmove: parse_number(halfmove, "halfmove clock")?
+            .ok_or_else(|| PositionError::Halfmove(halfmove.into()))?,
+        fullmove: parse_number(fullmove, "fullmove number")?
             .filter(|n| *n >= 1)
             .ok_or_else(|| PositionError::Fullmove(fullmove.into()))?,
     };
@@ -212,12 +217,18 @@ fn parse_spin(text: &str) -> Result<SpinRights, PositionError> {
     Ok(rights)
 }
 
-/// A decimal number with no sign and no leading zero.
-fn parse_number(text: &str) -> Option<u32> {
+/// A decimal number with no sign and no leading zero; `None` if it is not one, an error if it
+/// is too large.
+fn parse_number(text: &str, field: &'static str) -> Result<Option<u32>, PositionError> {
     let canonical = !text.is_empty()
         && text.bytes().all(|b| b.is_ascii_digit())
         && (text == "0" || !text.starts_with('0'));
-    canonical.then(|| text.parse().ok()).flatten()
+    if !canonical {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|_| PositionError::TooLarge(field, text.to_owned()))
 }
 
 fn validate(pos: &Campaign) -> Result<(), PositionError> {

@@ -504,7 +504,15 @@ fn position_string_errors_name_the_field() {
     );
     assert_eq!(
         err("hgcgh/iiiii/5/5/5/IIIII/HGCGH  h AEae 0 1"),
-        "fields are separated by single spaces, with none before or after"
+        "fields are separated by single spaces (not tabs), with none before or after"
+    );
+    assert_eq!(
+        err("hgcgh/iiiii/5/5/5/IIIII/HGCGH\th AEae 0 1"),
+        "fields are separated by single spaces (not tabs), with none before or after"
+    );
+    assert_eq!(
+        err("hgcgh/iiiii/5/5/5/IIIII/HGCGH h AEae 4294967296 1"),
+        "halfmove clock: `4294967296` is too large (at most 4294967295)"
     );
     assert_eq!(
         err("hgcgh/iiiii/5/5/IIIII/HGCGH h AEae 0 1"),

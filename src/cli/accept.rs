@@ -1,0 +1,26 @@
+//! `correspond accept`: the opponent accepts a new game, answering the opening coin flip.
+
+use super::CliError;
+use super::game::with_game;
+use super::record::{self, SignArgs, derive_nonce};
+use crate::flip::Part;
+use crate::log::Action;
+use std::io::Write;
+
+/// Accept a game your opponent created: sign the header's terms and, where a coin flip decides
+/// who moves first, answer it. The creator then reveals the flip with `correspond reveal`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+        let nonce = match ctx.file.binding(0) {
+            Some(binding) => Some(derive_nonce(ctx.signer, Part::Respond, &binding)?),
+            None => None,
+        };
+        Ok(Action::Accept { nonce })
+    }))
+}

@@ -1,0 +1,18 @@
+//! `correspond accept-runoff`: accept the opponent's standing Run-Off offer.
+
+use super::CliError;
+use super::game::with_game;
+use super::record::{self, SignArgs};
+use crate::log::Action;
+use std::io::Write;
+
+/// Accept your opponent's Run-Off offer. The player to move then commits to the coin flip.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::AcceptRunOff)))
+}

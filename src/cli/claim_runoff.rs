@@ -1,0 +1,33 @@
+//! `correspond claim-runoff`: claim a Run-Off by repetition or by the halfmove clock.
+
+use super::CliError;
+use super::game::with_game;
+use super::record::{self, SignArgs};
+use crate::log::Action;
+use crate::replay::Protocol;
+use std::io::Write;
+
+/// Claim a Run-Off on your turn: the position has occurred three times (`repetition`), or 100
+/// plies have passed without a capture or an intern move (`halfmove-clock`). Without REASON,
+/// the one that holds.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+    /// What you claim by: repetition or halfmove-clock.
+    reason: Option<String>,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+        if let Some(reason) = &args.reason {
+            return Ok(Action::ClaimRunOff(reason.clone()));
+        }
+        let claimable = ctx.replay.line.as_ref().map(crate::rules::Line::claimable).unwrap_or_default();
+        let reason = G::claim_names()
+            .iter()
+            .find(|name| G::claim(name).is_some_and(|o| claimable.contains(&o)))
+            .ok_or_else(|| CliError::rejected("there is nothing to claim in this position"))?;
+        Ok(Action::ClaimRunOff((*reason).to_owned()))
+    }))
+}

@@ -1,0 +1,84 @@
+//! `correspond extract`: what an auditor needs to check one record with OpenSSH alone.
+
+use super::CliError;
+use super::record;
+use crate::log::GameFile;
+use crate::sign;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Print what OpenSSH needs to check one document of a game file (0 is the header): the exact
+/// bytes its signature covers, the signature in OpenSSH's armour, or an allowed_signers file
+/// for both players. For example:
+///
+///   correspond extract game.yaml 7 --signed-bytes > rec7.bytes
+///   correspond extract game.yaml 7 --signature > rec7.sig
+///   correspond extract game.yaml 7 --allowed-signers > signers
+///   ssh-keygen -Y verify -f signers -I NAME -n correspond -s rec7.sig < rec7.bytes
+///
+/// NAME is the record's `signer`. The file need not verify as a whole: extract is for
+/// auditing disputed files too.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("what").required(true))]
+pub(crate) struct Args {
+    /// The game file.
+    file: PathBuf,
+    /// The document: 0 for the header, then the record number.
+    document: usize,
+    /// The bytes the document's signature covers.
+    #[arg(long, group = "what")]
+    signed_bytes: bool,
+    /// The document's signature, armoured for `ssh-keygen -Y verify`.
+    #[arg(long, group = "what")]
+    signature: bool,
+    /// An allowed_signers file naming both players' keys, for the namespace `correspond`.
+    #[arg(long, group = "what")]
+    allowed_signers: bool,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let bytes = record::read(&args.file)?;
+    let file = GameFile::parse(&bytes).map_err(|e| {
+        CliError::rejected(format!(
+            "{} is not a well-formed game file: {e}",
+            args.file.display()
+        ))
+    })?;
+    if args.document >= file.documents() {
+        return Err(CliError::usage(format!(
+            "{} has documents 0 to {}; there is no document {}",
+            args.file.display(),
+            file.documents() - 1,
+            args.document
+        )));
+    }
+    if args.signed_bytes {
+        out.write_all(file.signed_bytes(args.document))?;
+    } else if args.signature {
+        out.write_all(sign::armor(file.signature(args.document)).as_bytes())?;
+    } else {
+        for player in &file.header().players {
+            let mut key = player.key.clone();
+            key.set_comment("");
+            let key = key
+                .to_openssh()
+                .map_err(|e| CliError::usage(format!("cannot write a key: {e}")))?;
+            writeln!(
+                out,
+                "{} namespaces=\"{}\" {key}",
+                principal(&player.name),
+                sign::NAMESPACE
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A player's name as an allowed_signers principal: quoted when it holds a space.
+fn principal(name: &str) -> String {
+    if name.contains(' ') {
+        format!("\"{name}\"")
+    } else {
+        name.to_owned()
+    }
+}

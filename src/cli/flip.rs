@@ -1,0 +1,62 @@
+//! `correspond flip` (also `reveal`): take your part in the coin flip that is due.
+
+use super::CliError;
+use super::game::with_game;
+use super::record::{self, SignArgs, derive_nonce};
+use crate::digest::Digest;
+use crate::flip::{self, Part};
+use crate::log::{self, Action, GameFile, Record};
+use crate::replay::Phase;
+use std::io::Write;
+
+/// Take your part in the coin flip that is due: commit to it (when a Run-Off is due and it is
+/// your turn), answer your opponent's commitment, or reveal your own. The nonces come from your
+/// key, so nothing needs to be kept between the steps.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+}
+
+/// The binding of the flip under way: that of the last document holding a commitment.
+fn flip_binding(file: &GameFile) -> Digest {
+    (0..file.documents())
+        .rev()
+        .find_map(|i| file.binding(i))
+        .expect("a flip under way has a commitment")
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+        let seats = &ctx.replay.seats;
+        match ctx.replay.last().phase {
+            Phase::AwaitingCommit(seat) if seat == ctx.seat => {
+                // The binding is the record's bytes before its commitment line, which neither
+                // the commitment nor the time (written after it) changes.
+                let draft = Record {
+                    seq: ctx.file.documents() as u64,
+                    prev: ctx.file.digest(ctx.file.documents() - 1),
+                    signer: seats[seat].name.clone(),
+                    action: Action::FlipCommit(Digest([0; 32])),
+                    time: log::Timestamp::from_unix(0),
+                };
+                let binding = log::binding_of(&log::record_unsigned(&draft)).expect("a commitment line");
+                let nonce = derive_nonce(ctx.signer, Part::Commit, &binding)?;
+                Ok(Action::FlipCommit(flip::commitment(&binding, &nonce)))
+            }
+            Phase::AwaitingNonce(seat) if seat == ctx.seat => {
+                Ok(Action::FlipNonce(derive_nonce(ctx.signer, Part::Respond, &flip_binding(ctx.file))?))
+            }
+            Phase::AwaitingReveal(seat) if seat == ctx.seat => {
+                Ok(Action::FlipReveal(derive_nonce(ctx.signer, Part::Commit, &flip_binding(ctx.file))?))
+            }
+            Phase::AwaitingAccept(seat) if seat == ctx.seat => Err(CliError::rejected(
+                "the game is waiting for you to accept it; `correspond accept` answers the coin flip too",
+            )),
+            ref phase => Err(CliError::rejected(format!(
+                "no coin flip step is yours to take: {}",
+                phase.describe(seats)
+            ))),
+        }
+    }))
+}

@@ -1,0 +1,126 @@
+//! Which key signs, and when: the command line's side of signing. This is where the
+//! environment is read (`HOME`, `SSH_AUTH_SOCK`, `SSH_ASKPASS`, `CORRESPOND_TIME`) and the
+//! terminal is asked for a passphrase; the library below receives only the results.
+
+use super::CliError;
+use crate::log::Timestamp;
+use crate::sign::{self, KeySource, Signer};
+use std::path::{Path, PathBuf};
+
+/// The environment variable that pins the time written into records and headers, so that
+/// files can be reproduced byte for byte: `2026-01-31T18:05:00Z`.
+pub(crate) const TIME_VARIABLE: &str = "CORRESPOND_TIME";
+
+/// How to choose the signing key.
+#[derive(Debug, clap::Args)]
+pub(crate) struct KeyArgs {
+    /// The SSH key to sign with: an Ed25519 private key file, or a public key whose private half
+    /// ssh-agent holds. Default: git's `user.signingKey` when it names an SSH key, else
+    /// ~/.ssh/id_ed25519.
+    #[arg(long, value_name = "PATH")]
+    pub key: Option<PathBuf>,
+}
+
+impl KeyArgs {
+    /// Finds the key and makes a signer of it; `near` is a path in the repository whose git
+    /// configuration may name the key.
+    pub(crate) fn signer(&self, near: &Path) -> Result<Box<dyn Signer>, CliError> {
+        let source = self.source(near)?;
+        let agent = std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from);
+        sign::load_signer(&source, agent.as_deref(), &ask_passphrase).map_err(|e| {
+            let error = CliError::usage(format!("cannot sign: {e}"));
+            match e {
+                sign::SignError::NoPassphrase(_) => error.hint(
+                    "run it from a terminal, load the key into ssh-agent (ssh-add), or set \
+                     SSH_ASKPASS with SSH_ASKPASS_REQUIRE=force",
+                ),
+                sign::SignError::Read { .. } => {
+                    error.hint("choose the key with --key PATH, or set git's user.signingKey")
+                }
+                _ => error,
+            }
+        })
+    }
+
+    fn source(&self, near: &Path) -> Result<KeySource, CliError> {
+        if let Some(path) = &self.key {
+            return Ok(KeySource::File(expand_home(path)));
+        }
+        if let Some(source) = git_signing_key(near) {
+            return Ok(source);
+        }
+        let home = std::env::var_os("HOME").ok_or_else(|| {
+            CliError::usage("no key given and HOME is not set")
+                .hint("choose the key with --key PATH")
+        })?;
+        Ok(KeySource::File(
+            PathBuf::from(home).join(".ssh").join("id_ed25519"),
+        ))
+    }
+}
+
+fn expand_home(path: &Path) -> PathBuf {
+    match (path.strip_prefix("~"), std::env::var_os("HOME")) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => path.to_owned(),
+    }
+}
+
+/// git's `user.signingKey`, when it names an SSH key: `key::ssh-ed25519 ...`, a literal public
+/// key, or the path of a key file. A GPG key id is not an SSH key and is passed over.
+fn git_signing_key(near: &Path) -> Option<KeySource> {
+    let config = crate::git::config_near(near)?;
+    let value = config.get_string("user.signingkey").ok()?;
+    let value = value.trim();
+    let literal = value.strip_prefix("key::").unwrap_or(value);
+    if literal.starts_with("ssh-") {
+        return ssh_key::PublicKey::from_openssh(literal)
+            .ok()
+            .map(KeySource::Literal);
+    }
+    let path = expand_home(Path::new(value));
+    let text = std::fs::read_to_string(&path).ok()?;
+    let is_ssh = text.contains("OPENSSH PRIVATE KEY") || text.trim_start().starts_with("ssh-");
+    is_ssh.then_some(KeySource::File(path))
+}
+
+/// Asks for a key's passphrase: through `SSH_ASKPASS` when `SSH_ASKPASS_REQUIRE` is `force` or
+/// `prefer` (as OpenSSH does), else on the terminal without echo.
+fn ask_passphrase(path: &Path) -> Option<String> {
+    let prompt = format!("Enter passphrase for {}: ", path.display());
+    let require = std::env::var("SSH_ASKPASS_REQUIRE").unwrap_or_default();
+    if let Some(program) =
+        std::env::var_os("SSH_ASKPASS").filter(|_| matches!(require.as_str(), "force" | "prefer"))
+    {
+        let output = std::process::Command::new(program)
+            .arg(&prompt)
+            .output()
+            .ok()?;
+        if !output.status.success() {
+            return None;
+        }
+        let text = String::from_utf8(output.stdout).ok()?;
+        return Some(text.trim_end_matches(['\n', '\r']).to_owned());
+    }
+    // Only ask a person who is there: with no terminal on standard input (a script, CI), fail
+    // with advice rather than wait for an answer that will never come.
+    if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        return None;
+    }
+    rpassword::prompt_password(prompt).ok()
+}
+
+/// The time to write into a new document: `CORRESPOND_TIME` if set, else the clock.
+pub(crate) fn now() -> Result<Timestamp, CliError> {
+    if let Ok(pinned) = std::env::var(TIME_VARIABLE) {
+        return Timestamp::parse(&pinned).ok_or_else(|| {
+            CliError::usage(format!(
+                "{TIME_VARIABLE} is `{pinned}`, not a time like 2026-01-31T18:05:00Z"
+            ))
+        });
+    }
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    Ok(Timestamp::from_unix(seconds))
+}

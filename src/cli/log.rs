@@ -1,0 +1,71 @@
+//! `correspond log`: a game's records, readable: who signed what, and when.
+
+use super::CliError;
+use super::game::{CliGame, with_game};
+use super::record;
+use crate::replay::{Event, Phase};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// List a game's records: number, time, signer and what each did (moves with captures and
+/// promotions, coin flips and their results, offers, claims), then the result.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The game file.
+    file: PathBuf,
+    /// Also print each record's state hash (a digest of the position and of what the game
+    /// waits for), to compare two replays record by record.
+    #[arg(long)]
+    hashes: bool,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.file)?, G => log::<G>(&args.file, args.hashes, out))
+}
+
+fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let bytes = record::read(path)?;
+    let (file, replay) = record::verified::<G>(path, &bytes)?;
+    let [a, b] = &replay.seats;
+    writeln!(
+        out,
+        "{}: {} ({}) v {} ({})",
+        G::NAME,
+        a.name,
+        a.side,
+        b.name,
+        b.side
+    )?;
+    writeln!(out, "game id: {}", replay.game_id)?;
+    let width = replay
+        .seats
+        .iter()
+        .map(|s| s.name.chars().count() + s.side.to_string().len() + 3)
+        .max()
+        .unwrap_or(0);
+    for step in &replay.steps {
+        let time = match step.document {
+            0 => file.header().created.as_str(),
+            n => file.records()[n - 1].time.as_str(),
+        };
+        let seat = &replay.seats[step.signer];
+        let who = format!("{} ({})", seat.name, seat.side);
+        let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
+        let hash = if hashes {
+            format!("{}  ", step.state_hash.short())
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{:>4}  {time}  {hash}{who:<width$}  {}",
+            step.document,
+            events.join("; ")
+        )?;
+    }
+    match &replay.last().phase {
+        Phase::Over(verdict) => writeln!(out, "result: {verdict}")?,
+        phase => writeln!(out, "now: {}", phase.describe(&replay.seats))?,
+    }
+    Ok(())
+}

@@ -1,0 +1,190 @@
+//! `correspond new`: start a game by writing its signed header to a new file.
+
+use super::CliError;
+use super::game::{CliGame, GameName, with_game};
+use super::keys::{self, KeyArgs};
+use super::record::derive_nonce;
+use crate::digest::Digest;
+use crate::flip::{self, Part};
+use crate::log::{self, GameFile, Header, Player, header_document, header_unsigned, valid_name};
+use crate::replay;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Start a game: write its header, signed with your key, to a new file. Send the file to your
+/// opponent, who runs `correspond accept` on it.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The game.
+    game: GameName,
+    /// The new game file; it must not exist yet.
+    file: PathBuf,
+    /// Your name, as the game's records will name you.
+    #[arg(long)]
+    name: String,
+    /// Your side (campaign: heads or tails). A coin flip decides who moves first.
+    #[arg(long)]
+    side: String,
+    /// Your opponent's name.
+    #[arg(long)]
+    opponent: String,
+    /// Your opponent's SSH public key: a .pub file, or the key itself (`ssh-ed25519 AAAA...`).
+    #[arg(long, value_name = "KEY")]
+    opponent_key: String,
+    /// Turn a variant on (campaign: spin-doctoring, playing-for-keeps); repeat for several.
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
+    #[command(flatten)]
+    key: KeyArgs,
+    /// Do not commit the new file to git, even inside a git work tree.
+    #[arg(long)]
+    no_commit: bool,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(args.game, G => create::<G>(args, out))
+}
+
+fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    for name in [&args.name, &args.opponent] {
+        if !valid_name(name) {
+            return Err(CliError::usage(format!(
+                "`{name}` is not a valid player name: 1 to 40 letters, digits, spaces and . _ - ' @"
+            )));
+        }
+    }
+    if args.name == args.opponent {
+        return Err(CliError::usage(
+            "you and your opponent need different names",
+        ));
+    }
+    let sides: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
+    let mine = G::side_named(&args.side).ok_or_else(|| {
+        CliError::usage(format!(
+            "`{}` is not a side in {}: choose {}",
+            args.side,
+            G::NAME,
+            sides.join(" or ")
+        ))
+    })?;
+    let theirs = *G::SIDES.iter().find(|s| **s != mine).expect("two sides");
+    let mut options = G::options_map(&G::Options::default());
+    for variant in &args.variants {
+        let slot = options.get_mut(variant).ok_or_else(|| {
+            let known: Vec<String> = G::options_map(&G::Options::default()).into_keys().collect();
+            CliError::usage(format!(
+                "{} has no variant `{variant}` (variants: {})",
+                G::NAME,
+                known.join(", ")
+            ))
+        })?;
+        *slot = true;
+    }
+    if args.file.exists() {
+        return Err(
+            CliError::usage(format!("{} already exists", args.file.display()))
+                .hint("choose another file name; `correspond new` never overwrites a game"),
+        );
+    }
+    let opponent_key = read_public_key(&args.opponent_key)?;
+    let tracked = if args.no_commit {
+        None
+    } else {
+        super::commit::find(&args.file)?
+    };
+    let signer = args.key.signer(&args.file)?;
+    if signer.public_key().key_data() == opponent_key.key_data() {
+        return Err(CliError::usage(
+            "your key and your opponent's key are the same key",
+        ));
+    }
+    let mut header = Header {
+        game: G::NAME.to_owned(),
+        options,
+        players: [
+            Player {
+                name: args.name.clone(),
+                side: mine.to_string(),
+                key: signer.public_key().clone(),
+            },
+            Player {
+                name: args.opponent.clone(),
+                side: theirs.to_string(),
+                key: opponent_key,
+            },
+        ],
+        created: keys::now()?,
+        commitment: None,
+    };
+    if G::TOSS_FOR_FIRST_MOVE {
+        // The binding is the header's bytes before its commitment line, which the value of the
+        // commitment does not change.
+        header.commitment = Some(Digest([0; 32]));
+        let binding =
+            log::binding_of(&header_unsigned(&header)).expect("the header has a commitment line");
+        let nonce = derive_nonce(&*signer, Part::Commit, &binding)?;
+        header.commitment = Some(flip::commitment(&binding, &nonce));
+    }
+    let signature = signer
+        .sign(header_unsigned(&header).as_bytes())
+        .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;
+    let text = header_document(&header, &signature);
+    let file =
+        GameFile::parse(text.as_bytes()).expect("a header this program writes is well-formed");
+    let replay = replay::replay::<G>(&file)
+        .map_err(|e| CliError::usage(format!("the new header is invalid: {}", e.kind)))?;
+    log::create_new(&args.file, text.as_bytes()).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            CliError::usage(format!("{} already exists", args.file.display()))
+        } else {
+            CliError::io(&args.file, &e)
+        }
+    })?;
+    let [a, b] = &replay.seats;
+    writeln!(
+        out,
+        "created {}: {}, {} ({}) v {} ({})",
+        args.file.display(),
+        G::NAME,
+        a.name,
+        a.side,
+        b.name,
+        b.side
+    )?;
+    writeln!(out, "game id: {}", replay.game_id)?;
+    writeln!(out, "now: {}", replay.last().phase.describe(&replay.seats))?;
+    if let Some(tracked) = tracked {
+        let message = format!(
+            "{}: new game, {} ({}) v {} ({})",
+            G::NAME,
+            a.name,
+            a.side,
+            b.name,
+            b.side
+        );
+        super::commit::commit(&tracked, &message, out)?;
+    }
+    Ok(())
+}
+
+/// A public key given as a file or as the key itself.
+fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
+    let (source, content) = if text.starts_with("ssh-") {
+        ("the key given".to_owned(), text.to_owned())
+    } else {
+        let path = PathBuf::from(text);
+        let content = std::fs::read_to_string(&path).map_err(|e| CliError::io(&path, &e))?;
+        (path.display().to_string(), content)
+    };
+    let key = ssh_key::PublicKey::from_openssh(content.trim()).map_err(|e| {
+        CliError::usage(format!("{source} is not an OpenSSH public key: {e}"))
+            .hint("give the opponent's .pub file")
+    })?;
+    if !key.key_data().is_ed25519() {
+        return Err(CliError::usage(format!(
+            "{source} is a {} key; game files use Ed25519 keys",
+            key.algorithm()
+        )));
+    }
+    Ok(key)
+}

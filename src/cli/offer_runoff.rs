@@ -1,0 +1,19 @@
+//! `correspond offer-runoff`: offer to settle the game by a coin flip.
+
+use super::CliError;
+use super::game::with_game;
+use super::record::{self, SignArgs};
+use crate::log::Action;
+use std::io::Write;
+
+/// Offer a Run-Off (Campaign): the game is settled by a coin flip if your opponent accepts with
+/// their next record. Anything else they sign declines it.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::OfferRunOff)))
+}

@@ -1,0 +1,53 @@
+//! `correspond play`: sign a move (or, having won the toss, defer the first move).
+
+use super::CliError;
+use super::game::with_game;
+use super::record::{self, SignArgs};
+use crate::log::Action;
+use crate::replay::Phase;
+use crate::rules::{Game, MoveError};
+use std::io::Write;
+
+/// Play a move: check it against the game, sign it, append it to the file, and commit it.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+    /// The move, in the game's notation (campaign: c2c3, b6b7g, c6c7s, c1a1).
+    #[arg(value_name = "MOVE", required_unless_present = "defer")]
+    mv: Option<String>,
+    /// Having won the toss, let your opponent move first.
+    #[arg(long, conflicts_with = "mv")]
+    defer: bool,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+        let last = ctx.replay.last();
+        let Some(text) = &args.mv else {
+            return Ok(Action::Defer);
+        };
+        let position = match last.phase {
+            Phase::Playing(seat) | Phase::Choosing(seat) if seat == ctx.seat => match &last.phase {
+                Phase::Choosing(_) => G::start_with(&ctx.replay.options, ctx.replay.seats[seat].side),
+                _ => last.position.clone(),
+            },
+            ref phase => {
+                let why = if matches!(phase, Phase::Playing(_) | Phase::Choosing(_)) {
+                    "it is not your turn"
+                } else {
+                    "you cannot move now"
+                };
+                return Err(CliError::rejected(format!("{why}: {}", phase.describe(&ctx.replay.seats))));
+            }
+        };
+        let mv = position.parse_move(text).map_err(|e| {
+            let error = CliError::rejected(format!("{text}: {e}"));
+            match e {
+                MoveError::Invalid(_) => error,
+                _ => error.hint(format!("`correspond moves {} --position '{position}'` lists the legal moves", G::NAME)),
+            }
+        })?;
+        Ok(Action::Move(mv.to_string()))
+    }))
+}

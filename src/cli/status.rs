@@ -1,0 +1,96 @@
+//! `correspond status`: where a game stands and what it waits for.
+
+use super::CliError;
+use super::game::{CliGame, with_game};
+use super::record;
+use crate::replay::Phase;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Say where a game stands: the players, the position, whose turn it is and what is expected
+/// next (with the command to run), check, standing offers, claims, and the result.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The game file.
+    file: PathBuf,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    with_game!(record::game_of(&args.file)?, G => status::<G>(&args.file, out))
+}
+
+fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+    let bytes = record::read(path)?;
+    let (file, replay) = record::verified::<G>(path, &bytes)?;
+    let [a, b] = &replay.seats;
+    writeln!(
+        out,
+        "{}: {} ({}) v {} ({})",
+        G::NAME,
+        a.name,
+        a.side,
+        b.name,
+        b.side
+    )?;
+    let variants: Vec<String> = G::options_map(&replay.options)
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect();
+    if !variants.is_empty() {
+        writeln!(out, "variants: {}", variants.join(", "))?;
+    }
+    writeln!(out, "game id: {}", replay.game_id)?;
+    let last = replay.last();
+    let time = file
+        .records()
+        .last()
+        .map_or(file.header().created.as_str(), |r| r.time.as_str());
+    writeln!(
+        out,
+        "records: {} (last signed {time})",
+        replay.steps.len() - 1
+    )?;
+    writeln!(out, "position: {}", last.position)?;
+    let file_arg = path.display();
+    let who = |seat: usize| format!("{} ({})", replay.seats[seat].name, replay.seats[seat].side);
+    match &last.phase {
+        Phase::Over(verdict) => writeln!(out, "result: {verdict}")?,
+        phase => {
+            writeln!(out, "status: {}", phase.describe(&replay.seats))?;
+            if matches!(phase, Phase::Playing(_)) && last.position.in_check() {
+                writeln!(out, "check: {} is in check", last.position.side_to_move())?;
+            }
+            if let Some(seat) = last.offer {
+                writeln!(
+                    out,
+                    "offer: {} offers a run-off, until {}'s next record",
+                    who(seat),
+                    who(1 - seat)
+                )?;
+            }
+            if let Some(line) = &replay.line {
+                for claim in line.claimable() {
+                    writeln!(
+                        out,
+                        "claimable by {}: {claim}",
+                        last.position.side_to_move()
+                    )?;
+                }
+            }
+            let next = match phase {
+                Phase::AwaitingAccept(s) => format!("{}: correspond accept {file_arg}", who(*s)),
+                Phase::AwaitingCommit(s) | Phase::AwaitingNonce(s) => {
+                    format!("{}: correspond flip {file_arg}", who(*s))
+                }
+                Phase::AwaitingReveal(s) => format!("{}: correspond reveal {file_arg}", who(*s)),
+                Phase::Choosing(s) => {
+                    format!("{}: correspond play {file_arg} MOVE, or --defer", who(*s))
+                }
+                Phase::Playing(s) => format!("{}: correspond play {file_arg} MOVE", who(*s)),
+                Phase::Over(_) => unreachable!("handled above"),
+            };
+            writeln!(out, "next: {next}")?;
+        }
+    }
+    Ok(())
+}

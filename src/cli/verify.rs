@@ -1,0 +1,210 @@
+//! `correspond verify`: check game files, for players, arbiters and CI.
+
+use super::CliError;
+use super::error::ExitStatus;
+use crate::replay::{self, ReplayError, Summary};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Check game files: every signature, the hash chain, whose turn each record was, every move,
+/// and the coin flips. For each file, say what game, between whom, and its result, or the
+/// first defect. Folders are searched for *.yaml and *.yml files.
+///
+/// Exit code: 0 if every file is valid, 1 if any is invalid, 2 if a file cannot be read.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Game files, or folders of them.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Print a JSON array, one object per file.
+    #[arg(long)]
+    json: bool,
+}
+
+enum Checked {
+    Valid(Summary),
+    Invalid(ReplayError),
+    Unreadable(String),
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let mut files = Vec::new();
+    for path in &args.paths {
+        collect(path, &mut files);
+    }
+    let results: Vec<(PathBuf, Checked)> = files
+        .into_iter()
+        .map(|path| {
+            let checked = match std::fs::read(&path) {
+                Err(e) => Checked::Unreadable(e.to_string()),
+                Ok(bytes) => match replay::verify(&bytes) {
+                    Ok(summary) => Checked::Valid(summary),
+                    Err(e) => Checked::Invalid(e),
+                },
+            };
+            (path, checked)
+        })
+        .collect();
+    if args.json {
+        write_json(&results, out)?;
+    } else {
+        write_text(&results, out)?;
+    }
+    let status = if results
+        .iter()
+        .any(|(_, c)| matches!(c, Checked::Unreadable(_)))
+    {
+        ExitStatus::Usage
+    } else if results
+        .iter()
+        .any(|(_, c)| matches!(c, Checked::Invalid(_)))
+    {
+        ExitStatus::Rejected
+    } else {
+        ExitStatus::Success
+    };
+    Ok(status)
+}
+
+/// The files to check: a file as given, a folder searched (sorted, hidden entries skipped).
+fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        files.push(path.to_owned());
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for entry in entries {
+        let hidden = entry
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if entry.is_dir() {
+            collect(&entry, files);
+        } else if entry.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            files.push(entry);
+        }
+    }
+}
+
+fn describe(s: &Summary) -> String {
+    let [(a, a_side), (b, b_side)] = &s.players;
+    let state = s
+        .result
+        .clone()
+        .unwrap_or_else(|| format!("in progress, {}", s.status));
+    format!(
+        "{}, {a} ({a_side}) v {b} ({b_side}), {} records: {state}",
+        s.game, s.records
+    )
+}
+
+fn write_text(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(), CliError> {
+    let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);
+    for (path, checked) in results {
+        let path = path.display();
+        match checked {
+            Checked::Valid(s) => {
+                valid += 1;
+                writeln!(out, "{path}: valid: {}", describe(s))?;
+                if let Some([a, b]) = s.stakes {
+                    writeln!(
+                        out,
+                        "  stakes: {} {a}¢, {} {b}¢",
+                        s.players[0].0, s.players[1].0
+                    )?;
+                }
+            }
+            Checked::Invalid(e) => {
+                invalid += 1;
+                writeln!(out, "{path}: INVALID: {e}")?;
+            }
+            Checked::Unreadable(e) => {
+                unreadable += 1;
+                writeln!(out, "{path}: cannot read: {e}")?;
+            }
+        }
+    }
+    let balances = balances(results);
+    if !balances.is_empty() {
+        let parts: Vec<String> = balances
+            .iter()
+            .map(|(name, cents)| format!("{name} {cents:+}¢"))
+            .collect();
+        writeln!(out, "playing for keeps, balances: {}", parts.join(", "))?;
+    }
+    let files = if results.len() == 1 { "file" } else { "files" };
+    write!(
+        out,
+        "{} {files}: {valid} valid, {invalid} invalid",
+        results.len()
+    )?;
+    if unreadable > 0 {
+        write!(out, ", {unreadable} unreadable")?;
+    }
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Each player's running balance over the finished games played for stakes: the winner
+/// pockets the loser's whole stake.
+fn balances(results: &[(PathBuf, Checked)]) -> BTreeMap<String, i64> {
+    let mut balances = BTreeMap::new();
+    for (_, checked) in results {
+        let Checked::Valid(s) = checked else { continue };
+        let (Some(stakes), Some(winner)) = (s.stakes, &s.winner) else {
+            continue;
+        };
+        let Some(w) = s.players.iter().position(|(_, side)| side == winner) else {
+            continue;
+        };
+        let loss = i64::from(stakes[1 - w]);
+        *balances.entry(s.players[w].0.clone()).or_insert(0) += loss;
+        *balances.entry(s.players[1 - w].0.clone()).or_insert(0) -= loss;
+    }
+    balances
+}
+
+fn write_json(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(), CliError> {
+    let items: Vec<serde_json::Value> = results
+        .iter()
+        .map(|(path, checked)| {
+            let file = path.display().to_string();
+            match checked {
+                Checked::Valid(s) => serde_json::json!({
+                    "file": file,
+                    "valid": true,
+                    "game": s.game,
+                    "game_id": s.game_id.to_string(),
+                    "players": s.players.iter().map(|(name, side)| serde_json::json!({"name": name, "side": side})).collect::<Vec<_>>(),
+                    "records": s.records,
+                    "finished": s.result.is_some(),
+                    "winner": s.winner,
+                    "result": s.result,
+                    "status": s.status,
+                    "stakes": s.stakes,
+                }),
+                Checked::Invalid(e) => serde_json::json!({
+                    "file": file,
+                    "valid": false,
+                    "error": {
+                        "document": e.document,
+                        "line": e.line,
+                        "message": e.kind.to_string(),
+                    },
+                }),
+                Checked::Unreadable(e) => serde_json::json!({
+                    "file": file,
+                    "valid": false,
+                    "unreadable": e,
+                }),
+            }
+        })
+        .collect();
+    let text = serde_json::to_string_pretty(&items).expect("JSON values always serialize");
+    writeln!(out, "{text}")?;
+    Ok(())
+}

@@ -1,0 +1,158 @@
+//! git, through libgit2: commit a game file after a record is appended, and read a
+//! repository's configuration.
+//!
+//! A commit made here contains the game file and nothing else, whatever else is staged: the
+//! tree is the current `HEAD` tree with that one file replaced. The index entry of the file is
+//! then refreshed so that `git status` shows it clean, and other staged changes stay staged.
+
+use git2::{Oid, Repository, Signature, Tree};
+use std::path::{Path, PathBuf};
+
+/// Why a commit could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// git has no name or email to record as the committer.
+    #[error("git does not know who you are (user.name and user.email are not set)")]
+    Identity,
+    /// libgit2 failed.
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+    /// The file is not inside the repository's work tree.
+    #[error("{0} is not inside the repository's work tree")]
+    Outside(PathBuf),
+}
+
+/// A game file inside a git work tree, ready to be committed.
+pub struct Tracked {
+    repo: Repository,
+    relative: PathBuf,
+    signature: Signature<'static>,
+}
+
+/// The git configuration that applies at `path`: its repository's, or the user's global one.
+#[must_use]
+pub fn config_near(path: &Path) -> Option<git2::Config> {
+    let dir = existing_dir(path);
+    match Repository::discover(&dir) {
+        Ok(repo) => repo.config().ok(),
+        Err(_) => git2::Config::open_default().ok(),
+    }
+}
+
+fn existing_dir(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let dir = if absolute.is_dir() {
+        absolute.as_path()
+    } else {
+        absolute.parent().unwrap_or(Path::new("/"))
+    };
+    dir.to_owned()
+}
+
+impl Tracked {
+    /// The repository whose work tree holds `path`, if there is one, with the committer
+    /// identity checked now, before anything is written.
+    ///
+    /// # Errors
+    /// [`GitError::Identity`] when git has no committer identity; other git failures.
+    pub fn find(path: &Path) -> Result<Option<Tracked>, GitError> {
+        let dir = existing_dir(path);
+        let Ok(repo) = Repository::discover(&dir) else {
+            return Ok(None);
+        };
+        let Some(workdir) = repo.workdir() else {
+            return Ok(None);
+        };
+        let workdir = workdir
+            .canonicalize()
+            .map_err(|_| GitError::Outside(path.to_owned()))?;
+        let dir = dir
+            .canonicalize()
+            .map_err(|_| GitError::Outside(path.to_owned()))?;
+        let name = path
+            .file_name()
+            .ok_or_else(|| GitError::Outside(path.to_owned()))?;
+        let relative = dir
+            .strip_prefix(&workdir)
+            .map_err(|_| GitError::Outside(path.to_owned()))?
+            .join(name);
+        let signature = repo.signature().map_err(|_| GitError::Identity)?.to_owned();
+        Ok(Some(Tracked {
+            repo,
+            relative,
+            signature,
+        }))
+    }
+
+    /// The file's path relative to the work tree.
+    #[must_use]
+    pub fn relative(&self) -> &Path {
+        &self.relative
+    }
+
+    /// Commits the file as it now is on disk, alone, on top of `HEAD`.
+    ///
+    /// # Errors
+    /// When the file cannot be read or git fails.
+    pub fn commit(&self, message: &str) -> Result<Oid, GitError> {
+        let repo = &self.repo;
+        let workdir = repo
+            .workdir()
+            .expect("a tracked repository has a work tree");
+        let contents = std::fs::read(workdir.join(&self.relative)).map_err(|e| {
+            git2::Error::from_str(&format!("cannot read {}: {e}", self.relative.display()))
+        })?;
+        let blob = repo.blob(&contents)?;
+        let parent = match repo.head() {
+            Ok(head) => Some(head.peel_to_commit()?),
+            Err(_) => None,
+        };
+        let base = parent.as_ref().map(git2::Commit::tree).transpose()?;
+        let components: Vec<String> = self
+            .relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let tree_id = replace_in_tree(repo, base.as_ref(), &components, blob)?;
+        let tree = repo.find_tree(tree_id)?;
+        let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
+        let id = repo.commit(
+            Some("HEAD"),
+            &self.signature,
+            &self.signature,
+            message,
+            &tree,
+            &parents,
+        )?;
+        let mut index = repo.index()?;
+        index.add_path(&self.relative)?;
+        index.write()?;
+        Ok(id)
+    }
+}
+
+/// The id of `base` with the file at `path` (split into components) set to `blob`.
+fn replace_in_tree(
+    repo: &Repository,
+    base: Option<&Tree<'_>>,
+    path: &[String],
+    blob: Oid,
+) -> Result<Oid, git2::Error> {
+    let mut builder = repo.treebuilder(base)?;
+    match path {
+        [] => Err(git2::Error::from_str("empty path")),
+        [name] => {
+            builder.insert(name, blob, 0o100_644)?;
+            builder.write()
+        }
+        [dir, rest @ ..] => {
+            let sub = match base.and_then(|t| t.get_name(dir)) {
+                Some(entry) => Some(entry.to_object(repo)?.peel_to_tree()?),
+                None => None,
+            };
+            let sub_id = replace_in_tree(repo, sub.as_ref(), rest, blob)?;
+            builder.insert(dir, sub_id, 0o040_000)?;
+            builder.write()
+        }
+    }
+}

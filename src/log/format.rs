@@ -1,0 +1,544 @@
+//! The documents of a game file: their typed form, how they are read from YAML, and the one way
+//! each is written.
+//!
+//! Reading goes through a YAML parser into loose `Raw*` structs, then into validated types. The
+//! writer here is the only definition of a document's bytes: a file is accepted only if every
+//! document is exactly what the writer produces for its content, so two readers can never see
+//! different content in the same bytes (no comments, anchors, tags, flow style, alternative
+//! quoting or number spellings, duplicate or unknown keys).
+
+use crate::digest::Digest;
+use serde::Deserialize;
+use ssh_key::PublicKey;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The format version this program reads and writes.
+pub const FORMAT: &str = "correspond/1";
+
+/// A moment, written `YYYY-MM-DDTHH:MM:SSZ` (UTC). Informational only: no rule depends on it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(String);
+
+impl Timestamp {
+    /// Reads a timestamp in the one accepted spelling.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Timestamp> {
+        let b = text.as_bytes();
+        let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b[i].is_ascii_digit());
+        let ok = b.len() == 20
+            && digits(0..4)
+            && b[4] == b'-'
+            && digits(5..7)
+            && b[7] == b'-'
+            && digits(8..10)
+            && b[10] == b'T'
+            && digits(11..13)
+            && b[13] == b':'
+            && digits(14..16)
+            && b[16] == b':'
+            && digits(17..19)
+            && b[19] == b'Z';
+        let number = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(99);
+        let valid = ok
+            && (1..=12).contains(&number(5..7))
+            && (1..=31).contains(&number(8..10))
+            && number(11..13) < 24
+            && number(14..16) < 60
+            && number(17..19) < 61;
+        valid.then(|| Timestamp(text.to_owned()))
+    }
+
+    /// The timestamp `seconds` after 1970-01-01T00:00:00Z.
+    #[must_use]
+    pub fn from_unix(seconds: u64) -> Timestamp {
+        let days = seconds / 86_400;
+        let rem = seconds % 86_400;
+        // Howard Hinnant's days-to-civil algorithm.
+        let z = days as i64 + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Timestamp(format!(
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+            rem / 3600,
+            rem % 3600 / 60,
+            rem % 60
+        ))
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A player's name: 1 to 40 characters, letters, digits, spaces and `. _ - ' @`, with no space
+/// at either end.
+#[must_use]
+pub fn valid_name(name: &str) -> bool {
+    let count = name.chars().count();
+    (1..=40).contains(&count)
+        && !name.starts_with(' ')
+        && !name.ends_with(' ')
+        && !name.contains("  ")
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '\'' | '@'))
+}
+
+/// A lower-case word with hyphens: game names, sides, options, claims.
+fn valid_word(word: &str) -> bool {
+    !word.is_empty()
+        && word.len() <= 40
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !word.starts_with('-')
+}
+
+/// Move notation as stored: lower-case letters, digits, `,` and `-`.
+fn valid_move_text(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 64
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b',' || b == b'-')
+}
+
+/// One of the two players, as the header lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// The name records use to say who signed them.
+    pub name: String,
+    /// The side the player takes (game-specific: `heads`, `tails`, ...) or `toss`.
+    pub side: String,
+    /// The player's SSH public key (Ed25519).
+    pub key: PublicKey,
+}
+
+/// The first document: what game, between whom, on what terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The game's name, for example `campaign`.
+    pub game: String,
+    /// Variant options, by name.
+    pub options: BTreeMap<String, bool>,
+    /// The creator (who signs the header) first, then the opponent.
+    pub players: [Player; 2],
+    /// When the game was created (informational).
+    pub created: Timestamp,
+    /// The creator's commitment for the opening coin flip, when the game starts with one.
+    pub commitment: Option<Digest>,
+}
+
+/// What a record does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The opponent accepts the header's terms; with its coin-flip nonce when there is a toss.
+    Accept {
+        /// The opponent's nonce for the opening flip.
+        nonce: Option<Digest>,
+    },
+    /// A move, in the game's canonical notation.
+    Move(String),
+    /// The toss winner lets the other player move first.
+    Defer,
+    /// The player who must start a coin flip commits to a nonce.
+    FlipCommit(Digest),
+    /// The other player's nonce for the flip under way.
+    FlipNonce(Digest),
+    /// The committing player reveals its nonce.
+    FlipReveal(Digest),
+    /// The signer resigns.
+    Resign,
+    /// The signer offers to settle the game by a Run-Off.
+    OfferRunOff,
+    /// The signer accepts the opponent's standing offer.
+    AcceptRunOff,
+    /// The signer claims a Run-Off (`repetition` or `halfmove-clock`).
+    ClaimRunOff(String),
+}
+
+impl Action {
+    /// The `kind` field's value.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Action::Accept { .. } => "accept",
+            Action::Move(_) => "move",
+            Action::Defer => "defer",
+            Action::FlipCommit(_) => "flip-commit",
+            Action::FlipNonce(_) => "flip-nonce",
+            Action::FlipReveal(_) => "flip-reveal",
+            Action::Resign => "resign",
+            Action::OfferRunOff => "offer-runoff",
+            Action::AcceptRunOff => "accept-runoff",
+            Action::ClaimRunOff(_) => "claim-runoff",
+        }
+    }
+}
+
+/// Every document after the header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// 1 for the first record, then one more each time.
+    pub seq: u64,
+    /// The SHA-256 digest of the whole previous document (the game id for record 1).
+    pub prev: Digest,
+    /// The name of the player who signed it.
+    pub signer: String,
+    /// What it does.
+    pub action: Action,
+    /// When it was signed (informational).
+    pub time: Timestamp,
+}
+
+/// The comment lines a file starts with, made from its header.
+#[must_use]
+pub fn preamble(header: &Header) -> String {
+    let [a, b] = &header.players;
+    format!(
+        "# correspond game file: {game}, {} ({}) v {} ({}).\n\
+         # Each document is signed by the player it names, with an SSH key (namespace \"correspond\").\n\
+         # Check the whole game: correspond verify FILE. Check one record with OpenSSH: correspond extract --help\n",
+        a.name,
+        a.side,
+        b.name,
+        b.side,
+        game = header.game,
+    )
+}
+
+fn key_text(key: &PublicKey) -> String {
+    let mut key = key.clone();
+    key.set_comment("");
+    key.to_openssh()
+        .expect("an Ed25519 public key always has an OpenSSH encoding")
+}
+
+/// The header document without its signature line: exactly the bytes the creator signs.
+#[must_use]
+pub fn header_unsigned(header: &Header) -> String {
+    let mut out = String::from("---\n");
+    let _ = writeln!(out, "format: {FORMAT}");
+    let _ = writeln!(out, "game: {}", header.game);
+    if header.options.is_empty() {
+        out.push_str("options: {}\n");
+    } else {
+        out.push_str("options:\n");
+        for (name, on) in &header.options {
+            let _ = writeln!(out, "  {name}: {on}");
+        }
+    }
+    out.push_str("players:\n");
+    for p in &header.players {
+        let _ = writeln!(out, "- name: \"{}\"", p.name);
+        let _ = writeln!(out, "  side: {}", p.side);
+        let _ = writeln!(out, "  key: {}", key_text(&p.key));
+    }
+    let _ = writeln!(out, "created: \"{}\"", header.created.as_str());
+    if let Some(c) = header.commitment {
+        let _ = writeln!(out, "commitment: {c}");
+    }
+    out
+}
+
+/// A record document without its signature line: exactly the bytes its signer signs.
+#[must_use]
+pub fn record_unsigned(record: &Record) -> String {
+    let mut out = String::from("---\n");
+    let _ = writeln!(out, "seq: {}", record.seq);
+    let _ = writeln!(out, "prev: {}", record.prev);
+    let _ = writeln!(out, "signer: \"{}\"", record.signer);
+    let _ = writeln!(out, "kind: {}", record.action.kind());
+    match &record.action {
+        Action::Accept { nonce: Some(n) } | Action::FlipNonce(n) | Action::FlipReveal(n) => {
+            let _ = writeln!(out, "nonce: {n}");
+        }
+        Action::FlipCommit(c) => {
+            let _ = writeln!(out, "commitment: {c}");
+        }
+        Action::Move(m) => {
+            let _ = writeln!(out, "move: {m}");
+        }
+        Action::ClaimRunOff(reason) => {
+            let _ = writeln!(out, "claim: {reason}");
+        }
+        Action::Accept { nonce: None }
+        | Action::Defer
+        | Action::Resign
+        | Action::OfferRunOff
+        | Action::AcceptRunOff => {}
+    }
+    let _ = writeln!(out, "time: \"{}\"", record.time.as_str());
+    out
+}
+
+/// The signature line that ends every document.
+#[must_use]
+pub fn signature_line(signature_base64: &str) -> String {
+    format!("signature: {signature_base64}\n")
+}
+
+/// The line that holds a document's commitment starts with this; the flip's binding is the
+/// digest of the document's bytes before it.
+pub const COMMITMENT_PREFIX: &str = "commitment: ";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawHeader {
+    format: String,
+    game: String,
+    options: BTreeMap<String, bool>,
+    players: Vec<RawPlayer>,
+    created: String,
+    #[serde(default)]
+    commitment: Option<String>,
+    pub(super) signature: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    name: String,
+    side: String,
+    key: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRecord {
+    seq: u64,
+    prev: String,
+    signer: String,
+    kind: String,
+    #[serde(default, rename = "move")]
+    mv: Option<String>,
+    #[serde(default)]
+    nonce: Option<String>,
+    #[serde(default)]
+    commitment: Option<String>,
+    #[serde(default)]
+    claim: Option<String>,
+    time: String,
+    pub(super) signature: String,
+}
+
+fn digest(field: &str, text: &str) -> Result<Digest, String> {
+    Digest::parse(text).ok_or_else(|| format!("`{field}` must be 64 lower-case hex digits"))
+}
+
+fn timestamp(field: &str, text: &str) -> Result<Timestamp, String> {
+    Timestamp::parse(text)
+        .ok_or_else(|| format!("`{field}` must be a UTC time written like 2026-01-31T18:05:00Z"))
+}
+
+/// Checks the signature field's syntax: standard base64, as OpenSSH armours it, on one line.
+pub(super) fn check_signature_text(text: &str) -> Result<(), String> {
+    let ok = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=');
+    if ok {
+        Ok(())
+    } else {
+        Err("`signature` must be one line of base64".into())
+    }
+}
+
+impl RawHeader {
+    pub(super) fn validate(self) -> Result<Header, String> {
+        if self.format != FORMAT {
+            return Err(format!(
+                "this file is in format `{}`; this program reads `{FORMAT}`",
+                self.format
+            ));
+        }
+        if !valid_word(&self.game) {
+            return Err(format!("`game` is not a game name: `{}`", self.game));
+        }
+        if let Some(bad) = self.options.keys().find(|k| !valid_word(k)) {
+            return Err(format!("`{bad}` is not an option name"));
+        }
+        let players: Vec<Player> = self
+            .players
+            .into_iter()
+            .map(RawPlayer::validate)
+            .collect::<Result<_, _>>()?;
+        let Ok(players) = <[Player; 2]>::try_from(players) else {
+            return Err("`players` must list exactly two players".into());
+        };
+        if players[0].name == players[1].name {
+            return Err("the two players must have different names".into());
+        }
+        if players[0].key.key_data() == players[1].key.key_data() {
+            return Err("the two players must have different keys".into());
+        }
+        check_signature_text(&self.signature)?;
+        Ok(Header {
+            game: self.game,
+            options: self.options,
+            players,
+            created: timestamp("created", &self.created)?,
+            commitment: self
+                .commitment
+                .map(|c| digest("commitment", &c))
+                .transpose()?,
+        })
+    }
+}
+
+impl RawPlayer {
+    fn validate(self) -> Result<Player, String> {
+        if !valid_name(&self.name) {
+            return Err(format!(
+                "`{}` is not a valid player name (1-40 letters, digits, spaces, . _ - ' @)",
+                self.name
+            ));
+        }
+        if !valid_word(&self.side) {
+            return Err(format!("`{}` is not a side", self.side));
+        }
+        let key = PublicKey::from_openssh(&self.key)
+            .map_err(|e| format!("the key of {} is not an OpenSSH public key: {e}", self.name))?;
+        if !key.key_data().is_ed25519() {
+            return Err(format!(
+                "the key of {} is {}; game files use Ed25519 keys, whose signatures are \
+                 deterministic",
+                self.name,
+                key.algorithm()
+            ));
+        }
+        Ok(Player {
+            name: self.name,
+            side: self.side,
+            key,
+        })
+    }
+}
+
+impl RawRecord {
+    pub(super) fn validate(self) -> Result<Record, String> {
+        let kind = self.kind.as_str();
+        let mut unused: Vec<&str> = Vec::new();
+        let mut take = |field: &'static str, value: &Option<String>, wanted: bool| {
+            if value.is_some() && !wanted {
+                unused.push(field);
+            }
+        };
+        take("move", &self.mv, kind == "move");
+        take(
+            "nonce",
+            &self.nonce,
+            matches!(kind, "accept" | "flip-nonce" | "flip-reveal"),
+        );
+        take("commitment", &self.commitment, kind == "flip-commit");
+        take("claim", &self.claim, kind == "claim-runoff");
+        if let Some(field) = unused.first() {
+            return Err(format!("a `{kind}` record has no `{field}` field"));
+        }
+        let need = |field: &str, value: Option<String>| {
+            value.ok_or_else(|| format!("a `{kind}` record needs a `{field}` field"))
+        };
+        let action = match kind {
+            "accept" => Action::Accept {
+                nonce: self.nonce.map(|n| digest("nonce", &n)).transpose()?,
+            },
+            "move" => {
+                let text = need("move", self.mv)?;
+                if !valid_move_text(&text) {
+                    return Err(format!("`{text}` is not written in move notation"));
+                }
+                Action::Move(text)
+            }
+            "defer" => Action::Defer,
+            "flip-commit" => {
+                Action::FlipCommit(digest("commitment", &need("commitment", self.commitment)?)?)
+            }
+            "flip-nonce" => Action::FlipNonce(digest("nonce", &need("nonce", self.nonce)?)?),
+            "flip-reveal" => Action::FlipReveal(digest("nonce", &need("nonce", self.nonce)?)?),
+            "resign" => Action::Resign,
+            "offer-runoff" => Action::OfferRunOff,
+            "accept-runoff" => Action::AcceptRunOff,
+            "claim-runoff" => {
+                let claim = need("claim", self.claim)?;
+                if !valid_word(&claim) {
+                    return Err(format!("`{claim}` is not a claim"));
+                }
+                Action::ClaimRunOff(claim)
+            }
+            other => {
+                return Err(format!(
+                    "`{other}` is not a record kind (accept, move, defer, flip-commit, \
+                     flip-nonce, flip-reveal, resign, offer-runoff, accept-runoff, claim-runoff)"
+                ));
+            }
+        };
+        if !valid_name(&self.signer) {
+            return Err(format!("`{}` is not a valid player name", self.signer));
+        }
+        check_signature_text(&self.signature)?;
+        Ok(Record {
+            seq: self.seq,
+            prev: digest("prev", &self.prev)?,
+            signer: self.signer,
+            action,
+            time: timestamp("time", &self.time)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_from_unix_seconds() {
+        assert_eq!(Timestamp::from_unix(0).as_str(), "1970-01-01T00:00:00Z");
+        assert_eq!(
+            Timestamp::from_unix(951_782_400).as_str(),
+            "2000-02-29T00:00:00Z"
+        );
+        assert_eq!(
+            Timestamp::from_unix(1_796_041_800).as_str(),
+            "2026-11-30T12:30:00Z"
+        );
+        assert!(Timestamp::parse("2026-12-01T12:30:00Z").is_some());
+        for bad in [
+            "2026-12-01 12:30:00Z",
+            "2026-13-01T12:30:00Z",
+            "2026-12-01T12:30:00+01:00",
+            "",
+        ] {
+            assert!(Timestamp::parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_are_plain_text_on_one_line() {
+        for good in ["alice", "Bob Smith", "o'hara", "zoë", "a.b-c_d@e"] {
+            assert!(valid_name(good), "{good}");
+        }
+        for bad in [
+            "",
+            " alice",
+            "alice ",
+            "a  b",
+            "a\"b",
+            "a\\b",
+            "a\nb",
+            "a: b",
+            "#x",
+            &"x".repeat(41),
+        ] {
+            assert!(!valid_name(bad), "{bad:?}");
+        }
+    }
+}

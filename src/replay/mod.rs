@@ -1,0 +1,419 @@
+//! The replayer: a game file's bytes in; every state, every event and the verdict out, or the
+//! first defect, naming its record and line.
+//!
+//! Replaying is a pure function: it reads no clock, environment or file, so two replays of the
+//! same bytes agree everywhere. For each record, in order, it checks the signature (by the
+//! player the record names, over the record's exact bytes), the chain (number and `prev`), and
+//! only then what the record does: whose turn it is, whether the move is legal, whether the coin
+//! flip protocol is followed, and whether the game is already over.
+
+mod protocol;
+mod state;
+
+pub use protocol::Protocol;
+pub use state::{Event, Phase, Verdict};
+
+use crate::digest::Digest;
+use crate::log::{self, GameFile, LogError, LogErrorKind};
+use crate::rules::{Game, Line};
+use crate::sign::{self, SignError};
+use state::State;
+
+/// One replayed document: who signed it, what it did, and the state after it.
+#[derive(Clone, Debug)]
+pub struct Step<G: Protocol> {
+    /// The document: 0 for the header, then the records.
+    pub document: usize,
+    /// Its 1-based line in the file.
+    pub line: usize,
+    /// Index of the player who signed it (0: the creator).
+    pub signer: usize,
+    /// What happened, in order.
+    pub events: Vec<Event>,
+    /// The position after it (the start position until the game begins).
+    pub position: G,
+    /// What the game waits for after it.
+    pub phase: Phase<G::Side>,
+    /// The seat whose Run-Off offer stands after it, if any.
+    pub offer: Option<usize>,
+    /// A digest of the position and phase, to compare two replays step by step.
+    pub state_hash: Digest,
+}
+
+/// A player as the replay knows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat<S> {
+    /// The name records use.
+    pub name: String,
+    /// The side they play.
+    pub side: S,
+}
+
+/// A whole replayed game.
+#[derive(Clone, Debug)]
+pub struct Replay<G: Protocol> {
+    /// The SHA-256 digest of the header.
+    pub game_id: Digest,
+    /// The creator, then the opponent.
+    pub seats: [Seat<G::Side>; 2],
+    /// The variant options.
+    pub options: G::Options,
+    /// The header, then every record.
+    pub steps: Vec<Step<G>>,
+    /// The moves played and the positions they led to.
+    pub line: Option<Line<G>>,
+}
+
+impl<G: Protocol> Replay<G> {
+    /// The state after the last record.
+    #[must_use]
+    pub fn last(&self) -> &Step<G> {
+        self.steps
+            .last()
+            .expect("a replay holds at least the header")
+    }
+
+    /// The verdict, once the game is over.
+    #[must_use]
+    pub fn verdict(&self) -> Option<&Verdict<G::Side>> {
+        match &self.last().phase {
+            Phase::Over(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The seat of a side.
+    #[must_use]
+    pub fn seat_of(&self, side: G::Side) -> &Seat<G::Side> {
+        self.seats
+            .iter()
+            .find(|s| s.side == side)
+            .expect("each side has a seat")
+    }
+}
+
+/// The first defect of a game file: where, and what.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {kind}", place(*document, *line))]
+pub struct ReplayError {
+    /// The document at fault (0: the header), if the fault lies in one.
+    pub document: Option<usize>,
+    /// The 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: ErrorKind,
+}
+
+fn place(document: Option<usize>, line: usize) -> String {
+    match document {
+        None => format!("line {line}"),
+        Some(0) => format!("header (line {line})"),
+        Some(n) => format!("record {n} (line {line})"),
+    }
+}
+
+/// The kinds of defect, one per way a file can be wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file is not a well-formed game file.
+    #[error("unreadable: {0}")]
+    Unparseable(LogErrorKind),
+    /// The header names a game this program does not know.
+    #[error("unknown game `{0}` (this program plays campaign)")]
+    UnknownGame(String),
+    /// The header's terms are not valid for its game.
+    #[error("invalid header: {0}")]
+    Header(String),
+    /// The signature is not a valid signature of these bytes by the named player.
+    #[error("bad signature: {0}")]
+    BadSignature(String),
+    /// Signed with one player's key, but naming the other as signer.
+    #[error("signed by {actual}'s key, but names {named} as its signer")]
+    WrongSigner {
+        /// The name in the record.
+        named: String,
+        /// The player whose key made the signature.
+        actual: String,
+    },
+    /// The signer is not a player of this game.
+    #[error("`{0}` is not a player of this game")]
+    UnknownSigner(String),
+    /// A record number is missing.
+    #[error(
+        "broken chain: expected record number {expected}, found {found} (a record is missing, or \
+         records are out of order)"
+    )]
+    Gap {
+        /// The number that should come next.
+        expected: u64,
+        /// The number found.
+        found: u64,
+    },
+    /// A record number comes again, or out of order.
+    #[error(
+        "broken chain: expected record number {expected}, found {found} again (records are \
+         repeated or out of order)"
+    )]
+    Repeated {
+        /// The number that should come next.
+        expected: u64,
+        /// The number found.
+        found: u64,
+    },
+    /// The `prev` digest does not match the previous document.
+    #[error(
+        "broken chain: `prev` is {found}, but the previous document's digest is {expected} (a \
+         record was changed, removed, or comes from another game)"
+    )]
+    BrokenChain {
+        /// The previous document's digest.
+        expected: Digest,
+        /// What the record holds.
+        found: Digest,
+    },
+    /// The signer may not act now.
+    #[error("not {signer}'s turn: {expected}")]
+    NotYourTurn {
+        /// Who signed.
+        signer: String,
+        /// What the game waits for.
+        expected: String,
+    },
+    /// A move the rules forbid.
+    #[error("illegal move {mv}: {reason}")]
+    Illegal {
+        /// The move as written.
+        mv: String,
+        /// The rule it breaks.
+        reason: String,
+    },
+    /// A record that breaks the protocol: the order of accepting, flipping and playing.
+    #[error("{0}")]
+    Protocol(String),
+    /// A record after the game ended.
+    #[error("the game was already over ({0}); nothing may follow")]
+    AfterEnd(String),
+}
+
+impl From<LogError> for ReplayError {
+    fn from(e: LogError) -> Self {
+        ReplayError {
+            document: e.document,
+            line: e.line,
+            kind: ErrorKind::Unparseable(e.kind),
+        }
+    }
+}
+
+/// Replays a parsed game file as game `G` (the header must name it).
+///
+/// # Errors
+/// The first defect, naming its document and line.
+pub fn replay<G: Protocol>(file: &GameFile) -> Result<Replay<G>, ReplayError> {
+    let header = file.header();
+    let at_header = |kind| ReplayError {
+        document: Some(0),
+        line: file.line(0),
+        kind,
+    };
+    if header.game != G::NAME {
+        return Err(at_header(ErrorKind::Header(format!(
+            "it is a game of {}, not {}",
+            header.game,
+            G::NAME
+        ))));
+    }
+    check_signature(file, 0, 0)?;
+    let options = G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
+    let seats = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
+    let mut state = State::<G>::new(file, seats.clone(), options.clone())
+        .map_err(|e| at_header(ErrorKind::Header(e)))?;
+    let mut steps = vec![state.step(0, file.line(0), 0, vec![Event::Created])];
+    for (i, record) in file.records().iter().enumerate() {
+        let document = i + 1;
+        let line = file.line(document);
+        let fail = |kind| ReplayError {
+            document: Some(document),
+            line,
+            kind,
+        };
+        let signer = seats
+            .iter()
+            .position(|s| s.name == record.signer)
+            .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
+        check_signature(file, document, signer)?;
+        let expected = document as u64;
+        if record.seq != expected {
+            return Err(fail(if record.seq < expected {
+                ErrorKind::Repeated {
+                    expected,
+                    found: record.seq,
+                }
+            } else {
+                ErrorKind::Gap {
+                    expected,
+                    found: record.seq,
+                }
+            }));
+        }
+        let previous = file.digest(document - 1);
+        if record.prev != previous {
+            return Err(fail(ErrorKind::BrokenChain {
+                expected: previous,
+                found: record.prev,
+            }));
+        }
+        let events = state
+            .apply(signer, &record.action, document)
+            .map_err(fail)?;
+        steps.push(state.step(document, line, signer, events));
+    }
+    Ok(Replay {
+        game_id: file.game_id(),
+        seats,
+        options,
+        steps,
+        line: state.into_line(),
+    })
+}
+
+/// Parses and replays a game file as the game its header names, and sums it up.
+///
+/// # Errors
+/// The first defect, naming its document and line.
+pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
+    let file = GameFile::parse(bytes)?;
+    match file.header().game.as_str() {
+        crate::rules::campaign::Campaign::NAME => Ok(Summary::of(&replay::<
+            crate::rules::campaign::Campaign,
+        >(&file)?)),
+        other => Err(ReplayError {
+            document: Some(0),
+            line: file.line(0),
+            kind: ErrorKind::UnknownGame(other.to_owned()),
+        }),
+    }
+}
+
+/// A replayed game summed up, the same for every game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The game's name.
+    pub game: String,
+    /// The game id.
+    pub game_id: Digest,
+    /// (name, side) of the creator, then the opponent.
+    pub players: [(String, String); 2],
+    /// How many records follow the header.
+    pub records: usize,
+    /// The winning side, if the game is over and decided.
+    pub winner: Option<String>,
+    /// `None` while the game goes on.
+    pub result: Option<String>,
+    /// What the game waits for, or how it ended.
+    pub status: String,
+    /// Each player's stake in cents (creator, opponent), when the game is played for stakes.
+    pub stakes: Option<[u32; 2]>,
+}
+
+impl Summary {
+    /// Sums up a replay.
+    #[must_use]
+    pub fn of<G: Protocol>(replay: &Replay<G>) -> Summary {
+        let last = replay.last();
+        let players = replay.seats.clone().map(|s| (s.name, s.side.to_string()));
+        let (winner, result) = match &last.phase {
+            Phase::Over(v) => (v.winner.map(|w| w.to_string()), Some(v.to_string())),
+            _ => (None, None),
+        };
+        Summary {
+            game: G::NAME.to_owned(),
+            game_id: replay.game_id,
+            players,
+            records: replay.steps.len() - 1,
+            winner,
+            result,
+            status: last.phase.describe(&replay.seats),
+            stakes: replay
+                .line
+                .as_ref()
+                .and_then(|line| G::stakes(&replay.options, line))
+                .map(|by_side| {
+                    replay.seats.clone().map(|seat| {
+                        let i = G::SIDES
+                            .iter()
+                            .position(|s| *s == seat.side)
+                            .expect("a seat has a side");
+                        by_side[i]
+                    })
+                }),
+        }
+    }
+}
+
+/// Checks document `document`'s signature against the key of seat `signer`.
+fn check_signature(file: &GameFile, document: usize, signer: usize) -> Result<(), ReplayError> {
+    let players = &file.header().players;
+    let player = &players[signer];
+    let fail = |kind| ReplayError {
+        document: Some(document),
+        line: file.line(document),
+        kind,
+    };
+    match sign::verify(
+        &player.key,
+        file.signed_bytes(document),
+        file.signature(document),
+    ) {
+        Ok(()) => Ok(()),
+        Err(SignError::OtherKey(fingerprint)) => {
+            let other = &players[1 - signer];
+            if sign::fingerprint(&other.key) == fingerprint {
+                Err(fail(ErrorKind::WrongSigner {
+                    named: player.name.clone(),
+                    actual: other.name.clone(),
+                }))
+            } else {
+                Err(fail(ErrorKind::BadSignature(format!(
+                    "made with the key {fingerprint}, which is not {}'s",
+                    player.name
+                ))))
+            }
+        }
+        Err(e) => Err(fail(ErrorKind::BadSignature(e.to_string()))),
+    }
+}
+
+fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
+    let players = &file.header().players;
+    let side = |p: &log::Player| {
+        G::side_named(&p.side).ok_or_else(|| {
+            let names: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
+            format!(
+                "{} has side `{}`; in {} each player takes a side: {}",
+                p.name,
+                p.side,
+                G::NAME,
+                names.join(" or ")
+            )
+        })
+    };
+    let seats = [
+        Seat {
+            name: players[0].name.clone(),
+            side: side(&players[0])?,
+        },
+        Seat {
+            name: players[1].name.clone(),
+            side: side(&players[1])?,
+        },
+    ];
+    if seats[0].side == seats[1].side {
+        return Err(format!("both players have the side {}", seats[0].side));
+    }
+    Ok(seats)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,509 @@
+//! Whole games through the binary, with keys made by `ssh-keygen` and a real git repository;
+//! OpenSSH as the independent peer for signatures; concurrent writers; tampering.
+
+use crate::util::{correspond, git, keygen};
+use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A temporary git repository with two players' keys kept outside it.
+struct Table {
+    _dir: tempfile::TempDir,
+    repo: PathBuf,
+    keys: PathBuf,
+}
+
+impl Table {
+    fn new() -> Table {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = dir.path().join("repo");
+        let keys = dir.path().join("keys");
+        std::fs::create_dir_all(&repo).expect("repo dir");
+        std::fs::create_dir_all(&keys).expect("keys dir");
+        git(&repo, &["init", "-q", "-b", "main"]);
+        git(&repo, &["config", "user.name", "Referee"]);
+        git(&repo, &["config", "user.email", "referee@example.invalid"]);
+        keygen(&keys, "alice");
+        keygen(&keys, "bob");
+        Table {
+            _dir: dir,
+            repo,
+            keys,
+        }
+    }
+
+    fn key(&self, who: &str) -> PathBuf {
+        self.keys.join(who)
+    }
+
+    /// Runs correspond in the repository as `who`; returns (exit code, stdout, stderr).
+    fn run(&self, who: &str, args: &[&str]) -> (i32, String, String) {
+        let out = correspond()
+            .current_dir(&self.repo)
+            .env("HOME", &self.keys)
+            .args(args)
+            .arg("--key")
+            .arg(self.key(who))
+            .output()
+            .expect("run correspond");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// Runs a command that reads the file only (no key).
+    fn read(&self, args: &[&str]) -> (i32, String, String) {
+        let out = correspond()
+            .current_dir(&self.repo)
+            .args(args)
+            .output()
+            .expect("run correspond");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn read_ok(&self, args: &[&str]) -> String {
+        let (code, out, err) = self.read(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        out
+    }
+
+    fn ok(&self, who: &str, args: &[&str]) -> String {
+        let (code, out, err) = self.run(who, args);
+        assert_eq!(code, 0, "{who} {args:?}: {err}");
+        out
+    }
+
+    /// Creates a game and settles the toss so that alice (Heads) moves first.
+    fn start(&self) {
+        let bob_pub = self.keys.join("bob.pub");
+        let bob_pub = bob_pub.to_str().expect("UTF-8");
+        self.ok(
+            "alice",
+            &[
+                "new",
+                "campaign",
+                "game.yaml",
+                "--name",
+                "alice",
+                "--side",
+                "heads",
+                "--opponent",
+                "bob",
+                "--opponent-key",
+                bob_pub,
+                "--variant",
+                "spin-doctoring",
+            ],
+        );
+        self.ok("bob", &["accept", "game.yaml"]);
+        let toss = self.ok("alice", &["reveal", "game.yaml"]);
+        if toss.contains("bob (tails) wins the toss") {
+            self.ok("bob", &["play", "game.yaml", "--defer"]);
+        }
+    }
+
+    fn file(&self) -> Vec<u8> {
+        std::fs::read(self.repo.join("game.yaml")).expect("the game file")
+    }
+}
+
+const MOVES: &str = "c2c3 e6e5 c3c4 a6a5 b1e4 d7e6 c1c2 d6d5";
+
+#[test]
+fn a_game_played_in_git_is_committed_record_by_record_and_verifies_with_openssh() {
+    let t = Table::new();
+    t.start();
+    for (i, mv) in MOVES.split(' ').enumerate() {
+        let out = t.ok(
+            if i % 2 == 0 { "alice" } else { "bob" },
+            &["play", "game.yaml", mv],
+        );
+        assert!(
+            out.contains(&format!(
+                ": campaign: {} plays {mv} (record ",
+                if i % 2 == 0 { "heads" } else { "tails" }
+            )),
+            "{out}"
+        );
+    }
+    t.ok("bob", &["resign", "game.yaml"]);
+    let status = t.read_ok(&["status", "game.yaml"]);
+    assert!(
+        status.contains("result: heads wins: bob (tails) resigned"),
+        "{status}"
+    );
+
+    // One commit per document, each touching the game file only, and a clean work tree.
+    let file = GameFile::parse(&t.file()).expect("well-formed");
+    let log = git(&t.repo, &["log", "--format=%s"]);
+    assert_eq!(log.lines().count(), file.documents(), "{log}");
+    assert!(log.starts_with("campaign: tails resigns (record "), "{log}");
+    assert!(
+        log.trim_end()
+            .ends_with("campaign: new game, alice (heads) v bob (tails)"),
+        "{log}"
+    );
+    assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");
+
+    // Every document, header included, checked by OpenSSH alone.
+    let signers = t.repo.join("signers");
+    let audit = |args: &[&str], to: &Path| {
+        let out = correspond()
+            .current_dir(&t.repo)
+            .args(args)
+            .output()
+            .expect("extract");
+        assert!(out.status.success(), "{args:?}");
+        std::fs::write(to, out.stdout).expect("write");
+    };
+    audit(
+        &["extract", "game.yaml", "0", "--allowed-signers"],
+        &signers,
+    );
+    for i in 0..file.documents() {
+        let n = i.to_string();
+        let (bytes, sig) = (t.repo.join("doc.bytes"), t.repo.join("doc.sig"));
+        audit(&["extract", "game.yaml", &n, "--signed-bytes"], &bytes);
+        audit(&["extract", "game.yaml", &n, "--signature"], &sig);
+        let signer = if i == 0 {
+            "alice".to_owned()
+        } else {
+            file.records()[i - 1].signer.clone()
+        };
+        let out = Command::new("ssh-keygen")
+            .args(["-Y", "verify", "-f"])
+            .arg(&signers)
+            .args(["-I", &signer, "-n", "correspond", "-s"])
+            .arg(&sig)
+            .stdin(std::fs::File::open(&bytes).expect("bytes"))
+            .output()
+            .expect("ssh-keygen");
+        assert!(
+            out.status.success(),
+            "document {i}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout)
+                .starts_with(&format!("Good \"correspond\" signature for {signer}"))
+        );
+        // The wrong principal is refused: the allowed_signers file ties each key to its player.
+        let other = if signer == "alice" { "bob" } else { "alice" };
+        let out = Command::new("ssh-keygen")
+            .args(["-Y", "verify", "-f"])
+            .arg(&signers)
+            .args(["-I", other, "-n", "correspond", "-s"])
+            .arg(&sig)
+            .stdin(std::fs::File::open(&bytes).expect("bytes"))
+            .output()
+            .expect("ssh-keygen");
+        assert!(!out.status.success(), "document {i} verified for {other}");
+    }
+}
+
+#[test]
+fn a_record_signed_by_ssh_keygen_verifies_in_correspond() {
+    let t = Table::new();
+    t.start();
+    let bytes = t.file();
+    let file = GameFile::parse(&bytes).expect("well-formed");
+    let record = Record {
+        seq: file.documents() as u64,
+        prev: file.digest(file.documents() - 1),
+        signer: "alice".into(),
+        action: Action::Move("c2c3".into()),
+        time: Timestamp::parse("2026-01-02T03:04:05Z").expect("time"),
+    };
+    let unsigned = record_unsigned(&record);
+    let message = t.repo.join("record.bytes");
+    std::fs::write(&message, &unsigned).expect("write");
+    let out = Command::new("ssh-keygen")
+        .args(["-Y", "sign", "-n", "correspond", "-f"])
+        .arg(t.key("alice"))
+        .arg(&message)
+        .output()
+        .expect("ssh-keygen");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let armored = std::fs::read_to_string(t.repo.join("record.bytes.sig")).expect("signature");
+    let base64: String = armored
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .collect();
+    let grown = [
+        bytes,
+        format!("{unsigned}signature: {base64}\n").into_bytes(),
+    ]
+    .concat();
+    let summary = correspond::replay::verify(&grown).expect("OpenSSH's signature verifies");
+    assert_eq!(summary.records, file.documents());
+    assert!(
+        summary.status.contains("bob (tails) to move"),
+        "{}",
+        summary.status
+    );
+}
+
+#[test]
+fn flipping_any_byte_of_a_valid_file_makes_it_fail() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml");
+    let bytes = std::fs::read(path).expect("read");
+    correspond::replay::verify(&bytes).expect("the original verifies");
+    for i in 0..bytes.len() {
+        let mut changed = bytes.clone();
+        changed[i] ^= if changed[i] == b'\n' { 0x20 } else { 0x01 };
+        assert!(
+            correspond::replay::verify(&changed).is_err(),
+            "byte {i} ({:?}) changed, still valid",
+            bytes[i] as char
+        );
+    }
+}
+
+#[test]
+fn concurrent_plays_never_corrupt_the_file() {
+    let t = Table::new();
+    t.start();
+    // alice is to move. Two moves by alice at once: exactly one is written.
+    let spawn = |who: &str, mv: &str| {
+        correspond_process(&t, who, &["play", "game.yaml", mv, "--no-commit"])
+    };
+    for round in 0..3 {
+        let before = GameFile::parse(&t.file()).expect("valid").documents();
+        let (a, b) = (
+            spawn("alice", ["a2a3", "b2b3", "c2c3"][round]),
+            spawn("alice", ["e2e3", "d2d3", "c2c3"][round]),
+        );
+        let (a, b) = (
+            a.wait_with_output().expect("wait"),
+            b.wait_with_output().expect("wait"),
+        );
+        assert!(
+            a.status.success() != b.status.success(),
+            "exactly one of two moves by alice lands"
+        );
+        let loser = if a.status.success() { &b } else { &a };
+        assert_eq!(
+            loser.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&loser.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&loser.stderr).contains("not your turn"),
+            "{}",
+            String::from_utf8_lossy(&loser.stderr)
+        );
+        let after = correspond::replay::verify(&t.file()).expect("still valid");
+        assert_eq!(after.records + 1, before + 1);
+        t.ok(
+            "bob",
+            &[
+                "play",
+                "game.yaml",
+                ["a6a5", "b6b5", "d6d5"][round],
+                "--no-commit",
+            ],
+        );
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&t.repo)
+        .expect("list")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains("correspond-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left behind");
+}
+
+fn correspond_process(t: &Table, who: &str, args: &[&str]) -> std::process::Child {
+    let bin = assert_cmd::cargo::cargo_bin("correspond");
+    Command::new(bin)
+        .current_dir(&t.repo)
+        .env_remove("SSH_AUTH_SOCK")
+        .args(args)
+        .arg("--key")
+        .arg(t.key(who))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn")
+}
+
+#[test]
+fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
+    let t = Table::new();
+    t.start();
+    t.ok("alice", &["play", "game.yaml", "c2c3"]);
+    let before = t.file();
+    let commits = git(&t.repo, &["rev-list", "--count", "HEAD"]);
+    let cases: &[(&str, &[&str], i32, &str)] = &[
+        (
+            "alice",
+            &["play", "game.yaml", "e2e3"],
+            1,
+            "it is not your turn: bob (tails) to move",
+        ),
+        (
+            "bob",
+            &["play", "game.yaml", "c6c4"],
+            1,
+            "c6c4: an intern moves one square forward",
+        ),
+        (
+            "bob",
+            &["play", "game.yaml", "c7c5"],
+            1,
+            "c7c5: a candidate moves one square",
+        ),
+        (
+            "bob",
+            &["play", "game.yaml", "c6-c5"],
+            1,
+            "`c6-c5` is not a move",
+        ),
+        (
+            "bob",
+            &["accept", "game.yaml"],
+            1,
+            "the game was already accepted",
+        ),
+        (
+            "bob",
+            &["flip", "game.yaml"],
+            1,
+            "no coin flip step is yours to take",
+        ),
+        (
+            "bob",
+            &["accept-runoff", "game.yaml"],
+            1,
+            "there is no run-off offer from alice (heads) to accept",
+        ),
+        (
+            "bob",
+            &["claim-runoff", "game.yaml"],
+            1,
+            "there is nothing to claim in this position",
+        ),
+        (
+            "bob",
+            &["claim-runoff", "game.yaml", "repetition"],
+            1,
+            "cannot be claimed in this position",
+        ),
+        (
+            "bob",
+            &["claim-runoff", "game.yaml", "boredom"],
+            1,
+            "`boredom` is not a claim in campaign",
+        ),
+        (
+            "bob",
+            &["play", "missing.yaml", "c6c5"],
+            2,
+            "missing.yaml: No such file or directory",
+        ),
+    ];
+    for (who, args, code, message) in cases {
+        let (got, out, err) = t.run(who, args);
+        assert_eq!(got, *code, "{who} {args:?}: {err}");
+        assert!(out.is_empty(), "{args:?} printed {out}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    keygen(&t.keys, "carol");
+    let (code, _, err) = t.run("carol", &["play", "game.yaml", "c2c3"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a player's key in this game"), "{err}");
+    assert_eq!(t.file(), before, "the file is unchanged");
+    assert_eq!(
+        git(&t.repo, &["rev-list", "--count", "HEAD"]),
+        commits,
+        "nothing committed"
+    );
+    let (code, _, err) = t.run(
+        "alice",
+        &[
+            "new",
+            "campaign",
+            "game.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "heads",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            "bob.pub",
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("game.yaml already exists"), "{err}");
+}
+
+#[test]
+fn without_a_git_identity_nothing_is_written() {
+    let t = Table::new();
+    t.start();
+    git(&t.repo, &["config", "--unset", "user.name"]);
+    git(&t.repo, &["config", "--unset", "user.email"]);
+    let before = t.file();
+    let out = correspond()
+        .current_dir(&t.repo)
+        .env("HOME", &t.keys)
+        .env("GIT_CONFIG_GLOBAL", t.keys.join("no-such-config"))
+        .args(["play", "game.yaml", "c2c3", "--key"])
+        .arg(t.key("alice"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("git does not know who you are"));
+    assert_eq!(t.file(), before);
+    t.ok("alice", &["play", "game.yaml", "c2c3", "--no-commit"]);
+    assert!(
+        git(&t.repo, &["status", "--porcelain"]).contains("game.yaml"),
+        "written, not committed"
+    );
+}
+
+#[test]
+fn status_show_and_log_describe_the_game() {
+    let t = Table::new();
+    t.start();
+    t.ok("alice", &["play", "game.yaml", "c2c3"]);
+    let status = t.read_ok(&["status", "game.yaml"]);
+    assert!(status.contains("status: bob (tails) to move\n"), "{status}");
+    assert!(
+        status.contains("next: bob (tails): correspond play game.yaml MOVE\n"),
+        "{status}"
+    );
+    assert!(
+        status.contains("position: hgcgh/iiiii/5/5/2I2/II1II/HGCGH t AEae 0 1\n"),
+        "{status}"
+    );
+    let show = t.read_ok(&["show", "game.yaml", "--ascii"]);
+    assert!(show.contains("bob (tails) to move"), "{show}");
+    assert!(show.contains(" 3 . . I . . 3"), "{show}");
+    assert!(show.contains("last move: c2c3"), "{show}");
+    let at_start = t.read_ok(&["show", "game.yaml", "--ascii", "--at", "1"]);
+    assert!(at_start.contains("record 1 of "), "{at_start}");
+    assert!(
+        at_start.contains("waiting for alice (heads) to reveal the coin flip"),
+        "{at_start}"
+    );
+    assert!(!at_start.contains("last move"), "{at_start}");
+    let (code, _, err) = t.read(&["show", "game.yaml", "--at", "99"]);
+    assert_eq!(code, 2, "{err}");
+    let log = t.read_ok(&["log", "game.yaml"]);
+    assert!(
+        log.lines().any(|l| l.ends_with("alice (heads)  c2c3")),
+        "{log}"
+    );
+}

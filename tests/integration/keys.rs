@@ -1,0 +1,295 @@
+//! Choosing the signing key: `--key`, git's `user.signingKey`, `~/.ssh/id_ed25519`;
+//! passphrase-protected keys (through SSH_ASKPASS); and keys held by a real `ssh-agent`.
+
+use crate::util::{correspond, git, keygen, keys_dir};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// A new game by alice, waiting for its opponent (whose public key is given) to accept: each
+/// test signs that `accept` with a key found in another way. Returns (folder, game file).
+fn pending_game(bob_pub: &Path) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("game.yaml");
+    let out = correspond()
+        .args(["new", "campaign"])
+        .arg(&game)
+        .args([
+            "--name",
+            "alice",
+            "--side",
+            "heads",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+        ])
+        .arg(bob_pub)
+        .arg("--key")
+        .arg(keys_dir().join("alice"))
+        .arg("--no-commit")
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (dir, game)
+}
+
+fn accepted(game: &Path) -> bool {
+    correspond::replay::verify(&std::fs::read(game).expect("read")).is_ok_and(|s| s.records == 1)
+}
+
+#[test]
+fn the_default_key_is_home_ssh_id_ed25519() {
+    let home = tempfile::tempdir().expect("home");
+    let ssh = home.path().join(".ssh");
+    std::fs::create_dir_all(&ssh).expect(".ssh");
+    let key = keygen(&ssh, "id_ed25519");
+    let (_dir, game) = pending_game(&key.with_extension("pub"));
+    let out = correspond()
+        .env("HOME", home.path())
+        .arg("accept")
+        .arg(&game)
+        .arg("--no-commit")
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(accepted(&game));
+}
+
+#[test]
+fn with_no_key_anywhere_the_error_says_where_it_looked() {
+    let home = tempfile::tempdir().expect("home");
+    let (_dir, game) = pending_game(&keys_dir().join("bob.pub"));
+    let out = correspond()
+        .env("HOME", home.path())
+        .arg("accept")
+        .arg(&game)
+        .arg("--no-commit")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(".ssh/id_ed25519") && err.contains("--key PATH"),
+        "{err}"
+    );
+    assert!(!accepted(&game));
+}
+
+#[test]
+fn git_user_signing_key_names_the_key() {
+    let (dir, game) = pending_game(&keys_dir().join("bob.pub"));
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["config", "user.name", "Bob"]);
+    git(dir.path(), &["config", "user.email", "bob@example.invalid"]);
+    git(dir.path(), &["config", "gpg.format", "ssh"]);
+    let key = keys_dir().join("bob");
+    git(
+        dir.path(),
+        &["config", "user.signingKey", key.to_str().expect("UTF-8")],
+    );
+    let home = tempfile::tempdir().expect("home");
+    let out = correspond()
+        .env("HOME", home.path())
+        .env("GIT_CONFIG_GLOBAL", home.path().join("none"))
+        .arg("accept")
+        .arg(&game)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(accepted(&game));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("committed "),
+        "committed in the repository"
+    );
+}
+
+/// A script that answers SSH_ASKPASS with a fixed passphrase.
+fn askpass(dir: &Path, passphrase: &str) -> PathBuf {
+    let script = dir.join(format!("askpass-{}", passphrase.len()));
+    std::fs::write(&script, format!("#!/bin/sh\necho '{passphrase}'\n")).expect("write");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .expect("chmod");
+    script
+}
+
+#[test]
+fn a_passphrase_protected_key_is_unlocked_through_askpass() {
+    let (dir, game) = pending_game(&keys_dir().join("dora.pub"));
+    let run = |askpass: Option<PathBuf>| {
+        let mut cmd = correspond();
+        cmd.arg("accept")
+            .arg(&game)
+            .arg("--no-commit")
+            .arg("--key")
+            .arg(keys_dir().join("dora"));
+        if let Some(program) = askpass {
+            cmd.env("SSH_ASKPASS", program)
+                .env("SSH_ASKPASS_REQUIRE", "force");
+        }
+        cmd.output().expect("run")
+    };
+    let out = run(None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("is protected by a passphrase and there is no terminal"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(Some(askpass(dir.path(), "wrong")));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the passphrase for"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!accepted(&game));
+    let out = run(Some(askpass(dir.path(), "correct horse")));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(accepted(&game));
+    let text = std::fs::read_to_string(&game).expect("read");
+    assert!(
+        !text.contains("PRIVATE KEY") && !text.contains("correct horse"),
+        "no secret in the file"
+    );
+}
+
+/// A running `ssh-agent` on a socket of its own, stopped when dropped.
+struct Agent {
+    child: Child,
+    socket: PathBuf,
+}
+
+impl Agent {
+    fn start(dir: &Path) -> Agent {
+        let socket = dir.join("agent.sock");
+        let child = Command::new("ssh-agent")
+            .arg("-D")
+            .arg("-a")
+            .arg(&socket)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("ssh-agent");
+        for _ in 0..200 {
+            if socket.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        Agent { child, socket }
+    }
+
+    fn add(&self, key: &Path, askpass: Option<&Path>) {
+        let mut cmd = Command::new("ssh-add");
+        cmd.env("SSH_AUTH_SOCK", &self.socket).arg("-q").arg(key);
+        if let Some(program) = askpass {
+            cmd.env("SSH_ASKPASS", program)
+                .env("SSH_ASKPASS_REQUIRE", "force")
+                .stdin(Stdio::null());
+        }
+        let out = cmd.output().expect("ssh-add");
+        assert!(
+            out.status.success(),
+            "ssh-add: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn a_key_held_by_ssh_agent_signs_without_its_private_file() {
+    let (dir, game) = pending_game(&keys_dir().join("bob.pub"));
+    let agent = Agent::start(dir.path());
+    // ssh-add refuses private keys readable by others; a copy with strict permissions.
+    let private = dir.path().join("bob");
+    std::fs::copy(keys_dir().join("bob"), &private).expect("copy");
+    std::fs::set_permissions(
+        &private,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .expect("chmod");
+    agent.add(&private, None);
+    std::fs::remove_file(&private).expect("remove the private key");
+    let public = dir.path().join("only.pub");
+    std::fs::copy(keys_dir().join("bob.pub"), &public).expect("copy");
+    let out = correspond()
+        .env("SSH_AUTH_SOCK", &agent.socket)
+        .arg("accept")
+        .arg(&game)
+        .args(["--no-commit", "--key"])
+        .arg(&public)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(accepted(&game));
+    // Without the agent, a public key alone cannot sign.
+    let (_dir3, game3) = pending_game(&keys_dir().join("bob.pub"));
+    let out = correspond()
+        .arg("accept")
+        .arg(&game3)
+        .args(["--no-commit", "--key"])
+        .arg(&public)
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("load the key into ssh-agent"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn an_agent_holding_an_encrypted_key_spares_the_passphrase() {
+    let (dir, game) = pending_game(&keys_dir().join("dora.pub"));
+    let agent = Agent::start(dir.path());
+    let private = dir.path().join("dora");
+    std::fs::copy(keys_dir().join("dora"), &private).expect("copy");
+    std::fs::set_permissions(
+        &private,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .expect("chmod");
+    agent.add(&private, Some(&askpass(dir.path(), "correct horse")));
+    let out = correspond()
+        .env("SSH_AUTH_SOCK", &agent.socket)
+        .arg("accept")
+        .arg(&game)
+        .args(["--no-commit", "--key"])
+        .arg(&private)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(accepted(&game));
+}

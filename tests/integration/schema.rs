@@ -1,0 +1,107 @@
+//! Every document of every game in `games/` is valid against the JSON Schemas in `schemas/`,
+//! read by a YAML parser of its own (not the program's reader); and the schemas reject what
+//! they must, so that these checks can fail.
+
+use serde_json::{Value, json};
+use std::path::Path;
+
+struct Local(Value);
+
+impl jsonschema::Retrieve for Local {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        if uri.as_str().ends_with("/header.schema.json") {
+            Ok(self.0.clone())
+        } else {
+            Err(format!("unknown schema {}", uri.as_str()).into())
+        }
+    }
+}
+
+fn schema(name: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schemas")
+        .join(name);
+    serde_json::from_str(&std::fs::read_to_string(path).expect("read schema"))
+        .expect("schema is JSON")
+}
+
+fn validators() -> (jsonschema::Validator, jsonschema::Validator) {
+    let header = schema("header.schema.json");
+    let build = |s: &Value| {
+        jsonschema::options()
+            .with_retriever(Local(header.clone()))
+            .build(s)
+            .expect("a valid schema")
+    };
+    (build(&header), build(&schema("record.schema.json")))
+}
+
+/// The documents of a game file as JSON values.
+fn documents(text: &str) -> Vec<Value> {
+    let start = text.find("---\n").expect("a header");
+    text[start..]
+        .split("---\n")
+        .filter(|d| !d.is_empty())
+        .map(|d| serde_saphyr::from_str::<Value>(d).expect("YAML"))
+        .collect()
+}
+
+fn errors(validator: &jsonschema::Validator, value: &Value) -> Vec<String> {
+    validator
+        .iter_errors(value)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn every_game_document_matches_the_schemas() {
+    let (header, record) = validators();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).expect("games/campaign") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        for (i, doc) in documents(&text).iter().enumerate() {
+            let validator = if i == 0 { &header } else { &record };
+            let problems = errors(validator, doc);
+            assert!(
+                problems.is_empty(),
+                "{} document {i}: {problems:?}",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} documents checked");
+}
+
+#[test]
+fn the_schemas_reject_what_the_format_forbids() {
+    let (header, record) = validators();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml"),
+    )
+    .expect("read");
+    let docs = documents(&text);
+    let mut bad_header = docs[0].clone();
+    bad_header["players"][1]["key"] = json!("ssh-rsa AAAAB3NzaC1yc2E");
+    assert!(!errors(&header, &bad_header).is_empty(), "an RSA key");
+    let mut extra = docs[0].clone();
+    extra["referee"] = json!("carol");
+    assert!(!errors(&header, &extra).is_empty(), "an unknown field");
+    let mut no_move = docs[3].clone();
+    no_move.as_object_mut().expect("a map").remove("move");
+    assert!(
+        !errors(&record, &no_move).is_empty(),
+        "a move record without its move"
+    );
+    let mut stray = docs[1].clone();
+    stray["move"] = json!("c2c3");
+    assert!(!errors(&record, &stray).is_empty(), "an accept with a move");
+    let mut seq = docs[3].clone();
+    seq["seq"] = json!(0);
+    assert!(!errors(&record, &seq).is_empty(), "record number 0");
+}
