@@ -427,6 +427,24 @@ impl RawPlayer {
 impl RawRecord {
     pub(super) fn validate(self) -> Result<Record, String> {
         let kind = self.kind.as_str();
+        const KINDS: [&str; 10] = [
+            "accept",
+            "move",
+            "defer",
+            "flip-commit",
+            "flip-nonce",
+            "flip-reveal",
+            "resign",
+            "offer-runoff",
+            "accept-runoff",
+            "claim-runoff",
+        ];
+        if !KINDS.contains(&kind) {
+            return Err(format!(
+                "`{kind}` is not a record kind ({})",
+                KINDS.join(", ")
+            ));
+        }
         let mut unused: Vec<&str> = Vec::new();
         let mut take = |field: &'static str, value: &Option<String>, wanted: bool| {
             if value.is_some() && !wanted {
@@ -474,12 +492,7 @@ impl RawRecord {
                 }
                 Action::ClaimRunOff(claim)
             }
-            other => {
-                return Err(format!(
-                    "`{other}` is not a record kind (accept, move, defer, flip-commit, \
-                     flip-nonce, flip-reveal, resign, offer-runoff, accept-runoff, claim-runoff)"
-                ));
-            }
+            other => unreachable!("`{other}` was checked against KINDS"),
         };
         if !valid_name(&self.signer) {
             return Err(format!("`{}` is not a valid player name", self.signer));

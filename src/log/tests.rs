@@ -1,1 +1,142 @@
-//! tests
+//! The form of game files: the bytes rule, the one spelling of each document, and the errors
+//! that name where a file is wrong. Signatures here are syntactically valid but not checked:
+//! that is the replayer's job.
+
+use super::*;
+use crate::log::format::Timestamp;
+use ssh_key::PublicKey;
+use std::collections::BTreeMap;
+
+const KEY_A: &str =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILds0wZe0o0et2bR+MLFZGuXPJBF+H/9v0ltm53F6Ynk";
+const KEY_B: &str =
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILSY9ZTxN+JSo/vu4Uld0UiFHscQ0Eo9ZC0osTmqXj+m";
+const SIG: &str = "U1NIU0lHAAAAAQ==";
+
+fn header() -> Header {
+    let player = |name: &str, side: &str, key: &str| Player {
+        name: name.into(),
+        side: side.into(),
+        key: PublicKey::from_openssh(key).expect("key"),
+    };
+    Header {
+        game: "campaign".into(),
+        options: BTreeMap::from([("spin-doctoring".to_owned(), true)]),
+        players: [
+            player("alice", "heads", KEY_A),
+            player("bob", "tails", KEY_B),
+        ],
+        created: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
+        commitment: Some(Digest::of(b"c")),
+    }
+}
+
+fn file_with_one_record() -> String {
+    let head = header_document(&header(), SIG);
+    let record = Record {
+        seq: 1,
+        prev: Digest::of(&head.as_bytes()[head.find("---").expect("doc")..]),
+        signer: "bob".into(),
+        action: Action::Accept {
+            nonce: Some(Digest::of(b"n")),
+        },
+        time: Timestamp::parse("2026-01-01T00:01:00Z").expect("time"),
+    };
+    head + &record_unsigned(&record) + &signature_line(SIG)
+}
+
+#[test]
+fn documents_their_signed_bytes_and_digests_follow_the_bytes_rule() {
+    let text = file_with_one_record();
+    let file = GameFile::parse(text.as_bytes()).expect("well-formed");
+    assert_eq!(file.documents(), 2);
+    let header_doc = file.document(0);
+    assert!(header_doc.starts_with("---\nformat: correspond/1\n"));
+    assert!(header_doc.ends_with(&format!("signature: {SIG}\n")));
+    assert_eq!(file.signed_bytes(0), header_unsigned(&header()).as_bytes());
+    assert_eq!(file.signature(1), SIG);
+    assert_eq!(file.game_id(), Digest::of(header_doc.as_bytes()));
+    assert_eq!(file.records()[0].prev, file.game_id());
+    assert_eq!(file.line(0), 4, "after three comment lines");
+    assert_eq!(file.binding(1), None, "an accept carries no commitment");
+    let binding = file.binding(0).expect("the header commits");
+    let before = &header_doc[..header_doc.find("commitment: ").expect("line")];
+    assert_eq!(binding, Digest::of(before.as_bytes()));
+}
+
+#[test]
+fn another_spelling_of_the_same_content_is_rejected_at_its_line() {
+    let text = file_with_one_record();
+    for (from, to, hint) in [
+        ("seq: 1\n", "seq: 0x1\n", ""),
+        ("kind: accept\n", "kind:  accept\n", ""),
+        ("signer: \"bob\"\n", "signer: bob\n", ""),
+        ("signer: \"bob\"\n", "signer: 'bob'\n", ""),
+        ("kind: accept\n", "kind: accept # ok\n", "comments"),
+        ("kind: accept\n", "kind: !!str accept\n", "tags"),
+        ("signer: \"bob\"\n", "signer: &s \"bob\"\n", "anchors"),
+    ] {
+        let changed = text.replacen(from, to, 1);
+        let err = GameFile::parse(changed.as_bytes()).expect_err(to);
+        assert_eq!(err.document, Some(1), "{to}");
+        assert!(
+            matches!(&err.kind, LogErrorKind::NotCanonical { hint: h, .. } if h.contains(hint)),
+            "{to}: {err}"
+        );
+    }
+}
+
+#[test]
+fn structural_damage_is_named() {
+    let text = file_with_one_record();
+    let kind = |bytes: &[u8]| GameFile::parse(bytes).expect_err("damaged").kind;
+    assert_eq!(kind(b""), LogErrorKind::Empty);
+    assert_eq!(
+        kind(&text.as_bytes()[..text.len() - 1]),
+        LogErrorKind::Truncated
+    );
+    assert_eq!(
+        kind(text.replace('\n', "\r\n").as_bytes()),
+        LogErrorKind::CarriageReturn
+    );
+    assert_eq!(
+        kind(format!("hello\n{text}").as_bytes()),
+        LogErrorKind::TextBeforeHeader
+    );
+    assert_eq!(kind(b"# just a comment\n"), LogErrorKind::NoHeader);
+    assert_eq!(
+        kind(
+            text.replacen("# correspond game file", "# a game file", 1)
+                .as_bytes()
+        ),
+        LogErrorKind::Preamble
+    );
+    assert_eq!(kind(&[b'#', 0xff, b'\n']), LogErrorKind::NotUtf8);
+    let unsigned_middle = text.replacen(&format!("signature: {SIG}\n---\nseq"), "---\nseq", 1);
+    assert_eq!(
+        kind(unsigned_middle.as_bytes()),
+        LogErrorKind::MissingSignature
+    );
+    assert!(
+        matches!(kind(text.replacen("kind: accept", "kind: wave", 1).as_bytes()), LogErrorKind::Field(m) if m.contains("`wave` is not a record kind"))
+    );
+    assert!(matches!(
+        kind(text.replacen("nonce:", "nounce:", 1).as_bytes()),
+        LogErrorKind::Yaml(_)
+    ));
+}
+
+#[test]
+fn a_record_kind_takes_exactly_its_payload() {
+    let text = file_with_one_record();
+    let with_move = text.replacen("kind: accept\n", "kind: accept\nmove: c2c3\n", 1);
+    let err = GameFile::parse(with_move.as_bytes()).expect_err("stray field");
+    assert!(
+        matches!(err.kind, LogErrorKind::Field(m) if m == "a `accept` record has no `move` field")
+    );
+    let no_move = text.replacen("kind: accept\nnonce", "kind: move\nnonce", 1);
+    let err = GameFile::parse(no_move.as_bytes()).expect_err("missing move");
+    assert!(
+        matches!(err.kind, LogErrorKind::Field(m) if m.contains("has no `nonce` field") || m.contains("needs a `move` field"))
+    );
+}

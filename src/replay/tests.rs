@@ -1,1 +1,280 @@
-//! Replay tests.
+//! The replayer's protocol rules, on files built here record by record with fixed keys. The
+//! example games and the invalid fixtures in the integration tests cover the rest.
+
+use super::*;
+use crate::flip::{self, Part};
+use crate::log::{
+    Action, Header, Player, Record, Timestamp, binding_of, header_document, header_unsigned,
+    record_unsigned, signature_line,
+};
+use crate::rules::campaign::{Campaign, Side};
+use crate::sign::{KeySigner, Signer};
+use ssh_key::PrivateKey;
+use ssh_key::private::{Ed25519Keypair, KeypairData};
+use std::collections::BTreeMap;
+
+fn key(seed: u8) -> KeySigner {
+    let pair = Ed25519Keypair::from_seed(&[seed; 32]);
+    KeySigner::new(PrivateKey::new(KeypairData::Ed25519(pair), "").expect("key")).expect("ed25519")
+}
+
+fn nonce(signer: &dyn Signer, part: Part, binding: &Digest) -> Digest {
+    let sig = signer
+        .sign_raw(flip::NONCE_NAMESPACE, &flip::nonce_message(part, binding))
+        .expect("sign");
+    flip::nonce_from_signature(sig.signature_bytes())
+}
+
+/// A game file under construction: alice (seat 0, heads) created it, bob (seat 1) plays tails.
+struct Builder {
+    text: String,
+    keys: [KeySigner; 2],
+    last: String,
+    seq: u64,
+}
+
+impl Builder {
+    fn new() -> Builder {
+        let keys = [key(1), key(2)];
+        let player = |name: &str, side: &str, k: &KeySigner| Player {
+            name: name.into(),
+            side: side.into(),
+            key: k.public_key().clone(),
+        };
+        let mut header = Header {
+            game: "campaign".into(),
+            options: BTreeMap::from([
+                ("playing-for-keeps".into(), false),
+                ("spin-doctoring".into(), true),
+            ]),
+            players: [
+                player("alice", "heads", &keys[0]),
+                player("bob", "tails", &keys[1]),
+            ],
+            created: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
+            commitment: Some(Digest([0; 32])),
+        };
+        let binding = binding_of(&header_unsigned(&header)).expect("binding");
+        header.commitment = Some(flip::commitment(
+            &binding,
+            &nonce(&keys[0], Part::Commit, &binding),
+        ));
+        let signature = keys[0]
+            .sign(header_unsigned(&header).as_bytes())
+            .expect("sign");
+        let text = header_document(&header, &signature);
+        let last = text[text.find("---\n").expect("doc")..].to_owned();
+        Builder {
+            text,
+            keys,
+            last,
+            seq: 0,
+        }
+    }
+
+    fn file(&self) -> GameFile {
+        GameFile::parse(self.text.as_bytes()).expect("well-formed")
+    }
+
+    /// The binding of the flip under way: the last document with a commitment.
+    fn flip_binding(&self) -> Digest {
+        let file = self.file();
+        (0..file.documents())
+            .rev()
+            .find_map(|i| file.binding(i))
+            .expect("a commitment")
+    }
+
+    fn add(mut self, seat: usize, action: Action) -> Builder {
+        self.seq += 1;
+        let record = Record {
+            seq: self.seq,
+            prev: Digest::of(self.last.as_bytes()),
+            signer: ["alice", "bob"][seat].into(),
+            action,
+            time: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
+        };
+        let unsigned = record_unsigned(&record);
+        let doc = unsigned.clone()
+            + &signature_line(&self.keys[seat].sign(unsigned.as_bytes()).expect("sign"));
+        self.text.push_str(&doc);
+        self.last = doc;
+        self
+    }
+
+    fn accept(self) -> Builder {
+        let n = nonce(&self.keys[1], Part::Respond, &self.flip_binding());
+        self.add(1, Action::Accept { nonce: Some(n) })
+    }
+
+    fn reveal(self, seat: usize) -> Builder {
+        let n = nonce(&self.keys[seat], Part::Commit, &self.flip_binding());
+        self.add(seat, Action::FlipReveal(n))
+    }
+
+    /// Through the toss to alice (heads) to move, whoever won it.
+    fn started(self) -> Builder {
+        let b = self.accept().reveal(0);
+        let winner_is_bob = matches!(b.replay().expect("valid").last().phase, Phase::Choosing(1));
+        if winner_is_bob {
+            b.add(1, Action::Defer)
+        } else {
+            b
+        }
+    }
+
+    fn moves(mut self, moves: &str) -> Builder {
+        for mv in moves.split_whitespace() {
+            let seat = match self.replay().expect("valid").last().phase {
+                Phase::Playing(s) | Phase::Choosing(s) => s,
+                ref other => panic!("not in play: {other:?}"),
+            };
+            self = self.add(seat, Action::Move(mv.into()));
+        }
+        self
+    }
+
+    fn replay(&self) -> Result<Replay<Campaign>, ReplayError> {
+        replay::<Campaign>(&self.file())
+    }
+
+    fn error(&self) -> ErrorKind {
+        self.replay().expect_err("invalid").kind
+    }
+
+    /// The defect `f` adds to a copy of this file.
+    fn error_after(&self, f: impl FnOnce(Builder) -> Builder) -> ErrorKind {
+        let copy = Builder {
+            text: self.text.clone(),
+            keys: [key(1), key(2)],
+            last: self.last.clone(),
+            seq: self.seq,
+        };
+        f(copy).error()
+    }
+}
+
+#[test]
+fn the_creator_cannot_accept_its_own_game() {
+    let b = Builder::new().add(
+        0,
+        Action::Accept {
+            nonce: Some(Digest([7; 32])),
+        },
+    );
+    assert!(
+        matches!(b.error(), ErrorKind::Protocol(m) if m.contains("created the game and cannot accept it"))
+    );
+}
+
+#[test]
+fn only_the_committer_reveals_and_it_may_resign_instead() {
+    let b = Builder::new().accept();
+    assert!(matches!(
+        b.error_after(|b| b.reveal(1)),
+        ErrorKind::NotYourTurn { .. }
+    ));
+    let resigned = b
+        .add(0, Action::Resign)
+        .replay()
+        .expect("a resignation is allowed");
+    let verdict = resigned.verdict().expect("over");
+    assert_eq!(verdict.winner, Some(Side::Tails));
+    assert_eq!(verdict.to_string(), "tails wins: alice (heads) resigned");
+}
+
+#[test]
+fn the_toss_decides_who_moves_first_from_the_coin() {
+    let b = Builder::new().accept().reveal(0);
+    let replay = b.replay().expect("valid");
+    let file = b.file();
+    let response = match &file.records()[0].action {
+        Action::Accept { nonce: Some(n) } => *n,
+        other => panic!("{other:?}"),
+    };
+    let revealed = match &file.records()[1].action {
+        Action::FlipReveal(n) => *n,
+        other => panic!("{other:?}"),
+    };
+    let coin = flip::coin(&file.game_id(), 0, &revealed, &response);
+    let winner = usize::from(coin == flip::Coin::Tails);
+    assert_eq!(replay.last().phase, Phase::Choosing(winner));
+    assert!(matches!(&replay.last().events[0], Event::Coin(c, _) if *c == coin));
+}
+
+#[test]
+fn offers_stand_until_the_other_players_next_record() {
+    let b = Builder::new().started().moves("c2c3");
+    // bob offers; his own next records do not withdraw it; alice's move declines it.
+    let offered = b.add(1, Action::OfferRunOff);
+    assert!(
+        matches!(offered.error_after(|b| b.add(1, Action::OfferRunOff)), ErrorKind::Protocol(m) if m.contains("offer already stands"))
+    );
+    assert!(
+        matches!(offered.error_after(|b| b.add(1, Action::AcceptRunOff)), ErrorKind::Protocol(m) if m.contains("no run-off offer from alice"))
+    );
+    let offered = offered.moves("c6c5");
+    let declined = offered.error_after(|b| b.moves("e2e3").add(0, Action::AcceptRunOff));
+    assert!(matches!(declined, ErrorKind::Protocol(m) if m.contains("no run-off offer from bob")));
+    let accepted = offered
+        .add(0, Action::AcceptRunOff)
+        .replay()
+        .expect("valid");
+    assert_eq!(
+        accepted.last().phase,
+        Phase::AwaitingCommit(0),
+        "alice is to move, so alice commits"
+    );
+}
+
+#[test]
+fn a_claim_must_hold_and_be_made_on_the_claimants_turn() {
+    let b = Builder::new()
+        .started()
+        .moves("c2c3 c6c5 d1c2 d7c6 c2d1 c6d7 d1c2 d7c6 c2d1");
+    assert!(
+        matches!(b.error_after(|b| b.add(1, Action::ClaimRunOff("repetition".into()))), ErrorKind::Protocol(m) if m.contains("cannot be claimed"))
+    );
+    let b = b.moves("c6d7");
+    assert!(matches!(
+        b.error_after(|b| b.add(1, Action::ClaimRunOff("repetition".into()))),
+        ErrorKind::NotYourTurn { .. }
+    ));
+    let claimed = b
+        .add(0, Action::ClaimRunOff("repetition".into()))
+        .replay()
+        .expect("valid");
+    assert_eq!(claimed.last().phase, Phase::AwaitingCommit(0));
+}
+
+#[test]
+fn during_a_run_off_flip_nothing_else_may_be_signed() {
+    let b = Builder::new()
+        .started()
+        .moves("c2c3 c6c5")
+        .add(1, Action::OfferRunOff)
+        .add(0, Action::AcceptRunOff);
+    assert!(
+        matches!(b.error_after(|b| b.add(0, Action::Move("e2e3".into()))), ErrorKind::Protocol(m) if m.contains("must commit"))
+    );
+    assert!(matches!(
+        b.error_after(|b| b.add(1, Action::FlipCommit(Digest([1; 32])))),
+        ErrorKind::NotYourTurn { .. }
+    ));
+}
+
+#[test]
+fn identical_files_replay_to_identical_state_hashes_and_steps_differ() {
+    let b = Builder::new().started().moves("c2c3 c6c5");
+    let (one, two) = (b.replay().expect("valid"), b.replay().expect("valid"));
+    let hashes = |r: &Replay<Campaign>| r.steps.iter().map(|s| s.state_hash).collect::<Vec<_>>();
+    assert_eq!(hashes(&one), hashes(&two));
+    let mut unique = hashes(&one);
+    unique.sort();
+    unique.dedup();
+    assert_eq!(
+        unique.len(),
+        one.steps.len(),
+        "every step changes the state"
+    );
+}

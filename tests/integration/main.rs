@@ -8,6 +8,7 @@ mod campaign_props;
 mod cli_games;
 mod cli_rules;
 mod games;
+mod hostile;
 mod invalid;
 mod keys;
 mod readme;

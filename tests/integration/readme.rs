@@ -93,3 +93,72 @@ fn readme_examples_print_what_the_readme_says() {
         );
     }
 }
+
+/// The `sh` blocks of a README section, in order.
+fn sh_blocks(readme: &str, heading: &str) -> String {
+    let start = readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("README has {heading}"));
+    let section = &readme[start + heading.len()..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let mut script = String::new();
+    let mut inside = false;
+    for line in section.lines() {
+        if line.starts_with("```") {
+            inside = line == "```sh";
+            continue;
+        }
+        if inside {
+            script.push_str(line);
+            script.push('\n');
+        }
+    }
+    script
+}
+
+/// The walk-through and the audit recipe run as written, in an empty folder, with this build
+/// of `correspond` first on the PATH.
+#[test]
+fn readme_walkthrough_and_audit_recipe_run_as_written() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let script = sh_blocks(&readme, "## Playing over git")
+        + &sh_blocks(&readme, "## Auditing a game with OpenSSH alone");
+    assert!(script.contains("correspond new") && script.contains("ssh-keygen -Y verify"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bin = assert_cmd::cargo::cargo_bin("correspond");
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &script])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .env("HOME", dir.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env_remove("SSH_AUTH_SOCK")
+        .env_remove("CORRESPOND_TIME")
+        .output()
+        .expect("bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the walk-through failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("valid: campaign, alice (heads) v bob (tails)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("heads wins: bob (tails) resigned"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Good \"correspond\" signature for bob"),
+        "{stdout}"
+    );
+}
