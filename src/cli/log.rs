@@ -24,18 +24,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut dyn Write) -> Result<(), CliError> {
-    let bytes = record::read(path)?;
-    let (file, replay) = record::verified::<G>(path, &bytes)?;
-    let [a, b] = &replay.seats;
-    writeln!(
-        out,
-        "{}: {} ({}) v {} ({})",
-        G::NAME,
-        a.name,
-        a.side,
-        b.name,
-        b.side
-    )?;
+    let (file, replay) = record::load::<G>(path)?;
+    writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     writeln!(out, "game id: {}", replay.game_id)?;
     let width = replay
         .seats
@@ -48,8 +38,7 @@ fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut dyn Write) -> Result<(),
             0 => file.header().created.as_str(),
             n => file.records()[n - 1].time.as_str(),
         };
-        let seat = &replay.seats[step.signer];
-        let who = format!("{} ({})", seat.name, seat.side);
+        let who = replay.seats[step.signer].to_string();
         let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
         let hash = if hashes {
             format!("{}  ", step.state_hash.short())

@@ -140,28 +140,17 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
             CliError::io(&args.file, &e)
         }
     })?;
-    let [a, b] = &replay.seats;
     writeln!(
         out,
-        "created {}: {}, {} ({}) v {} ({})",
+        "created {}: {}, {}",
         args.file.display(),
         G::NAME,
-        a.name,
-        a.side,
-        b.name,
-        b.side
+        replay.matchup()
     )?;
     writeln!(out, "game id: {}", replay.game_id)?;
     writeln!(out, "now: {}", replay.last().phase.describe(&replay.seats))?;
     if let Some(tracked) = tracked {
-        let message = format!(
-            "{}: new game, {} ({}) v {} ({})",
-            G::NAME,
-            a.name,
-            a.side,
-            b.name,
-            b.side
-        );
+        let message = format!("{}: new game, {}", G::NAME, replay.matchup());
         super::commit::commit(&tracked, &message, out)?;
     }
     Ok(())

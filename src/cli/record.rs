@@ -60,6 +60,12 @@ pub(crate) fn verified<G: Protocol>(
     Ok((file, replay))
 }
 
+/// Reads, parses and replays a game file, for the commands that only read.
+pub(crate) fn load<G: Protocol>(path: &Path) -> Result<(GameFile, Replay<G>), CliError> {
+    let bytes = read(path)?;
+    verified(path, &bytes)
+}
+
 /// Which seat a key belongs to.
 fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<usize, CliError> {
     let key = signer.public_key().key_data();

@@ -71,8 +71,7 @@ fn show_file<G: CliGame>(
     charset: Charset,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let bytes = record::read(path)?;
-    let (_, replay) = record::verified::<G>(path, &bytes)?;
+    let (_, replay) = record::load::<G>(path)?;
     let last = replay.steps.len() - 1;
     let at = at.unwrap_or(last);
     let Some(step) = replay.steps.get(at) else {
@@ -81,15 +80,11 @@ fn show_file<G: CliGame>(
             path.display()
         )));
     };
-    let [a, b] = &replay.seats;
     writeln!(
         out,
-        "{}: {} ({}) v {} ({}), record {at} of {last}",
+        "{}: {}, record {at} of {last}",
         path.display(),
-        a.name,
-        a.side,
-        b.name,
-        b.side
+        replay.matchup()
     )?;
     writeln!(out, "{}", step.phase.describe(&replay.seats))?;
     writeln!(out)?;

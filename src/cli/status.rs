@@ -20,18 +20,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
-    let bytes = record::read(path)?;
-    let (file, replay) = record::verified::<G>(path, &bytes)?;
-    let [a, b] = &replay.seats;
-    writeln!(
-        out,
-        "{}: {} ({}) v {} ({})",
-        G::NAME,
-        a.name,
-        a.side,
-        b.name,
-        b.side
-    )?;
+    let (file, replay) = record::load::<G>(path)?;
+    writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     let variants: Vec<String> = G::options_map(&replay.options)
         .into_iter()
         .filter_map(|(name, on)| on.then_some(name))
@@ -52,7 +42,7 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
     )?;
     writeln!(out, "position: {}", last.position)?;
     let file_arg = path.display();
-    let who = |seat: usize| format!("{} ({})", replay.seats[seat].name, replay.seats[seat].side);
+    let who = |seat: usize| replay.seats[seat].to_string();
     match &last.phase {
         Phase::Over(verdict) => writeln!(out, "result: {verdict}")?,
         phase => {

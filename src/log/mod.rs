@@ -49,7 +49,7 @@ struct Span {
 
 /// Why a file is not a well-formed game file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {kind}", describe(*document, *line))]
+#[error("{}: {kind}", place(*document, *line))]
 pub struct LogError {
     /// The document at fault: 0 for the header, then the records in file order. `None` when the
     /// fault is not inside a document.
@@ -60,7 +60,9 @@ pub struct LogError {
     pub kind: LogErrorKind,
 }
 
-fn describe(document: Option<usize>, line: usize) -> String {
+/// Where in a file: `header (line 4)`, `record 7 (line 60)`, or `line 1` outside documents.
+#[must_use]
+pub fn place(document: Option<usize>, line: usize) -> String {
     match document {
         None => format!("line {line}"),
         Some(0) => format!("header (line {line})"),

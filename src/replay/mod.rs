@@ -49,6 +49,13 @@ pub struct Seat<S> {
     pub side: S,
 }
 
+impl<S: std::fmt::Display> std::fmt::Display for Seat<S> {
+    /// `alice (heads)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.name, self.side)
+    }
+}
+
 /// A whole replayed game.
 #[derive(Clone, Debug)]
 pub struct Replay<G: Protocol> {
@@ -82,19 +89,16 @@ impl<G: Protocol> Replay<G> {
         }
     }
 
-    /// The seat of a side.
+    /// Who plays whom: `alice (heads) v bob (tails)`.
     #[must_use]
-    pub fn seat_of(&self, side: G::Side) -> &Seat<G::Side> {
-        self.seats
-            .iter()
-            .find(|s| s.side == side)
-            .expect("each side has a seat")
+    pub fn matchup(&self) -> String {
+        format!("{} v {}", self.seats[0], self.seats[1])
     }
 }
 
 /// The first defect of a game file: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {kind}", place(*document, *line))]
+#[error("{}: {kind}", log::place(*document, *line))]
 pub struct ReplayError {
     /// The document at fault (0: the header), if the fault lies in one.
     pub document: Option<usize>,
@@ -102,14 +106,6 @@ pub struct ReplayError {
     pub line: usize,
     /// What is wrong.
     pub kind: ErrorKind,
-}
-
-fn place(document: Option<usize>, line: usize) -> String {
-    match document {
-        None => format!("line {line}"),
-        Some(0) => format!("header (line {line})"),
-        Some(n) => format!("record {n} (line {line})"),
-    }
 }
 
 /// The kinds of defect, one per way a file can be wrong.

@@ -31,7 +31,7 @@ impl<S: fmt::Display> Phase<S> {
     /// In words, naming the players.
     #[must_use]
     pub fn describe(&self, seats: &[Seat<S>; 2]) -> String {
-        let who = |i: &usize| format!("{} ({})", seats[*i].name, seats[*i].side);
+        let who = |i: &usize| seats[*i].to_string();
         match self {
             Phase::AwaitingAccept(i) => format!("waiting for {} to accept the game", who(i)),
             Phase::AwaitingCommit(i) => {
@@ -241,7 +241,7 @@ impl<'f, G: Protocol> State<'f, G> {
     }
 
     fn name(&self, seat: usize) -> String {
-        format!("{} ({})", self.seats[seat].name, self.seats[seat].side)
+        self.seats[seat].to_string()
     }
 
     fn seat_of(&self, side: G::Side) -> usize {

@@ -166,14 +166,6 @@ pub fn decode(base64: &str) -> Result<SshSig, SignError> {
     Ok(sig)
 }
 
-/// The public key a stored signature says it was made with (not yet checked).
-///
-/// # Errors
-/// [`SignError::Malformed`] when it is not an SSH signature.
-pub fn signing_key(base64: &str) -> Result<KeyData, SignError> {
-    Ok(decode(base64)?.public_key().clone())
-}
-
 /// Checks that `base64` is a `correspond` signature by `key` over exactly `message`.
 ///
 /// # Errors
