@@ -20,6 +20,13 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+        let phase = &ctx.replay.last().phase;
+        if !matches!(phase, crate::replay::Phase::Playing(seat) if *seat == ctx.seat) {
+            return Err(CliError::rejected(format!(
+                "it is not your turn to claim: {}",
+                phase.describe(&ctx.replay.seats)
+            )));
+        }
         if let Some(reason) = &args.reason {
             return Ok(Action::ClaimRunOff(reason.clone()));
         }

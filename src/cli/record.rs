@@ -34,7 +34,7 @@ pub(crate) struct Context<'a, G: Protocol> {
 
 /// Reads a game file whole.
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| {
+    log::read_limited(path).map_err(|e| {
         let error = CliError::io(path, &e);
         if e.kind() == std::io::ErrorKind::NotFound {
             error.hint("check the path; `correspond new` starts a game file")

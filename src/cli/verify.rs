@@ -33,10 +33,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     for path in &args.paths {
         collect(path, &mut files);
     }
+    if files.is_empty() {
+        return Err(CliError::usage(
+            "no game files to check: the folders given hold no *.yaml or *.yml files",
+        ));
+    }
     let results: Vec<(PathBuf, Checked)> = files
         .into_iter()
         .map(|path| {
-            let checked = match std::fs::read(&path) {
+            let checked = match crate::log::read_limited(&path) {
                 Err(e) => Checked::Unreadable(e.to_string()),
                 Ok(bytes) => match replay::verify(&bytes) {
                     Ok(summary) => Checked::Valid(summary),
@@ -67,24 +72,29 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     Ok(status)
 }
 
-/// The files to check: a file as given, a folder searched (sorted, hidden entries skipped).
+/// The files to check: a path given that is not a folder is checked as it is; a folder is
+/// searched for regular `*.yaml` and `*.yml` files (sorted; hidden entries and symbolic links
+/// inside it skipped, so a link can neither loop the search nor lead it out of the folder).
 fn collect(path: &Path, files: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(path) else {
         files.push(path.to_owned());
         return;
     };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for entry in entries {
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| Some((e.path(), e.file_type().ok()?)))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (entry, kind) in entries {
         let hidden = entry
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if hidden {
+        if hidden || kind.is_symlink() {
             continue;
         }
-        if entry.is_dir() {
+        if kind.is_dir() {
             collect(&entry, files);
-        } else if entry.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+        } else if kind.is_file() && entry.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             files.push(entry);
         }
     }

@@ -7,6 +7,56 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+/// The largest game file read: far more than any game needs (a few kilobytes for a hundred
+/// moves), small enough that a hostile "game" cannot exhaust memory.
+pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+
+/// Reads a game file: a regular file (links followed) of at most [`MAX_FILE_SIZE`] bytes, so
+/// that a device, a pipe or a huge file is refused instead of read forever.
+///
+/// # Errors
+/// An I/O error, [`io::ErrorKind::InvalidInput`] for something that is not a regular file or is
+/// too large.
+pub fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
+    // Looked at before opening: opening a pipe would wait for a writer.
+    if !fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let file = File::open(path)?;
+    read_open(&file)
+}
+
+fn read_open(file: &File) -> io::Result<Vec<u8>> {
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    if meta.len() > MAX_FILE_SIZE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "larger than {} MiB, which no game file is",
+                MAX_FILE_SIZE >> 20
+            ),
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_SIZE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it grew while being read",
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Why an append or a creation did not happen.
 #[derive(Debug, thiserror::Error)]
 pub enum AppendError<E> {
@@ -44,6 +94,8 @@ pub fn append_locked<E>(
     path: &Path,
     extend: impl FnOnce(&[u8]) -> Result<Vec<u8>, E>,
 ) -> Result<Vec<u8>, AppendError<E>> {
+    // Through a symbolic link, the file to grow is its target: the link stays a link.
+    let path = &fs::canonicalize(path)?;
     let mut extend = Some(extend);
     loop {
         let file = OpenOptions::new().read(true).open(path)?;
@@ -53,8 +105,7 @@ pub fn append_locked<E>(
         if !same_file(&file.metadata()?, &fs::metadata(path)?) {
             continue;
         }
-        let mut bytes = Vec::new();
-        (&file).read_to_end(&mut bytes)?;
+        let mut bytes = read_open(&file)?;
         let extend = extend
             .take()
             .expect("extend runs once: the loop returns after it");

@@ -7,6 +7,7 @@
 //! different content in the same bytes (no comments, anchors, tags, flow style, alternative
 //! quoting or number spellings, duplicate or unknown keys).
 
+use super::shown;
 use crate::digest::Digest;
 use serde::Deserialize;
 use ssh_key::PublicKey;
@@ -39,13 +40,24 @@ impl Timestamp {
             && b[16] == b':'
             && digits(17..19)
             && b[19] == b'Z';
+        if !ok {
+            return None;
+        }
         let number = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(99);
-        let valid = ok
-            && (1..=12).contains(&number(5..7))
-            && (1..=31).contains(&number(8..10))
+        let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let days = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        let valid = year >= 1970
+            && (1..=days).contains(&day)
             && number(11..13) < 24
             && number(14..16) < 60
-            && number(17..19) < 61;
+            && number(17..19) < 60;
         valid.then(|| Timestamp(text.to_owned()))
     }
 
@@ -358,14 +370,17 @@ impl RawHeader {
         if self.format != FORMAT {
             return Err(format!(
                 "this file is in format `{}`; this program reads `{FORMAT}`",
-                self.format
+                shown(&self.format)
             ));
         }
         if !valid_word(&self.game) {
-            return Err(format!("`game` is not a game name: `{}`", self.game));
+            return Err(format!(
+                "`game` is not a game name: `{}`",
+                shown(&self.game)
+            ));
         }
         if let Some(bad) = self.options.keys().find(|k| !valid_word(k)) {
-            return Err(format!("`{bad}` is not an option name"));
+            return Err(format!("`{}` is not an option name", shown(bad)));
         }
         let players: Vec<Player> = self
             .players
@@ -400,14 +415,18 @@ impl RawPlayer {
         if !valid_name(&self.name) {
             return Err(format!(
                 "`{}` is not a valid player name (1-40 letters, digits, spaces, . _ - ' @)",
-                self.name
+                shown(&self.name)
             ));
         }
         if !valid_word(&self.side) {
-            return Err(format!("`{}` is not a side", self.side));
+            return Err(format!("`{}` is not a side", shown(&self.side)));
         }
-        let key = PublicKey::from_openssh(&self.key)
-            .map_err(|e| format!("the key of {} is not an OpenSSH public key: {e}", self.name))?;
+        let key = PublicKey::from_openssh(&self.key).map_err(|e| {
+            format!(
+                "the key of {} is not an OpenSSH public key: {e}",
+                shown(&self.name)
+            )
+        })?;
         if !key.key_data().is_ed25519() {
             return Err(format!(
                 "the key of {} is {}; game files use Ed25519 keys, whose signatures are \
@@ -441,7 +460,8 @@ impl RawRecord {
         ];
         if !KINDS.contains(&kind) {
             return Err(format!(
-                "`{kind}` is not a record kind ({})",
+                "`{}` is not a record kind ({})",
+                shown(kind),
                 KINDS.join(", ")
             ));
         }
@@ -460,10 +480,12 @@ impl RawRecord {
         take("commitment", &self.commitment, kind == "flip-commit");
         take("claim", &self.claim, kind == "claim-runoff");
         if let Some(field) = unused.first() {
-            return Err(format!("a `{kind}` record has no `{field}` field"));
+            return Err(format!(
+                "a record of kind `{kind}` must not have a `{field}` field"
+            ));
         }
         let need = |field: &str, value: Option<String>| {
-            value.ok_or_else(|| format!("a `{kind}` record needs a `{field}` field"))
+            value.ok_or_else(|| format!("a record of kind `{kind}` needs a `{field}` field"))
         };
         let action = match kind {
             "accept" => Action::Accept {
@@ -472,7 +494,10 @@ impl RawRecord {
             "move" => {
                 let text = need("move", self.mv)?;
                 if !valid_move_text(&text) {
-                    return Err(format!("`{text}` is not written in move notation"));
+                    return Err(format!(
+                        "`{}` is not written in move notation",
+                        shown(&text)
+                    ));
                 }
                 Action::Move(text)
             }
@@ -488,14 +513,17 @@ impl RawRecord {
             "claim-runoff" => {
                 let claim = need("claim", self.claim)?;
                 if !valid_word(&claim) {
-                    return Err(format!("`{claim}` is not a claim"));
+                    return Err(format!("`{}` is not a claim", shown(&claim)));
                 }
                 Action::ClaimRunOff(claim)
             }
             other => unreachable!("`{other}` was checked against KINDS"),
         };
         if !valid_name(&self.signer) {
-            return Err(format!("`{}` is not a valid player name", self.signer));
+            return Err(format!(
+                "`{}` is not a valid player name",
+                shown(&self.signer)
+            ));
         }
         check_signature_text(&self.signature)?;
         Ok(Record {
@@ -524,11 +552,18 @@ mod tests {
             "2026-11-30T12:30:00Z"
         );
         assert!(Timestamp::parse("2026-12-01T12:30:00Z").is_some());
+        assert!(Timestamp::parse("2024-02-29T00:00:00Z").is_some());
         for bad in [
             "2026-12-01 12:30:00Z",
             "2026-13-01T12:30:00Z",
             "2026-12-01T12:30:00+01:00",
             "",
+            "2026-02-29T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "0000-01-01T00:00:00Z",
+            "2026-01-01T24:00:00Z",
+            "2026-01-01T00:00:60Z",
         ] {
             assert!(Timestamp::parse(bad).is_none(), "{bad}");
         }

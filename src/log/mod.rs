@@ -27,7 +27,7 @@
 mod append;
 mod format;
 
-pub use append::{AppendError, append_locked, create_new};
+pub use append::{AppendError, MAX_FILE_SIZE, append_locked, create_new, read_limited};
 pub use format::{
     Action, COMMITMENT_PREFIX, FORMAT, Header, Player, Record, Timestamp, header_unsigned,
     preamble, record_unsigned, signature_line, valid_name,
@@ -101,9 +101,28 @@ pub enum LogErrorKind {
          newline): it was cut short"
     )]
     Truncated,
-    /// A document whose last line is not its signature.
-    #[error("the last line of a document must be its `signature:` line")]
+    /// A document without a signature line.
+    #[error("this document has no `signature:` line; every document ends with one")]
     MissingSignature,
+    /// Lines after a document's signature line.
+    #[error(
+        "this line follows a signature line: nothing may come between a signature line and the \
+         next `---`"
+    )]
+    AfterSignature,
+    /// A document number beyond the file's last.
+    #[error("there is no document {wanted}: the file has documents 0 to {last}")]
+    NoDocument {
+        /// The document asked for.
+        wanted: usize,
+        /// The last document there is.
+        last: usize,
+    },
+    /// A YAML document marker or directive inside the file.
+    #[error(
+        "`{0}`: YAML document markers and directives are not allowed; documents start with a bare `---` line"
+    )]
+    Marker(String),
     /// The YAML does not parse, or does not have the fields it must.
     #[error("{0}")]
     Yaml(String),
@@ -204,8 +223,8 @@ impl GameFile {
                 return Err(fail(
                     line,
                     LogErrorKind::NotCanonical {
-                        expected: want.to_owned(),
-                        found: found.to_owned(),
+                        expected: shown(want),
+                        found: shown(found),
                         hint,
                     },
                 ));
@@ -317,6 +336,68 @@ impl GameFile {
     }
 }
 
+/// One document of a file, cut out by the bytes rule alone: nothing in it, or in the
+/// documents after it, is parsed. For auditing files that do not verify.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawDocument<'a> {
+    /// The document, from its `---` line through its signature line.
+    pub text: &'a str,
+    /// The bytes its signature covers.
+    pub signed: &'a [u8],
+    /// The base64 text of its signature line.
+    pub signature: &'a str,
+    /// Where it ends in the file's bytes.
+    pub end: usize,
+}
+
+/// Cuts document `n` (0 for the header) out of a file's bytes by the bytes rule, looking at
+/// nothing after it.
+///
+/// # Errors
+/// When the file up to that document does not have the structure of a game file, or has fewer
+/// documents.
+pub fn raw_document(bytes: &[u8], n: usize) -> Result<RawDocument<'_>, LogError> {
+    let mut seen = 0;
+    let mut end = bytes.len();
+    let mut offset = 0;
+    for line in bytes.split_inclusive(|b| *b == b'\n') {
+        if line == b"---\n" {
+            seen += 1;
+            if seen == n + 2 {
+                end = offset;
+                break;
+            }
+        }
+        offset += line.len();
+    }
+    let prefix = &bytes[..end];
+    let text = std::str::from_utf8(prefix).map_err(|e| LogError {
+        document: None,
+        line: line_of(prefix, e.valid_up_to()),
+        kind: LogErrorKind::NotUtf8,
+    })?;
+    let spans = split(text)?;
+    let Some(span) = spans.get(n) else {
+        return Err(LogError {
+            document: None,
+            line: line_of(prefix, prefix.len()),
+            kind: LogErrorKind::NoDocument {
+                wanted: n,
+                last: spans.len() - 1,
+            },
+        });
+    };
+    Ok(RawDocument {
+        text: &text[span.bytes.clone()],
+        signed: &prefix[span.bytes.start..span.signature],
+        signature: text[span.signature..span.bytes.end]
+            .trim_end_matches('\n')
+            .trim_start_matches("signature:")
+            .trim_start_matches(' '),
+        end: span.bytes.end,
+    })
+}
+
 /// The binding of a flip committed in a document: the digest of its bytes before its
 /// `commitment:` line (see [`crate::flip`]). Also used by writers, on the unsigned text.
 #[must_use]
@@ -335,7 +416,7 @@ pub fn header_document(header: &Header, signature_base64: &str) -> String {
 }
 
 /// The parser's message without what this file's error already says (where) or what only a
-/// programmer can act on (the parser's options).
+/// programmer can act on (the parser's options, Rust types).
 fn yaml_message(message: &str) -> String {
     let first = message.lines().next().unwrap_or("unreadable YAML");
     let mut text = first.strip_prefix("error: ").unwrap_or(first);
@@ -346,7 +427,13 @@ fn yaml_message(message: &str) -> String {
         text = after;
     }
     let text = text.split(", set ").next().unwrap_or(text);
-    format!("invalid YAML: {text}")
+    let text = text.split("; use ").next().unwrap_or(text);
+    let text = match text {
+        "invalid u64" => "`seq` must be a whole number, written plainly",
+        "cannot deserialize null into string" => "a field has no value",
+        other => other,
+    };
+    format!("invalid YAML: {}", shown(text))
 }
 
 fn line_of(bytes: &[u8], offset: usize) -> usize {
@@ -361,13 +448,20 @@ fn split(text: &str) -> Result<Vec<Span>, LogError> {
     let mut starts = Vec::new();
     let mut offset = 0;
     for (number, line) in text.split_inclusive('\n').enumerate() {
-        if line.trim_end_matches('\n').trim_end_matches('\r') == "---" {
+        let bare = line.trim_end_matches('\n').trim_end_matches('\r');
+        if bare == "---" {
             starts.push((offset, number + 1));
         } else if starts.is_empty() && !line.starts_with('#') {
             return Err(LogError {
                 document: None,
                 line: number + 1,
                 kind: LogErrorKind::TextBeforeHeader,
+            });
+        } else if bare == "..." || bare.starts_with("--- ") || bare.starts_with('%') {
+            return Err(LogError {
+                document: starts.len().checked_sub(1),
+                line: number + 1,
+                kind: LogErrorKind::Marker(shown(bare)),
             });
         }
         offset += line.len();
@@ -383,31 +477,65 @@ fn split(text: &str) -> Result<Vec<Span>, LogError> {
     for (i, &(start, line)) in starts.iter().enumerate() {
         let end = starts.get(i + 1).map_or(text.len(), |next| next.0);
         let doc = &text[start..end];
-        let last = i + 1 == starts.len();
-        let fail = |kind| LogError {
+        let fail = |line, kind| LogError {
             document: Some(i),
             line,
             kind,
         };
-        if !doc.ends_with('\n') {
-            return Err(fail(LogErrorKind::Truncated));
+        // The first signature line ends the document: anything after it, up to the next
+        // `---`, is text that no signature covers.
+        let mut signature = None;
+        let mut at = 0;
+        for (n, l) in doc.split_inclusive('\n').enumerate() {
+            if signature.is_some() {
+                return Err(fail(line + n, LogErrorKind::AfterSignature));
+            }
+            if l.starts_with("signature:") {
+                signature = Some(at);
+            }
+            at += l.len();
         }
-        let body = &doc[..doc.len() - 1];
-        let last_line_start = body.rfind('\n').map_or(0, |p| p + 1);
-        if !body[last_line_start..].starts_with("signature: ") {
-            return Err(fail(if last {
+        let Some(signature) = signature else {
+            let last = i + 1 == starts.len();
+            let kind = if last {
                 LogErrorKind::Truncated
             } else {
                 LogErrorKind::MissingSignature
-            }));
+            };
+            return Err(fail(line, kind));
+        };
+        if !doc.ends_with('\n') {
+            return Err(fail(line, LogErrorKind::Truncated));
         }
         spans.push(Span {
             bytes: start..end,
-            signature: start + last_line_start,
+            signature: start + signature,
             line,
         });
     }
     Ok(spans)
+}
+
+/// Text from a file, made safe to show: control and formatting characters (which could fake
+/// lines of a report, or reorder it on a terminal) are escaped, and long text is cut short.
+#[must_use]
+pub fn shown(text: &str) -> String {
+    const MAX: usize = 80;
+    let mut out = String::new();
+    for (count, c) in text.chars().enumerate() {
+        if count == MAX {
+            out.push('…');
+            break;
+        }
+        let invisible = c.is_control()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
+        if invisible {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The first line where `found` differs from `expected`: (line offset, expected, found).

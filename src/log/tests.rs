@@ -117,6 +117,33 @@ fn structural_damage_is_named() {
         kind(unsigned_middle.as_bytes()),
         LogErrorKind::MissingSignature
     );
+    assert_eq!(
+        kind(format!("{text}\n").as_bytes()),
+        LogErrorKind::AfterSignature
+    );
+    assert_eq!(
+        kind(format!("{text}# a comment\n").as_bytes()),
+        LogErrorKind::AfterSignature
+    );
+    assert_eq!(
+        kind(format!("{text}...\n").as_bytes()),
+        LogErrorKind::Marker("...".into())
+    );
+    let err = GameFile::parse(format!("{text}trailing\n").as_bytes()).expect_err("trailing text");
+    assert_eq!(
+        (err.document, err.line),
+        (Some(1), 27),
+        "the line after the last signature"
+    );
+    let spoof = text.replacen("kind: accept", "kind: \"a\\nfake line\\u202e\"", 1);
+    let message = GameFile::parse(spoof.as_bytes())
+        .expect_err("bad kind")
+        .to_string();
+    assert!(
+        !message.contains('\n') && !message.contains('\u{202e}'),
+        "{message}"
+    );
+    assert!(message.contains("\\u{a}fake line\\u{202e}"), "{message}");
     assert!(
         matches!(kind(text.replacen("kind: accept", "kind: wave", 1).as_bytes()), LogErrorKind::Field(m) if m.contains("`wave` is not a record kind"))
     );
@@ -132,11 +159,11 @@ fn a_record_kind_takes_exactly_its_payload() {
     let with_move = text.replacen("kind: accept\n", "kind: accept\nmove: c2c3\n", 1);
     let err = GameFile::parse(with_move.as_bytes()).expect_err("stray field");
     assert!(
-        matches!(err.kind, LogErrorKind::Field(m) if m == "a `accept` record has no `move` field")
+        matches!(err.kind, LogErrorKind::Field(m) if m == "a record of kind `accept` must not have a `move` field")
     );
     let no_move = text.replacen("kind: accept\nnonce", "kind: move\nnonce", 1);
     let err = GameFile::parse(no_move.as_bytes()).expect_err("missing move");
     assert!(
-        matches!(err.kind, LogErrorKind::Field(m) if m.contains("has no `nonce` field") || m.contains("needs a `move` field"))
+        matches!(err.kind, LogErrorKind::Field(m) if m.contains("must not have a `nonce` field"))
     );
 }

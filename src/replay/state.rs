@@ -261,6 +261,13 @@ impl<'f, G: Protocol> State<'f, G> {
             return Err(ErrorKind::AfterEnd(verdict.to_string()));
         }
         if *action == Action::Resign {
+            if let Phase::AwaitingAccept(by) = self.phase {
+                return Err(ErrorKind::Protocol(format!(
+                    "the game has not been accepted yet, so there is nothing to resign: {} \
+                     accepts it, or does nothing",
+                    self.name(by)
+                )));
+            }
             let winner = self.seats[1 - signer].side;
             let reason = format!("{} resigned", self.name(signer));
             return Ok(self.end(vec![Event::Resigned], Some(winner), reason));

@@ -168,6 +168,16 @@ fn the_creator_cannot_accept_its_own_game() {
 }
 
 #[test]
+fn before_the_opponent_accepts_there_is_nothing_to_resign() {
+    for seat in [0, 1] {
+        let b = Builder::new().add(seat, Action::Resign);
+        assert!(
+            matches!(b.error(), ErrorKind::Protocol(m) if m.contains("has not been accepted yet"))
+        );
+    }
+}
+
+#[test]
 fn only_the_committer_reveals_and_it_may_resign_instead() {
     let b = Builder::new().accept();
     assert!(matches!(

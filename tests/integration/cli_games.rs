@@ -411,6 +411,12 @@ fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
             2,
             "missing.yaml: No such file or directory",
         ),
+        (
+            "alice",
+            &["claim-runoff", "game.yaml"],
+            1,
+            "it is not your turn to claim: bob (tails) to move",
+        ),
     ];
     for (who, args, code, message) in cases {
         let (got, out, err) = t.run(who, args);

@@ -5,6 +5,7 @@ mod campaign_agreement;
 mod campaign_naive;
 mod campaign_perft;
 mod campaign_props;
+mod cli_files;
 mod cli_games;
 mod cli_rules;
 mod games;
