@@ -30,7 +30,7 @@ fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut dyn Write) -> Result<(),
     let width = replay
         .seats
         .iter()
-        .map(|s| s.name.chars().count() + s.side.to_string().len() + 3)
+        .map(|s| s.to_string().chars().count())
         .max()
         .unwrap_or(0);
     for step in &replay.steps {
@@ -53,7 +53,7 @@ fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut dyn Write) -> Result<(),
         )?;
     }
     match &replay.last().phase {
-        Phase::Over(verdict) => writeln!(out, "result: {verdict}")?,
+        Phase::Over(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
         phase => writeln!(out, "now: {}", phase.describe(&replay.seats))?,
     }
     Ok(())

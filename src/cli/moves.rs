@@ -16,9 +16,15 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
         let pos = game::start::<G>(args.position.position.as_deref())?;
-        for mv in pos.legal_moves() {
-            writeln!(out, "{mv}")?;
-        }
-        Ok(())
+        // Streamed: a crowded Guerrilla Checkers board can have hundreds of thousands of moves.
+        let mut result = Ok(());
+        let _ = pos.for_each_legal_move(&mut |mv| match writeln!(out, "{mv}") {
+            Ok(()) => std::ops::ControlFlow::Continue(()),
+            Err(e) => {
+                result = Err(CliError::output(e));
+                std::ops::ControlFlow::Break(())
+            }
+        });
+        result
     })
 }

@@ -23,12 +23,20 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let pos = game::start::<G>(args.position.position.as_deref())?;
         let total = if args.divide && args.depth > 0 {
             let mut total = 0;
-            for mv in pos.legal_moves() {
-                let next = pos.play(&mv).expect("a listed move is legal");
+            let mut result = Ok(());
+            let _ = pos.for_each_legal_move(&mut |mv| {
+                let next = pos.play(mv).expect("a listed move is legal");
                 let count = next.perft(args.depth - 1);
-                writeln!(out, "{mv} {count}")?;
                 total += count;
-            }
+                match writeln!(out, "{mv} {count}") {
+                    Ok(()) => std::ops::ControlFlow::Continue(()),
+                    Err(e) => {
+                        result = Err(CliError::output(e));
+                        std::ops::ControlFlow::Break(())
+                    }
+                }
+            });
+            result?;
             total
         } else {
             pos.perft(args.depth)

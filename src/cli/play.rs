@@ -29,7 +29,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         };
         let position = match last.phase {
             Phase::Playing(seat) | Phase::Choosing(seat) if seat == ctx.seat => match &last.phase {
-                Phase::Choosing(_) => G::start_with(&ctx.replay.options, ctx.replay.seats[seat].side),
+                Phase::Choosing(_) => {
+                    let side = ctx.replay.seats[seat].side.expect("a toss for the first move needs fixed sides");
+                    G::start_with(&ctx.replay.options, side)
+                }
                 _ => last.position.clone(),
             },
             ref phase => {

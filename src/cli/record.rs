@@ -156,20 +156,17 @@ pub(crate) fn append<G: CliGame + Protocol>(
     })?;
     let (record, events, next, seat) = done.expect("a successful append built its record");
     let events: Vec<String> = events.iter().map(Event::to_string).collect();
-    writeln!(
-        out,
-        "record {}: {} ({}) {}",
-        record.seq,
-        seat.name,
-        seat.side,
-        events.join("; ")
-    )?;
+    writeln!(out, "record {}: {seat} {}", record.seq, events.join("; "))?;
     writeln!(out, "now: {next}")?;
     if let Some(tracked) = tracked {
+        // Commits name the side, the role a reader of a game's history follows; before a coin
+        // flip has assigned the sides, the player.
+        let who = seat
+            .side
+            .map_or_else(|| seat.name.clone(), |side| side.to_string());
         let message = format!(
-            "{}: {} {} (record {})",
+            "{}: {who} {} (record {})",
             G::NAME,
-            seat.side,
             summary(&record.action),
             record.seq
         );

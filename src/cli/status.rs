@@ -44,7 +44,7 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
     let file_arg = path.display();
     let who = |seat: usize| replay.seats[seat].to_string();
     match &last.phase {
-        Phase::Over(verdict) => writeln!(out, "result: {verdict}")?,
+        Phase::Over(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
         phase => {
             writeln!(out, "status: {}", phase.describe(&replay.seats))?;
             if matches!(phase, Phase::Playing(_)) && last.position.in_check() {

@@ -33,7 +33,7 @@ pub struct Step<G: Protocol> {
     /// The position after it (the start position until the game begins).
     pub position: G,
     /// What the game waits for after it.
-    pub phase: Phase<G::Side>,
+    pub phase: Phase,
     /// The seat whose Run-Off offer stands after it, if any.
     pub offer: Option<usize>,
     /// A digest of the position and phase, to compare two replays step by step.
@@ -45,14 +45,17 @@ pub struct Step<G: Protocol> {
 pub struct Seat<S> {
     /// The name records use.
     pub name: String,
-    /// The side they play.
-    pub side: S,
+    /// The side they play; `None` until a coin flip decides the sides.
+    pub side: Option<S>,
 }
 
 impl<S: std::fmt::Display> std::fmt::Display for Seat<S> {
     /// `alice (heads)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", self.name, self.side)
+        match &self.side {
+            Some(side) => write!(f, "{} ({side})", self.name),
+            None => f.write_str(&self.name),
+        }
     }
 }
 
@@ -82,7 +85,7 @@ impl<G: Protocol> Replay<G> {
 
     /// The verdict, once the game is over.
     #[must_use]
-    pub fn verdict(&self) -> Option<&Verdict<G::Side>> {
+    pub fn verdict(&self) -> Option<&Verdict> {
         match &self.last().phase {
             Phase::Over(v) => Some(v),
             _ => None,
@@ -318,9 +321,18 @@ impl Summary {
     #[must_use]
     pub fn of<G: Protocol>(replay: &Replay<G>) -> Summary {
         let last = replay.last();
-        let players = replay.seats.clone().map(|s| (s.name, s.side.to_string()));
+        let players = replay.seats.clone().map(|s| {
+            (
+                s.name,
+                s.side
+                    .map_or_else(|| TOSS.to_owned(), |side| side.to_string()),
+            )
+        });
         let (winner, result) = match &last.phase {
-            Phase::Over(v) => (v.winner.map(|w| w.to_string()), Some(v.to_string())),
+            Phase::Over(v) => (
+                v.winner.map(|w| players[w].1.clone()),
+                Some(v.describe(&replay.seats)),
+            ),
             _ => (None, None),
         };
         Summary {
@@ -339,8 +351,8 @@ impl Summary {
                     replay.seats.clone().map(|seat| {
                         let i = G::SIDES
                             .iter()
-                            .position(|s| *s == seat.side)
-                            .expect("a seat has a side");
+                            .position(|s| Some(*s) == seat.side)
+                            .expect("once play has begun, each seat has a side");
                         by_side[i]
                     })
                 }),
@@ -381,35 +393,66 @@ fn check_signature(file: &GameFile, document: usize, signer: usize) -> Result<()
     }
 }
 
+/// The players' seats: both sides fixed and different, or (where the game allows it) both left
+/// to the opening coin flip.
 fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
     let players = &file.header().players;
-    let side = |p: &log::Player| {
-        G::side_named(&p.side).ok_or_else(|| {
-            let names: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
-            format!(
-                "{} has side `{}`; in {} each player takes a side: {}",
-                p.name,
-                p.side,
+    let names: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
+    let toss = players.iter().filter(|p| p.side == TOSS).count();
+    match toss {
+        2 if G::TOSS_FOR_FIRST_MOVE => {
+            return Err(format!(
+                "in {} the players choose their sides ({}); a coin flip decides who moves first",
                 G::NAME,
                 names.join(" or ")
+            ));
+        }
+        2 => {
+            return Ok(players.clone().map(|p| Seat {
+                name: p.name,
+                side: None,
+            }));
+        }
+        1 => return Err("either both sides are left to the coin flip, or neither".into()),
+        _ => {}
+    }
+    let side = |p: &log::Player| {
+        G::side_named(&p.side).ok_or_else(|| {
+            format!(
+                "{} has side `{}`; in {} each player takes a side: {}{}",
+                p.name,
+                log::shown(&p.side),
+                G::NAME,
+                names.join(" or "),
+                if G::TOSS_FOR_FIRST_MOVE {
+                    ""
+                } else {
+                    ", or both `toss`"
+                }
             )
         })
     };
     let seats = [
         Seat {
             name: players[0].name.clone(),
-            side: side(&players[0])?,
+            side: Some(side(&players[0])?),
         },
         Seat {
             name: players[1].name.clone(),
-            side: side(&players[1])?,
+            side: Some(side(&players[1])?),
         },
     ];
     if seats[0].side == seats[1].side {
-        return Err(format!("both players have the side {}", seats[0].side));
+        return Err(format!(
+            "both players have the same side, {}",
+            players[0].side
+        ));
     }
     Ok(seats)
 }
+
+/// The `side` of both players when a coin flip is to decide the sides.
+pub const TOSS: &str = "toss";
 
 #[cfg(test)]
 mod tests;

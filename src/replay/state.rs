@@ -10,7 +10,7 @@ use std::fmt;
 
 /// What the game waits for. Seats are indices: 0 is the creator, 1 the opponent.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Phase<S> {
+pub enum Phase {
     /// The opponent must accept the header's terms.
     AwaitingAccept(usize),
     /// This player must commit to a coin flip (a Run-Off is due).
@@ -24,13 +24,13 @@ pub enum Phase<S> {
     /// This player is to move.
     Playing(usize),
     /// The game is over.
-    Over(Verdict<S>),
+    Over(Verdict),
 }
 
-impl<S: fmt::Display> Phase<S> {
+impl Phase {
     /// In words, naming the players.
     #[must_use]
-    pub fn describe(&self, seats: &[Seat<S>; 2]) -> String {
+    pub fn describe<S: fmt::Display>(&self, seats: &[Seat<S>; 2]) -> String {
         let who = |i: &usize| seats[*i].to_string();
         match self {
             Phase::AwaitingAccept(i) => format!("waiting for {} to accept the game", who(i)),
@@ -41,25 +41,30 @@ impl<S: fmt::Display> Phase<S> {
             Phase::AwaitingReveal(i) => format!("waiting for {} to reveal the coin flip", who(i)),
             Phase::Choosing(i) => format!("{} won the toss: to move first or defer", who(i)),
             Phase::Playing(i) => format!("{} to move", who(i)),
-            Phase::Over(v) => format!("game over: {v}"),
+            Phase::Over(v) => format!("game over: {}", v.describe(seats)),
         }
     }
 }
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict<S> {
-    /// The winning side; `None` for a draw.
-    pub winner: Option<S>,
-    /// Why, in words: `fact-check`, `tails resigned`, ...
+pub struct Verdict {
+    /// The winner's seat (0: the creator); `None` for a draw.
+    pub winner: Option<usize>,
+    /// Why, in words: `fact-check`, `alice (tails) resigned`, ...
     pub reason: String,
 }
 
-impl<S: fmt::Display> fmt::Display for Verdict<S> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.winner {
-            Some(side) => write!(f, "{side} wins: {}", self.reason),
-            None => write!(f, "draw: {}", self.reason),
+impl Verdict {
+    /// In words: `heads wins: fact-check` (or the winner's name while sides are undecided).
+    #[must_use]
+    pub fn describe<S: fmt::Display>(&self, seats: &[Seat<S>; 2]) -> String {
+        match self.winner.map(|w| &seats[w]) {
+            Some(Seat {
+                side: Some(side), ..
+            }) => format!("{side} wins: {}", self.reason),
+            Some(Seat { name, side: None }) => format!("{name} wins: {}", self.reason),
+            None => format!("draw: {}", self.reason),
         }
     }
 }
@@ -125,8 +130,10 @@ impl fmt::Display for Event {
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]
 enum Purpose<O> {
-    /// Who moves first.
-    Opening,
+    /// Who moves first (Campaign).
+    FirstMove,
+    /// Who plays which side: heads gives the creator the first of the game's sides.
+    Sides,
     /// Who wins, after this game outcome.
     RunOff(O),
 }
@@ -146,7 +153,7 @@ pub(super) struct State<'f, G: Protocol> {
     file: &'f GameFile,
     seats: [Seat<G::Side>; 2],
     options: G::Options,
-    phase: Phase<G::Side>,
+    phase: Phase,
     flip: Option<Flip<G::Outcome>>,
     /// The outcome whose Run-Off awaits its commitment.
     due: Option<G::Outcome>,
@@ -163,8 +170,16 @@ impl<'f, G: Protocol> State<'f, G> {
         options: G::Options,
     ) -> Result<Self, String> {
         let header = file.header();
-        let flip = match (G::TOSS_FOR_FIRST_MOVE, header.commitment) {
-            (true, Some(commitment)) => Some(Flip {
+        let sides_by_toss = seats[0].side.is_none();
+        let purpose = if G::TOSS_FOR_FIRST_MOVE {
+            Some(Purpose::FirstMove)
+        } else if sides_by_toss {
+            Some(Purpose::Sides)
+        } else {
+            None
+        };
+        let flip = match (purpose, header.commitment) {
+            (Some(purpose), Some(commitment)) => Some(Flip {
                 document: 0,
                 commitment,
                 binding: file
@@ -172,21 +187,29 @@ impl<'f, G: Protocol> State<'f, G> {
                     .expect("a header with a commitment has a binding"),
                 committer: 0,
                 response: None,
-                purpose: Purpose::Opening,
+                purpose,
             }),
-            (true, None) => {
+            (Some(Purpose::FirstMove), None) => {
                 return Err(format!(
                     "in {} a coin flip decides who moves first: the header needs the creator's \
                      commitment",
                     G::NAME
                 ));
             }
-            (false, Some(_)) => {
-                return Err("this game has no opening coin flip to commit to".into());
+            (Some(_), None) => {
+                return Err(
+                    "the sides are left to a coin flip: the header needs the creator's commitment"
+                        .into(),
+                );
             }
-            (false, None) => None,
+            (None, Some(_)) => {
+                return Err(
+                    "the sides are fixed: there is no opening coin flip to commit to".into(),
+                );
+            }
+            (None, None) => None,
         };
-        let line = (!G::TOSS_FOR_FIRST_MOVE).then(|| Line::new(G::start(&options)));
+        let line = flip.is_none().then(|| Line::new(G::start(&options)));
         Ok(State {
             file,
             seats,
@@ -245,7 +268,10 @@ impl<'f, G: Protocol> State<'f, G> {
     }
 
     fn seat_of(&self, side: G::Side) -> usize {
-        usize::from(self.seats[0].side != side)
+        self.seats
+            .iter()
+            .position(|s| s.side == Some(side))
+            .expect("once play has begun, each side has a seat")
     }
 
     fn not_your_turn(&self, signer: usize) -> ErrorKind {
@@ -258,7 +284,7 @@ impl<'f, G: Protocol> State<'f, G> {
     /// Applies one record, signed by seat `signer`, found at `document`.
     pub(super) fn apply(&mut self, signer: usize, action: &Action, document: usize) -> Applied {
         if let Phase::Over(verdict) = &self.phase {
-            return Err(ErrorKind::AfterEnd(verdict.to_string()));
+            return Err(ErrorKind::AfterEnd(verdict.describe(&self.seats)));
         }
         if *action == Action::Resign {
             if let Phase::AwaitingAccept(by) = self.phase {
@@ -268,9 +294,8 @@ impl<'f, G: Protocol> State<'f, G> {
                     self.name(by)
                 )));
             }
-            let winner = self.seats[1 - signer].side;
             let reason = format!("{} resigned", self.name(signer));
-            return Ok(self.end(vec![Event::Resigned], Some(winner), reason));
+            return Ok(self.end(vec![Event::Resigned], Some(1 - signer), reason));
         }
         let mut events = Vec::new();
         // A standing offer lapses at the other player's next record, unless that accepts it.
@@ -291,14 +316,9 @@ impl<'f, G: Protocol> State<'f, G> {
         Ok(events)
     }
 
-    fn end(
-        &mut self,
-        mut events: Vec<Event>,
-        winner: Option<G::Side>,
-        reason: String,
-    ) -> Vec<Event> {
+    fn end(&mut self, mut events: Vec<Event>, winner: Option<usize>, reason: String) -> Vec<Event> {
         let verdict = Verdict { winner, reason };
-        events.push(Event::Over(verdict.to_string()));
+        events.push(Event::Over(verdict.describe(&self.seats)));
         self.phase = Phase::Over(verdict);
         self.offer = None;
         events
@@ -368,17 +388,27 @@ impl<'f, G: Protocol> State<'f, G> {
         let response = flip.response.expect("the reveal comes after the answer");
         let coin = flip::coin(&self.file.game_id(), flip.document as u64, nonce, &response);
         let side = G::SIDES[usize::from(coin == Coin::Tails)];
-        let winner = self.seat_of(side);
         match flip.purpose {
-            Purpose::Opening => {
+            Purpose::FirstMove => {
+                let winner = self.seat_of(side);
                 self.phase = Phase::Choosing(winner);
                 let meaning = format!("{} wins the toss", self.name(winner));
+                Ok(vec![Event::Coin(coin, meaning)])
+            }
+            Purpose::Sides => {
+                let other = *G::SIDES.iter().find(|s| **s != side).expect("two sides");
+                self.seats[0].side = Some(side);
+                self.seats[1].side = Some(other);
+                self.line = Some(Line::new(G::start(&self.options)));
+                self.phase = self.playing_phase();
+                let meaning = format!("{} and {}", self.name(0), self.name(1));
                 Ok(vec![Event::Coin(coin, meaning)])
             }
             Purpose::RunOff(outcome) => {
                 let meaning = format!("{side} wins the run-off");
                 let reason = format!("{} (the coin showed {coin})", G::reason(&outcome));
-                Ok(self.end(vec![Event::Coin(coin, meaning)], Some(side), reason))
+                let winner = self.seat_of(side);
+                Ok(self.end(vec![Event::Coin(coin, meaning)], Some(winner), reason))
             }
         }
     }
@@ -446,10 +476,10 @@ impl<'f, G: Protocol> State<'f, G> {
                 )));
             }
         };
-        self.line = Some(Line::new(G::start_with(
-            &self.options,
-            self.seats[first].side,
-        )));
+        let side = self.seats[first]
+            .side
+            .expect("when the toss decides the first move, the sides are fixed");
+        self.line = Some(Line::new(G::start_with(&self.options, side)));
         self.phase = Phase::Playing(first);
         if *action == Action::Defer {
             return Ok(vec![Event::Deferred(self.name(first))]);
@@ -457,7 +487,7 @@ impl<'f, G: Protocol> State<'f, G> {
         self.play(signer, first, action)
     }
 
-    fn playing_phase(&self) -> Phase<G::Side> {
+    fn playing_phase(&self) -> Phase {
         let side = self
             .line
             .as_ref()
@@ -576,7 +606,10 @@ impl<'f, G: Protocol> State<'f, G> {
     /// Ends the game on an outcome, or starts the coin flip it calls for.
     fn settle(&mut self, outcome: G::Outcome) -> Vec<Event> {
         match G::decision(&outcome) {
-            Decision::Win(side) => self.end(Vec::new(), Some(side), G::reason(&outcome)),
+            Decision::Win(side) => {
+                let winner = self.seat_of(side);
+                self.end(Vec::new(), Some(winner), G::reason(&outcome))
+            }
             Decision::Draw => self.end(Vec::new(), None, G::reason(&outcome)),
             Decision::CoinFlip => {
                 let to_move = self

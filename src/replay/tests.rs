@@ -189,8 +189,12 @@ fn only_the_committer_reveals_and_it_may_resign_instead() {
         .replay()
         .expect("a resignation is allowed");
     let verdict = resigned.verdict().expect("over");
-    assert_eq!(verdict.winner, Some(Side::Tails));
-    assert_eq!(verdict.to_string(), "tails wins: alice (heads) resigned");
+    assert_eq!(verdict.winner, Some(1));
+    assert_eq!(resigned.seats[1].side, Some(Side::Tails));
+    assert_eq!(
+        verdict.describe(&resigned.seats),
+        "tails wins: alice (heads) resigned"
+    );
 }
 
 #[test]

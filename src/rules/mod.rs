@@ -11,9 +11,11 @@
 //! (the command line, the replayer, perft) is written once over `G: Game`.
 
 pub mod campaign;
+pub mod guerrilla;
 
 use std::error::Error;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// What a finished game's [`Game::Outcome`] means for the players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,7 +42,7 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
     /// The two sides, for example Heads and Tails.
     type Side: Copy + Eq + Ord + fmt::Debug + fmt::Display;
     /// One whole turn. `Display` writes the canonical notation that game files store.
-    type Move: Copy + Eq + Ord + fmt::Debug + fmt::Display;
+    type Move: Clone + Eq + Ord + fmt::Debug + fmt::Display;
     /// How a game ended. `Display` gives the report line, for example `fact-check: heads wins`.
     type Outcome: Clone + Eq + fmt::Debug + fmt::Display;
     /// Why a move cannot be played in a position.
@@ -66,6 +68,19 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
     /// Every legal move, sorted by the byte order of its canonical notation. Empty when the game
     /// is over.
     fn legal_moves(&self) -> Vec<Self::Move>;
+
+    /// Calls `f` with every legal move, in the order of [`Game::legal_moves`], until it breaks.
+    /// Games whose moves can be too many to hold at once (Guerrilla Checkers' capture chains)
+    /// generate them one at a time here.
+    fn for_each_legal_move(
+        &self,
+        f: &mut dyn FnMut(&Self::Move) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for mv in self.legal_moves() {
+            f(&mv)?;
+        }
+        ControlFlow::Continue(())
+    }
 
     /// Plays a move.
     ///
@@ -229,7 +244,7 @@ impl<G: Game> Line<G> {
     pub fn play(&mut self, mv: &G::Move) -> Result<&G, G::Illegal> {
         let next = self.current().play(mv)?;
         self.positions.push(next);
-        self.moves.push(*mv);
+        self.moves.push(mv.clone());
         Ok(self.current())
     }
 
