@@ -9,6 +9,8 @@ use crate::rules::{Game, Line, MoveError};
 pub(crate) enum GameName {
     /// Campaign (Buck 20): chess-like, on 5 × 7 squares, with coins.
     Campaign,
+    /// Guerrilla Checkers: two stones a turn against six checkers.
+    Guerrilla,
 }
 
 impl GameName {
@@ -16,6 +18,7 @@ impl GameName {
     pub(crate) fn of_file(name: &str) -> Option<GameName> {
         match name {
             "campaign" => Some(GameName::Campaign),
+            "guerrilla" => Some(GameName::Guerrilla),
             _ => None,
         }
     }
@@ -27,6 +30,10 @@ macro_rules! with_game {
         match $name {
             $crate::cli::game::GameName::Campaign => {
                 type $g = $crate::rules::campaign::Campaign;
+                $body
+            }
+            $crate::cli::game::GameName::Guerrilla => {
+                type $g = $crate::rules::guerrilla::Guerrilla;
                 $body
             }
         }
@@ -49,6 +56,12 @@ pub(crate) struct PositionArgs {
 pub(crate) trait CliGame: Game + crate::replay::Protocol + super::render::Render {
     /// The position the commands start from when no `--position` is given.
     fn default_start() -> Self;
+}
+
+impl CliGame for crate::rules::guerrilla::Guerrilla {
+    fn default_start() -> Self {
+        Self::start(&())
+    }
 }
 
 impl CliGame for Campaign {

@@ -7,7 +7,7 @@ use super::record::derive_nonce;
 use crate::digest::Digest;
 use crate::flip::{self, Part};
 use crate::log::{self, GameFile, Header, Player, header_document, header_unsigned, valid_name};
-use crate::replay;
+use crate::replay::{self, TOSS};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -22,7 +22,8 @@ pub(crate) struct Args {
     /// Your name, as the game's records will name you.
     #[arg(long)]
     name: String,
-    /// Your side (campaign: heads or tails). A coin flip decides who moves first.
+    /// Your side. Campaign: heads or tails (a coin flip then decides who moves first).
+    /// Guerrilla: guerrilla or coin, or toss to let a coin flip decide the sides.
     #[arg(long)]
     side: String,
     /// Your opponent's name.
@@ -58,16 +59,27 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
             "you and your opponent need different names",
         ));
     }
-    let sides: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
-    let mine = G::side_named(&args.side).ok_or_else(|| {
-        CliError::usage(format!(
-            "`{}` is not a side in {}: choose {}",
-            args.side,
-            G::NAME,
-            sides.join(" or ")
-        ))
-    })?;
-    let theirs = *G::SIDES.iter().find(|s| **s != mine).expect("two sides");
+    let toss_allowed = !G::TOSS_FOR_FIRST_MOVE;
+    let (mine, theirs) = if args.side == TOSS && toss_allowed {
+        (TOSS.to_owned(), TOSS.to_owned())
+    } else {
+        let mine = G::side_named(&args.side).ok_or_else(|| {
+            let sides: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
+            let toss = if toss_allowed {
+                ", or toss to let a coin flip decide"
+            } else {
+                ""
+            };
+            CliError::usage(format!(
+                "`{}` is not a side in {}: choose {}{toss}",
+                args.side,
+                G::NAME,
+                sides.join(" or ")
+            ))
+        })?;
+        let theirs = *G::SIDES.iter().find(|s| **s != mine).expect("two sides");
+        (mine.to_string(), theirs.to_string())
+    };
     let mut options = G::options_map(&G::Options::default());
     for variant in &args.variants {
         let slot = options.get_mut(variant).ok_or_else(|| {
@@ -104,19 +116,19 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
         players: [
             Player {
                 name: args.name.clone(),
-                side: mine.to_string(),
+                side: mine.clone(),
                 key: signer.public_key().clone(),
             },
             Player {
                 name: args.opponent.clone(),
-                side: theirs.to_string(),
+                side: theirs,
                 key: opponent_key,
             },
         ],
         created: keys::now()?,
         commitment: None,
     };
-    if G::TOSS_FOR_FIRST_MOVE {
+    if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
         // The binding is the header's bytes before its commitment line, which the value of the
         // commitment does not change.
         header.commitment = Some(Digest([0; 32]));

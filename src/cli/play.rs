@@ -4,7 +4,7 @@ use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
 use crate::log::Action;
-use crate::replay::Phase;
+use crate::replay::{Phase, Protocol};
 use crate::rules::{Game, MoveError};
 use std::io::Write;
 

@@ -213,7 +213,7 @@ pub(crate) fn game_of(path: &Path) -> Result<super::game::GameName, CliError> {
         .map_err(|e| CliError::rejected(format!("{} does not verify: {e}", path.display())))?;
     super::game::GameName::of_file(&file.header().game).ok_or_else(|| {
         CliError::rejected(format!(
-            "{}: unknown game `{}` (this program plays campaign)",
+            "{}: unknown game `{}` (this program plays campaign and guerrilla)",
             path.display(),
             file.header().game
         ))

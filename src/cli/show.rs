@@ -19,7 +19,7 @@ use std::path::Path;
 /// last). A file named like a game is written with its folder: `./campaign`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// A game (campaign) or a game file.
+    /// A game (campaign, guerrilla) or a game file.
     #[arg(value_name = "GAME|FILE")]
     target: String,
     /// With a game: start from this position string instead of the start position.
@@ -57,7 +57,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if args.position.is_some() || !args.moves.is_empty() {
         return Err(CliError::usage(format!(
-            "`{}` is not a game (campaign); for a game file, --position and moves do not apply",
+            "`{}` is not a game (campaign, guerrilla); for a game file, --position and moves do not apply",
             args.target
         )));
     }

@@ -115,10 +115,11 @@ fn valid_word(word: &str) -> bool {
         && !word.starts_with('-')
 }
 
-/// Move notation as stored: lower-case letters, digits, `,` and `-`.
+/// Move notation as stored: lower-case letters, digits, `,` and `-`; up to 160 bytes, room for
+/// the longest capture chain (50 cells).
 fn valid_move_text(text: &str) -> bool {
     !text.is_empty()
-        && text.len() <= 64
+        && text.len() <= 160
         && text
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b',' || b == b'-')

@@ -119,7 +119,7 @@ pub enum ErrorKind {
     #[error("unreadable: {0}")]
     Unparseable(LogErrorKind),
     /// The header names a game this program does not know.
-    #[error("unknown game `{0}` (this program plays campaign)")]
+    #[error("unknown game `{0}` (this program plays campaign and guerrilla)")]
     UnknownGame(String),
     /// The header's terms are not valid for its game.
     #[error("invalid header: {0}")]
@@ -268,12 +268,13 @@ pub fn replay<G: Protocol>(file: &GameFile) -> Result<Replay<G>, ReplayError> {
             .map_err(fail)?;
         steps.push(state.step(document, line, signer, events));
     }
+    let (seats, line) = state.into_parts();
     Ok(Replay {
         game_id: file.game_id(),
         seats,
         options,
         steps,
-        line: state.into_line(),
+        line,
     })
 }
 
@@ -286,6 +287,9 @@ pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
     match file.header().game.as_str() {
         crate::rules::campaign::Campaign::NAME => Ok(Summary::of(&replay::<
             crate::rules::campaign::Campaign,
+        >(&file)?)),
+        crate::rules::guerrilla::Guerrilla::NAME => Ok(Summary::of(&replay::<
+            crate::rules::guerrilla::Guerrilla,
         >(&file)?)),
         other => Err(ReplayError {
             document: Some(0),

@@ -3,6 +3,7 @@
 //! to.
 
 use crate::rules::campaign::{self, Campaign, RunOffReason};
+use crate::rules::guerrilla::{self, Guerrilla};
 use crate::rules::{Game, Line};
 use std::collections::BTreeMap;
 
@@ -139,5 +140,58 @@ impl Protocol for Campaign {
             stakes[seat] += pos.stake_added(*mv);
         }
         Some(stakes)
+    }
+}
+
+impl Protocol for Guerrilla {
+    const SIDES: [guerrilla::Side; 2] = [guerrilla::Side::Guerrilla, guerrilla::Side::Coin];
+    const TOSS_FOR_FIRST_MOVE: bool = false;
+
+    fn side_named(name: &str) -> Option<guerrilla::Side> {
+        match name {
+            "guerrilla" => Some(guerrilla::Side::Guerrilla),
+            "coin" => Some(guerrilla::Side::Coin),
+            _ => None,
+        }
+    }
+
+    fn options_from(map: &BTreeMap<String, bool>) -> Result<(), String> {
+        match map.keys().next() {
+            None => Ok(()),
+            Some(name) => Err(format!("guerrilla has no options, and no option `{name}`")),
+        }
+    }
+
+    fn options_map((): &()) -> BTreeMap<String, bool> {
+        BTreeMap::new()
+    }
+
+    fn start_with((): &(), _first: guerrilla::Side) -> Guerrilla {
+        // The Guerrilla always moves first.
+        Guerrilla::start(&())
+    }
+
+    fn agreement() -> Option<guerrilla::Outcome> {
+        None
+    }
+
+    fn claim(_name: &str) -> Option<guerrilla::Outcome> {
+        None
+    }
+
+    fn claim_names() -> &'static [&'static str] {
+        &[]
+    }
+
+    fn reason(outcome: &guerrilla::Outcome) -> String {
+        outcome.reason().to_owned()
+    }
+
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    fn describe(&self, mv: &guerrilla::Move) -> Vec<String> {
+        Guerrilla::describe(self, mv)
     }
 }

@@ -222,8 +222,9 @@ impl<'f, G: Protocol> State<'f, G> {
         })
     }
 
-    pub(super) fn into_line(self) -> Option<Line<G>> {
-        self.line
+    /// The seats (with the sides a coin flip may have assigned) and the moves played.
+    pub(super) fn into_parts(self) -> ([Seat<G::Side>; 2], Option<Line<G>>) {
+        (self.seats, self.line)
     }
 
     fn position(&self) -> G {
@@ -401,7 +402,10 @@ impl<'f, G: Protocol> State<'f, G> {
                 self.seats[1].side = Some(other);
                 self.line = Some(Line::new(G::start(&self.options)));
                 self.phase = self.playing_phase();
-                let meaning = format!("{} and {}", self.name(0), self.name(1));
+                let meaning = format!(
+                    "{} plays {side} and {} plays {other}",
+                    self.seats[0].name, self.seats[1].name
+                );
                 Ok(vec![Event::Coin(coin, meaning)])
             }
             Purpose::RunOff(outcome) => {
@@ -582,10 +586,13 @@ impl<'f, G: Protocol> State<'f, G> {
 
     fn claim(&mut self, signer: usize, name: &str) -> Applied {
         let Some(outcome) = G::claim(name) else {
+            let claims = match G::claim_names() {
+                [] => "it has none".to_owned(),
+                names => format!("its claims are {}", names.join(", ")),
+            };
             return Err(ErrorKind::Protocol(format!(
-                "`{name}` is not a claim in {} (claims: {})",
-                G::NAME,
-                G::claim_names().join(", ")
+                "`{name}` is not a claim in {}: {claims}",
+                G::NAME
             )));
         };
         let line = self.line.as_ref().expect("play has started");

@@ -20,16 +20,21 @@ enum Step {
 }
 
 struct Script {
+    game: &'static str,
     name: &'static str,
+    /// alice's side (she creates every game); bob takes the other, or `toss` leaves it to a flip.
+    side: &'static str,
     /// Minutes after the Unix epoch at which the game is created; records follow a minute apart.
     day: u64,
     variants: &'static [&'static str],
     steps: &'static [Step],
 }
 
-/// Heads is alice, Tails is bob, in every game.
+/// alice creates every game against bob; in Campaign she plays Heads.
 const SCRIPTS: &[Script] = &[
     Script {
+        game: "campaign",
+        side: "heads",
         name: "fact-check",
         day: 20_400,
         variants: &["spin-doctoring"],
@@ -42,6 +47,8 @@ const SCRIPTS: &[Script] = &[
         ],
     },
     Script {
+        game: "campaign",
+        side: "heads",
         name: "run-off-bare-candidates",
         day: 20_401,
         variants: &["playing-for-keeps", "spin-doctoring"],
@@ -59,6 +66,8 @@ const SCRIPTS: &[Script] = &[
         ],
     },
     Script {
+        game: "campaign",
+        side: "heads",
         name: "run-off-stalemate",
         day: 20_402,
         variants: &["spin-doctoring"],
@@ -73,6 +82,8 @@ const SCRIPTS: &[Script] = &[
         ],
     },
     Script {
+        game: "campaign",
+        side: "heads",
         name: "run-off-claim",
         day: 20_403,
         variants: &["spin-doctoring"],
@@ -84,6 +95,8 @@ const SCRIPTS: &[Script] = &[
         ],
     },
     Script {
+        game: "campaign",
+        side: "heads",
         name: "run-off-agreement",
         day: 20_404,
         variants: &[],
@@ -98,6 +111,8 @@ const SCRIPTS: &[Script] = &[
         ],
     },
     Script {
+        game: "campaign",
+        side: "heads",
         name: "resignation",
         day: 20_405,
         variants: &["spin-doctoring"],
@@ -106,6 +121,54 @@ const SCRIPTS: &[Script] = &[
             Step::Moves("c2c3 e6e5 c3c4 a6a5 b1e4 d7e6 c1c2 d6d5"),
             Step::By("bob", "resign", &[]),
         ],
+    },
+    Script {
+        game: "guerrilla",
+        side: "guerrilla",
+        name: "all-checkers-captured",
+        day: 20_410,
+        variants: &[],
+        steps: &[Step::Moves(
+            "e4,d4 e6-f7 e3,d3 f7-e6 e5,f5 d3-c2 f4,g4 e6-f7 c4,b4 f7-e8 b3,c3 c2-d3 c2,d2 \
+             e8-d7 d5,c5 d7-e6 e6,d6",
+        )],
+    },
+    Script {
+        game: "guerrilla",
+        side: "toss",
+        name: "board-cleared",
+        day: 20_411,
+        variants: &[],
+        steps: &[Step::Moves("c5,b5 d5xc6xb5")],
+    },
+    Script {
+        game: "guerrilla",
+        side: "coin",
+        name: "supply-exhausted",
+        day: 20_412,
+        variants: &[],
+        steps: &[Step::Moves(
+            "b4,c4 f5-g4 c5,b5 g4-h3 c6,c7 e4-f3 a5,a6 f3-e4 b6,b7 e6-f5 c3,c2 h3-g2 d2,e2 \
+             f5-g4 d5,e5 c4-b3 d6,d7 g4-h5 b3,b2 g2-f3 f2,g2 h5-g4 b1,c1 e4-f5 a2,a1 f5-e4 \
+             f5,f6 e4-f5 e4,e3 d5-e4 d1,e1 b3-a4 g6,g5 a4-b5 e7,f7 g4-h3 g1,f1 h3-g4 g4,g3 \
+             e4-d5 a3,a4 d5-e4 d3,d4 \
+             f3xe2xd1xc2xb1xa2xb3xa4xb5xa6xb7xc6xb5xc4xb3xc2xd3xc4xd5xe4xf3xg2xh3 f3,f2 h3-g2 \
+             c3,c2 g2-h3 b6,b5 h3-g2 b4,a4 g2-h3 a3,b3 h3-g2 a5,a6 g2-h3 e3,e2 h3-g2 b2,b1 \
+             g2-h3 d1,c1 h3-g2 d4,c4 g2-h3 a1,a2",
+        )],
+    },
+    Script {
+        game: "guerrilla",
+        side: "toss",
+        name: "anti-stall",
+        day: 20_413,
+        variants: &[],
+        steps: &[Step::Moves(
+            "b4,b5 f5-g4 b3,c3 e4-f5 c5,d5 d3-e4 a5,a6 e4-d3 d6,d7 g4-h5 b2,b1 d3-e4 c6,c7 \
+             e4-f3 b6,b7 f3-g2 e6,f6 f5-g6 g6,g5 g2-f1 a3,a2 e6-f5 e5,e4 f1-e2 d3,d2 d5-e4 \
+             f7,e7 e2-d1 e3,e2 d1-c2 f4,f3 c2-d3 g3,g2 e4-d5 d1,c1 d5-e4 e1,f1 c4-d5 d4,c4 \
+             h5-g4",
+        )],
     },
 ];
 
@@ -139,12 +202,12 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
     let bob_pub = keys.join("bob.pub");
     let mut new_args = vec![
         "new",
-        "campaign",
+        script.game,
         path,
         "--name",
         "alice",
         "--side",
-        "heads",
+        script.side,
         "--opponent",
         "bob",
     ];
@@ -154,9 +217,17 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
     }
     run("alice", &new_args);
     run("bob", &["accept", path]);
-    let toss = run("alice", &["reveal", path]);
-    // Whose turn it is: true for Heads (alice).
-    let mut heads_turn = true;
+    let toss = if script.game == "campaign" || script.side == "toss" {
+        run("alice", &["reveal", path])
+    } else {
+        String::new()
+    };
+    // Whose turn it is: true for alice. In Campaign she plays Heads and moves first (see
+    // HeadsFirst); in Guerrilla Checkers the Guerrilla moves first.
+    let mut alice_turn = match script.game {
+        "campaign" => true,
+        _ => script.side == "guerrilla" || toss.contains("alice plays guerrilla"),
+    };
     for step in script.steps {
         match step {
             Step::HeadsFirst => {
@@ -166,9 +237,9 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
             }
             Step::Moves(moves) => {
                 for mv in moves.split_whitespace() {
-                    let who = if heads_turn { "alice" } else { "bob" };
+                    let who = if alice_turn { "alice" } else { "bob" };
                     run(who, &["play", path, mv]);
-                    heads_turn = !heads_turn;
+                    alice_turn = !alice_turn;
                 }
             }
             Step::By(who, command, extra) => {
@@ -177,7 +248,7 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
                 run(who, &args);
             }
             Step::RunOff => {
-                let (first, second) = if heads_turn {
+                let (first, second) = if alice_turn {
                     ("alice", "bob")
                 } else {
                     ("bob", "alice")
@@ -194,13 +265,15 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
 #[test]
 fn the_example_games_are_made_with_the_commands() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign");
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
     let update = std::env::var_os("CORRESPOND_UPDATE_GAMES").is_some();
     for script in SCRIPTS {
         let made = play(script, dir.path());
-        let path = games.join(format!("{}.yaml", script.name));
+        let path = games
+            .join(script.game)
+            .join(format!("{}.yaml", script.name));
         if update {
-            std::fs::create_dir_all(&games).expect("games folder");
+            std::fs::create_dir_all(games.join(script.game)).expect("games folder");
             std::fs::write(&path, &made).expect("write game");
             continue;
         }

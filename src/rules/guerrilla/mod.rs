@@ -62,7 +62,7 @@ impl fmt::Display for Side {
 const MAX_CHAIN: usize = 50;
 
 /// The cells a capture chain visits, the start first.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct Chain {
     len: u8,
     cells: [Cell; MAX_CHAIN],
@@ -99,6 +99,21 @@ impl Chain {
 
     fn last(&self) -> Cell {
         self.cells[usize::from(self.len) - 1]
+    }
+}
+
+// Only the cells visited count; the rest of the array is scratch space.
+impl PartialEq for Chain {
+    fn eq(&self, other: &Self) -> bool {
+        self.cells() == other.cells()
+    }
+}
+
+impl Eq for Chain {}
+
+impl std::hash::Hash for Chain {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.cells().hash(state);
     }
 }
 
@@ -329,11 +344,34 @@ impl Guerrilla {
                     let (_, point) = board::step(pair[0], d).expect("on the board");
                     next.stones &= !point.bit();
                 }
-                next.checkers ^= chain.cells()[0].bit() | chain.last().bit();
+                // A chain may end where it began (a loop round a block of stones).
+                next.checkers = next.checkers & !chain.cells()[0].bit() | chain.last().bit();
             }
         }
         next.turn = self.turn.opponent();
         next
+    }
+}
+
+impl Guerrilla {
+    /// What a legal move takes, in words, for reports.
+    #[must_use]
+    pub fn describe(&self, mv: &Move) -> Vec<String> {
+        match mv {
+            Move::Place(..) => {
+                let taken = self.checkers_on_board() - self.play_unchecked(mv).checkers_on_board();
+                match taken {
+                    0 => Vec::new(),
+                    1 => vec!["captures a checker".to_owned()],
+                    n => vec![format!("captures {n} checkers")],
+                }
+            }
+            Move::Step(..) => Vec::new(),
+            Move::Capture(chain) => match chain.captures() {
+                1 => vec!["captures a stone".to_owned()],
+                n => vec![format!("captures {n} stones")],
+            },
+        }
     }
 }
 

@@ -1,36 +1,10 @@
-//! Board pictures for the terminal: Unicode by default, plain ASCII on request.
-//!
-//! Colour is written as ANSI styles and left to the output stream to keep or strip: the binary's
-//! stream strips it when `NO_COLOR` is set or the output is not a terminal.
+//! Campaign's board: 5 files by 7 ranks, chess figurines for the coins.
 
+use super::{BOLD, CHECK, Charset, DIM, LAST, Render};
 use crate::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
 use crate::rules::{Game, Line};
-use anstyle::{AnsiColor, Style};
+use anstyle::Style;
 use std::io::{self, Write};
-
-/// Which characters to draw with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Charset {
-    /// Chess-like figurines and a middle dot for empty squares.
-    Unicode,
-    /// Position-string letters and `.` for empty squares.
-    Ascii,
-}
-
-/// A game that can draw itself.
-pub(crate) trait Render: Game {
-    /// Draws the current position of `line`, marking the last move played.
-    fn render(line: &Line<Self>, charset: Charset, out: &mut dyn Write) -> io::Result<()>;
-}
-
-const CHECK: Style = Style::new()
-    .bold()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)));
-const LAST: Style = Style::new()
-    .bold()
-    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)));
-const DIM: Style = Style::new().dimmed();
-const BOLD: Style = Style::new().bold();
 
 fn glyph(piece: Option<Piece>, charset: Charset) -> char {
     match (piece, charset) {

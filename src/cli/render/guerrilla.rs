@@ -1,0 +1,88 @@
+//! Guerrilla Checkers' two grids in one picture: checkers in the cells, stones on the points
+//! between them. Cell rows alternate with point rows; cell files are labelled above, point
+//! files below, cell ranks on the left and point ranks on the right.
+
+use super::{BOLD, Charset, DIM, LAST, Render};
+use crate::rules::guerrilla::{Cell, Guerrilla, Move, Point};
+use crate::rules::{Game, Line};
+use anstyle::Style;
+use std::io::{self, Write};
+
+impl Render for Guerrilla {
+    fn render(line: &Line<Guerrilla>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
+        let pos = line.current();
+        let last = line.moves().last();
+        let (checker, stone, cell, point) = match charset {
+            Charset::Unicode => ('⛂', '●', '·', '┼'),
+            Charset::Ascii => ('C', 'S', '.', '+'),
+        };
+        let marked_cell = |c: Cell| match last {
+            Some(Move::Step(_, to)) => *to == c,
+            Some(Move::Capture(chain)) => chain.cells().last() == Some(&c),
+            _ => false,
+        };
+        let marked_point = |p: Point| matches!(last, Some(Move::Place(a, b)) if *a == p || *b == p);
+        writeln!(
+            out,
+            "{BOLD}Guerrilla Checkers{BOLD:#}, {} to move; supply {}, stones on the board {}, checkers {}",
+            pos.side_to_move(),
+            pos.supply(),
+            pos.stones_on_board(),
+            pos.checkers_on_board()
+        )?;
+        writeln!(out)?;
+        let files: String = (0..8u8)
+            .map(|x| format!("  {} ", char::from(b'a' + x)))
+            .collect();
+        writeln!(out, "   {files}   cells")?;
+        for y in (0..8u8).rev() {
+            write!(out, " {} ", y + 1)?;
+            for x in 0..8u8 {
+                let c = Cell::new(x, y).expect("on the board");
+                let (glyph, style) = if pos.has_checker(c) {
+                    (checker, if marked_cell(c) { LAST } else { BOLD })
+                } else if c.is_playable() {
+                    (cell, DIM)
+                } else {
+                    (' ', Style::new())
+                };
+                write!(out, "  {style}{glyph}{style:#} ")?;
+            }
+            writeln!(out, " {}", y + 1)?;
+            if y == 0 {
+                break;
+            }
+            // The points of rank y sit between cell ranks y and y + 1.
+            write!(out, "     ")?;
+            for i in 0..7u8 {
+                let p = Point::new(i, y - 1).expect("a point");
+                let (glyph, style) = if pos.has_stone(p) {
+                    (stone, if marked_point(p) { LAST } else { BOLD })
+                } else {
+                    (point, DIM)
+                };
+                write!(out, "  {style}{glyph}{style:#} ")?;
+            }
+            writeln!(out, "      {}", y)?;
+        }
+        let point_files: String = (0..7u8)
+            .map(|i| format!("  {} ", char::from(b'a' + i)))
+            .collect();
+        writeln!(out, "     {point_files}      points")?;
+        writeln!(out)?;
+        if let Some(mv) = last {
+            writeln!(out, "last move: {mv}")?;
+        }
+        if let Some(outcome) = pos.outcome() {
+            writeln!(out, "{BOLD}game over:{BOLD:#} {outcome}")?;
+        }
+        writeln!(out, "position: {pos}")?;
+        let legend = match charset {
+            Charset::Unicode => {
+                "⛂ checker (COIN)  ● stone (Guerrilla)  ┼ empty point  · empty cell"
+            }
+            Charset::Ascii => "C checker (COIN)  S stone (Guerrilla)  + empty point  . empty cell",
+        };
+        writeln!(out, "{DIM}{legend}{DIM:#}")
+    }
+}

@@ -1,0 +1,35 @@
+//! Board pictures for the terminal: Unicode by default, plain ASCII on request.
+//!
+//! Colour is written as ANSI styles and left to the output stream to keep or strip: the binary's
+//! stream strips it when `NO_COLOR` is set or the output is not a terminal.
+
+mod campaign;
+mod guerrilla;
+
+use crate::rules::{Game, Line};
+use anstyle::{AnsiColor, Style};
+use std::io::{self, Write};
+
+/// Which characters to draw with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Charset {
+    /// Chess-like figurines and a middle dot for empty squares.
+    Unicode,
+    /// Position-string letters and `.` for empty squares.
+    Ascii,
+}
+
+/// A game that can draw itself.
+pub(crate) trait Render: Game {
+    /// Draws the current position of `line`, marking the last move played.
+    fn render(line: &Line<Self>, charset: Charset, out: &mut dyn Write) -> io::Result<()>;
+}
+
+pub(super) const CHECK: Style = Style::new()
+    .bold()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)));
+pub(super) const LAST: Style = Style::new()
+    .bold()
+    .fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)));
+pub(super) const DIM: Style = Style::new().dimmed();
+pub(super) const BOLD: Style = Style::new().bold();
