@@ -1,5 +1,5 @@
-//! Campaign perft from the start position. Divan prints the leaf nodes per second in the
-//! `items/s` column (target: at least 10 million on one core in the release build).
+//! Perft from the start positions. Divan prints the leaf nodes per second in the `items/s`
+//! column (Campaign's target: at least 10 million on one core in the release build).
 //!
 //! Run with `cargo bench --bench perft`.
 
@@ -36,4 +36,27 @@ fn campaign_legal_moves(bencher: Bencher) {
     let pos = Campaign::parse_position("h1c1h/i1gii/2i2/1G1I1/2I2/II2I/H1C1H h AEae 0 5")
         .expect("a valid position");
     bencher.bench(|| black_box(&pos).legal_moves());
+}
+
+/// Guerrilla Checkers perft from the start (two-stone turns and checker moves).
+#[divan::bench(args = [3, 4])]
+fn guerrilla_perft(bencher: Bencher, depth: u32) {
+    let pos = correspond::rules::guerrilla::Guerrilla::start(&());
+    let leaves = pos.perft(depth);
+    bencher
+        .counter(ItemsCount::new(leaves))
+        .bench(|| black_box(&pos).perft(black_box(depth)));
+}
+
+/// Counting the capture chains of one checker among 48 stones (36 377 482 of them), which
+/// `moves` and `perft` stream rather than collect.
+#[divan::bench(sample_count = 3)]
+fn guerrilla_crowded_chains(bencher: Bencher) {
+    let pos = correspond::rules::guerrilla::Guerrilla::parse_position(
+        "SSSSSSS/SSSSSSS/SSSSSSS/SSS1SSS/SSSSSSS/SSSSSSS/SSSSSSS 8/8/8/8/4C3/8/8/8 c 18",
+    )
+    .expect("a valid position");
+    bencher
+        .counter(ItemsCount::new(36_377_482u64))
+        .bench(|| black_box(&pos).perft(1));
 }

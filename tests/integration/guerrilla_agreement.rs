@@ -97,3 +97,92 @@ fn random_games_agree_with_the_naive_generator_position_by_position() {
         );
     }
 }
+
+/// Random crowded boards, COIN to move: the capture chains (where the engine's streaming and
+/// the naive recursion differ most) agree, move for move and two turns deep.
+#[test]
+fn crowded_boards_agree_with_the_naive_generator() {
+    let mut rng = Rng::new(11);
+    let mut compared = 0;
+    let mut longest = 0;
+    while compared < 150 {
+        let density = [50, 70, 85][rng.below(3)];
+        let stones: Vec<bool> = (0..49).map(|_| rng.below(100) < density).collect();
+        let count = stones.iter().filter(|s| **s).count();
+        let rank = |j: usize| -> String {
+            let mut s = String::new();
+            let mut empty = 0;
+            for i in 0..7 {
+                if stones[j * 7 + i] {
+                    if empty > 0 {
+                        s.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    s.push('S');
+                } else {
+                    empty += 1;
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            s
+        };
+        let points: Vec<String> = (0..7).rev().map(rank).collect();
+        // One or two checkers on playable cells.
+        let mut cells = vec![vec![false; 8]; 8];
+        for _ in 0..1 + rng.below(2) {
+            let (x, y) = (rng.below(8), rng.below(8));
+            if (x + y) % 2 == 1 {
+                cells[y][x] = true;
+            }
+        }
+        let cell_ranks: Vec<String> = (0..8)
+            .rev()
+            .map(|y| {
+                let mut s = String::new();
+                let mut empty = 0;
+                for x in 0..8 {
+                    if cells[y][x] {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push('C');
+                    } else {
+                        empty += 1;
+                    }
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                }
+                s
+            })
+            .collect();
+        let supply = (66 - count) / 2 * 2;
+        let text = format!("{} {} c {supply}", points.join("/"), cell_ranks.join("/"));
+        let Ok(engine) = Guerrilla::parse_position(&text) else {
+            continue; // no checker, or one already surrounded
+        };
+        let count = engine.perft(1);
+        if count > 20_000 {
+            continue;
+        }
+        let naive = Naive::parse(&text);
+        let moves: Vec<String> = engine
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(moves, naive.legal_moves(), "moves of {text}");
+        longest = longest.max(moves.iter().map(String::len).max().unwrap_or(0));
+        if count < 300 {
+            assert_eq!(engine.perft(2), naive.perft(2), "perft 2 of {text}");
+        }
+        compared += 1;
+    }
+    assert!(
+        longest > 30,
+        "the boards held long chains (longest {longest} characters)"
+    );
+}

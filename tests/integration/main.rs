@@ -3,18 +3,20 @@
 
 mod campaign_agreement;
 mod campaign_naive;
-mod campaign_perft;
 mod campaign_props;
 mod cli_files;
 mod cli_games;
+mod cli_guerrilla;
 mod cli_rules;
 mod games;
 mod guerrilla_agreement;
 mod guerrilla_naive;
 mod guerrilla_props;
+mod guerrilla_vectors;
 mod hostile;
 mod invalid;
 mod keys;
+mod perft_files;
 mod readme;
 mod reports;
 mod schema;

@@ -1,0 +1,78 @@
+//! The perft data files in `tests/perft/`, replayed through each engine (every entry) and
+//! through the naive second implementations (the entries small enough for a debug build).
+
+use crate::campaign_naive::Naive as NaiveCampaign;
+use crate::guerrilla_naive::Naive as NaiveGuerrilla;
+use correspond::rules::Game;
+use correspond::rules::campaign::Campaign;
+use correspond::rules::guerrilla::Guerrilla;
+
+struct Entry {
+    position: String,
+    depth: u32,
+    nodes: u64,
+    line: usize,
+}
+
+fn entries(name: &str) -> Vec<Entry> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/perft")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("read the perft file");
+    let mut position = None;
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(epd) = line.strip_prefix("epd ") {
+            position = Some(epd.to_owned());
+        } else if let Some(rest) = line.strip_prefix("perft ") {
+            let (depth, nodes) = rest.split_once(' ').expect("perft <depth> <nodes>");
+            entries.push(Entry {
+                position: position.clone().expect("an epd line comes first"),
+                depth: depth.parse().expect("depth"),
+                nodes: nodes.parse().expect("nodes"),
+                line: i + 1,
+            });
+        } else {
+            assert!(
+                line.is_empty() || line.starts_with('#'),
+                "{name} line {}: unexpected `{line}`",
+                i + 1
+            );
+        }
+    }
+    assert!(entries.len() > 15, "{name} holds {} entries", entries.len());
+    entries
+}
+
+fn check<G: Game>(name: &str, naive: impl Fn(&str, u32) -> u64) {
+    for e in entries(name) {
+        let pos = G::parse_position(&e.position)
+            .unwrap_or_else(|err| panic!("{name} line {}: {err}", e.line));
+        assert_eq!(
+            pos.perft(e.depth),
+            e.nodes,
+            "{name} line {}: perft {} of {}",
+            e.line,
+            e.depth,
+            e.position
+        );
+        if e.nodes <= 20_000 {
+            assert_eq!(
+                naive(&e.position, e.depth),
+                e.nodes,
+                "{name} line {}: naive perft",
+                e.line
+            );
+        }
+    }
+}
+
+#[test]
+fn campaign_perft_file() {
+    check::<Campaign>("campaign.perft", |p, d| NaiveCampaign::parse(p).perft(d));
+}
+
+#[test]
+fn guerrilla_perft_file() {
+    check::<Guerrilla>("guerrilla.perft", |p, d| NaiveGuerrilla::parse(p).perft(d));
+}
