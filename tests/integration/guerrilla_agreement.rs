@@ -109,28 +109,12 @@ fn crowded_boards_agree_with_the_naive_generator() {
         let density = [50, 70, 85][rng.below(3)];
         let stones: Vec<bool> = (0..49).map(|_| rng.below(100) < density).collect();
         let count = stones.iter().filter(|s| **s).count();
-        let rank = |j: usize| -> String {
-            let mut s = String::new();
-            let mut empty = 0;
-            for i in 0..7 {
-                if stones[j * 7 + i] {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push('S');
-                } else {
-                    empty += 1;
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            s
-        };
-        let points: Vec<String> = (0..7).rev().map(rank).collect();
+        let points: Vec<String> = (0..7)
+            .rev()
+            .map(|j| run_length((0..7).map(|i| stones[j * 7 + i]), 'S'))
+            .collect();
         // One or two checkers on playable cells.
-        let mut cells = vec![vec![false; 8]; 8];
+        let mut cells = [[false; 8]; 8];
         for _ in 0..1 + rng.below(2) {
             let (x, y) = (rng.below(8), rng.below(8));
             if (x + y) % 2 == 1 {
@@ -139,25 +123,7 @@ fn crowded_boards_agree_with_the_naive_generator() {
         }
         let cell_ranks: Vec<String> = (0..8)
             .rev()
-            .map(|y| {
-                let mut s = String::new();
-                let mut empty = 0;
-                for x in 0..8 {
-                    if cells[y][x] {
-                        if empty > 0 {
-                            s.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        s.push('C');
-                    } else {
-                        empty += 1;
-                    }
-                }
-                if empty > 0 {
-                    s.push_str(&empty.to_string());
-                }
-                s
-            })
+            .map(|y| run_length(cells[y].iter().copied(), 'C'))
             .collect();
         let supply = (66 - count) / 2 * 2;
         let text = format!("{} {} c {supply}", points.join("/"), cell_ranks.join("/"));
@@ -185,4 +151,25 @@ fn crowded_boards_agree_with_the_naive_generator() {
         longest > 30,
         "the boards held long chains (longest {longest} characters)"
     );
+}
+
+/// One rank of a position string: `piece` where occupied, digits for runs of empty places.
+fn run_length(occupied: impl Iterator<Item = bool>, piece: char) -> String {
+    let mut s = String::new();
+    let mut empty = 0;
+    for here in occupied {
+        if here {
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+                empty = 0;
+            }
+            s.push(piece);
+        } else {
+            empty += 1;
+        }
+    }
+    if empty > 0 {
+        s.push_str(&empty.to_string());
+    }
+    s
 }
