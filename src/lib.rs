@@ -19,6 +19,7 @@ pub mod digest;
 pub mod flip;
 pub mod git;
 pub mod log;
+pub mod pgn;
 pub mod replay;
 pub mod rules;
 pub mod sign;

@@ -14,5 +14,5 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::AcceptRunOff)))
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::AcceptOffer(record::settlement::<G>()?))))
 }

@@ -27,14 +27,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 phase.describe(&ctx.replay.seats)
             )));
         }
+        let settlement = record::settlement::<G>()?;
         if let Some(reason) = &args.reason {
-            return Ok(Action::ClaimRunOff(reason.clone()));
+            return Ok(Action::Claim(settlement, reason.clone()));
         }
         let claimable = ctx.replay.line.as_ref().map(crate::rules::Line::claimable).unwrap_or_default();
         let reason = G::claim_names()
             .iter()
             .find(|name| G::claim(name).is_some_and(|o| claimable.contains(&o)))
             .ok_or_else(|| CliError::rejected("there is nothing to claim in this position"))?;
-        Ok(Action::ClaimRunOff((*reason).to_owned()))
+        Ok(Action::Claim(settlement, (*reason).to_owned()))
     }))
 }

@@ -11,6 +11,10 @@ pub(crate) enum GameName {
     Campaign,
     /// Guerrilla Checkers: two stones a turn against six checkers.
     Guerrilla,
+    /// Insurrection: chess in which captures change ranks and overthrow governments.
+    Insurrection,
+    /// Orthodox chess.
+    Chess,
 }
 
 impl GameName {
@@ -19,6 +23,8 @@ impl GameName {
         match name {
             "campaign" => Some(GameName::Campaign),
             "guerrilla" => Some(GameName::Guerrilla),
+            "insurrection" => Some(GameName::Insurrection),
+            "chess" => Some(GameName::Chess),
             _ => None,
         }
     }
@@ -36,6 +42,14 @@ macro_rules! with_game {
                 type $g = $crate::rules::guerrilla::Guerrilla;
                 $body
             }
+            $crate::cli::game::GameName::Insurrection => {
+                type $g = $crate::rules::chess::Insurrection;
+                $body
+            }
+            $crate::cli::game::GameName::Chess => {
+                type $g = $crate::rules::chess::Chess;
+                $body
+            }
         }
     };
 }
@@ -50,12 +64,35 @@ pub(crate) struct PositionArgs {
     /// starts with Heads to move and spin doctoring on.
     #[arg(long, value_name = "POS")]
     pub position: Option<String>,
+    /// Play a variant whose rules the position string does not show (insurrection:
+    /// assassination); repeat for several.
+    #[arg(long = "variant", value_name = "NAME")]
+    pub variants: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The position these arguments name.
+    pub(crate) fn start<G: CliGame>(&self) -> Result<G, CliError> {
+        start(self.position.as_deref(), &self.variants)
+    }
 }
 
 /// What the command line needs of a game beyond its rules.
 pub(crate) trait CliGame: Game + crate::replay::Protocol + super::render::Render {
     /// The position the commands start from when no `--position` is given.
     fn default_start() -> Self;
+}
+
+impl CliGame for crate::rules::chess::Chess {
+    fn default_start() -> Self {
+        Self::start(&())
+    }
+}
+
+impl CliGame for crate::rules::chess::Insurrection {
+    fn default_start() -> Self {
+        Self::start(&crate::rules::chess::InsurrectionOptions::default())
+    }
 }
 
 impl CliGame for crate::rules::guerrilla::Guerrilla {
@@ -74,17 +111,44 @@ impl CliGame for Campaign {
 }
 
 /// The position `--position` names, or the default start.
-pub(crate) fn start<G: CliGame>(position: Option<&str>) -> Result<G, CliError> {
-    match position {
-        None => Ok(G::default_start()),
+pub(crate) fn start<G: CliGame>(
+    position: Option<&str>,
+    variants: &[String],
+) -> Result<G, CliError> {
+    let options = options::<G>(variants)?;
+    let pos = match position {
+        None if variants.is_empty() => return Ok(G::default_start()),
+        None => G::start(&options),
         Some(text) => G::parse_position(text).map_err(|e| {
             CliError::rejected(format!("--position: {e}")).hint(format!(
                 "the start position is `{}`; see docs/rules/{}.md for the format",
                 G::default_start(),
                 G::NAME
             ))
-        }),
+        })?,
+    };
+    Ok(pos.with_options(&options))
+}
+
+/// The game's options with the named variants turned on.
+pub(crate) fn options<G: CliGame>(variants: &[String]) -> Result<G::Options, CliError> {
+    let mut map = G::options_map(&G::Options::default());
+    for variant in variants {
+        let known: Vec<String> = map.keys().cloned().collect();
+        let slot = map.get_mut(variant).ok_or_else(|| {
+            let list = if known.is_empty() {
+                "none".to_owned()
+            } else {
+                known.join(", ")
+            };
+            CliError::usage(format!(
+                "{} has no variant `{variant}` (variants: {list})",
+                G::NAME
+            ))
+        })?;
+        *slot = true;
     }
+    G::options_from(&map).map_err(CliError::usage)
 }
 
 /// Plays `moves` from `start`, stopping at the first that cannot be played, with the move's

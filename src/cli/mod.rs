@@ -13,12 +13,14 @@ mod error;
 mod extract;
 mod flip;
 mod game;
+mod import_pgn;
 mod keys;
 mod log;
 mod moves;
 mod new;
 mod offer_runoff;
 mod perft;
+mod pgn;
 mod play;
 mod position;
 mod record;
@@ -55,14 +57,19 @@ enum Command {
     #[command(visible_alias = "reveal")]
     Flip(flip::Args),
     Resign(resign::Args),
+    #[command(visible_alias = "offer-draw")]
     OfferRunoff(offer_runoff::Args),
+    #[command(visible_alias = "accept-draw")]
     AcceptRunoff(accept_runoff::Args),
+    #[command(visible_alias = "claim-draw")]
     ClaimRunoff(claim_runoff::Args),
     Status(status::Args),
     Show(show::Args),
     Log(log::Args),
     Verify(verify::Args),
     Extract(extract::Args),
+    Pgn(pgn::Args),
+    ImportPgn(import_pgn::Args),
     Moves(moves::Args),
     Perft(perft::Args),
     Position(position::Args),
@@ -87,6 +94,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
         Command::Show(args) => show::run(&args, out),
         Command::Log(args) => log::run(&args, out),
         Command::Extract(args) => extract::run(&args, out),
+        Command::Pgn(args) => pgn::run(&args, out),
+        Command::ImportPgn(args) => import_pgn::run(&args, out),
         Command::Moves(args) => moves::run(&args, out),
         Command::Perft(args) => perft::run(&args, out),
         Command::Position(args) => position::run(&args, out),

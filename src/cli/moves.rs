@@ -1,7 +1,7 @@
 //! `correspond moves`: the legal moves of a position.
 
 use super::CliError;
-use super::game::{self, PositionArgs, with_game};
+use super::game::{PositionArgs, with_game};
 use crate::rules::Game;
 use std::io::Write;
 
@@ -15,7 +15,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
-        let pos = game::start::<G>(args.position.position.as_deref())?;
+        let pos = args.position.start::<G>()?;
         // Streamed: a crowded Guerrilla Checkers board can have hundreds of thousands of moves.
         let mut result = Ok(());
         let _ = pos.for_each_legal_move(&mut |mv| match writeln!(out, "{mv}") {

@@ -23,7 +23,8 @@ pub(crate) struct Args {
     #[arg(long)]
     name: String,
     /// Your side. Campaign: heads or tails (a coin flip then decides who moves first).
-    /// Guerrilla: guerrilla or coin, or toss to let a coin flip decide the sides.
+    /// Guerrilla: guerrilla or coin; chess and insurrection: white or black; or, in those,
+    /// toss to let a coin flip decide the sides.
     #[arg(long)]
     side: String,
     /// Your opponent's name.
@@ -32,7 +33,8 @@ pub(crate) struct Args {
     /// Your opponent's SSH public key: a .pub file, or the key itself (`ssh-ed25519 AAAA...`).
     #[arg(long, value_name = "KEY")]
     opponent_key: String,
-    /// Turn a variant on (campaign: spin-doctoring, playing-for-keeps); repeat for several.
+    /// Turn a variant on (campaign: spin-doctoring, playing-for-keeps; insurrection:
+    /// assassination); repeat for several.
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<String>,
     #[command(flatten)]
@@ -80,18 +82,7 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
         let theirs = *G::SIDES.iter().find(|s| **s != mine).expect("two sides");
         (mine.to_string(), theirs.to_string())
     };
-    let mut options = G::options_map(&G::Options::default());
-    for variant in &args.variants {
-        let slot = options.get_mut(variant).ok_or_else(|| {
-            let known: Vec<String> = G::options_map(&G::Options::default()).into_keys().collect();
-            CliError::usage(format!(
-                "{} has no variant `{variant}` (variants: {})",
-                G::NAME,
-                known.join(", ")
-            ))
-        })?;
-        *slot = true;
-    }
+    let options = G::options_map(&super::game::options::<G>(&args.variants)?);
     if args.file.exists() {
         return Err(
             CliError::usage(format!("{} already exists", args.file.display()))

@@ -15,5 +15,5 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::OfferRunOff)))
+    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::Offer(record::settlement::<G>()?))))
 }

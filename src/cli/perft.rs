@@ -1,7 +1,7 @@
 //! `correspond perft`: count the positions a number of turns ahead, to test move generators.
 
 use super::CliError;
-use super::game::{self, PositionArgs, with_game};
+use super::game::{PositionArgs, with_game};
 use crate::rules::Game;
 use std::io::Write;
 
@@ -20,7 +20,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
-        let pos = game::start::<G>(args.position.position.as_deref())?;
+        let pos = args.position.start::<G>()?;
         let total = if args.divide && args.depth > 0 {
             let mut total = 0;
             let mut result = Ok(());

@@ -18,7 +18,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
-        let start = game::start::<G>(args.position.position.as_deref())?;
+        let start = args.position.start::<G>()?;
         let line = game::play_moves(start, &args.moves)?;
         let pos = line.current();
         writeln!(out, "{pos}")?;

@@ -5,7 +5,9 @@
 use super::CliError;
 use super::game::CliGame;
 use super::keys::{self, KeyArgs};
-use crate::log::{self, Action, GameFile, Record, append_locked, record_unsigned, signature_line};
+use crate::log::{
+    self, Action, GameFile, Record, Settlement, append_locked, record_unsigned, signature_line,
+};
 use crate::replay::{self, Event, Protocol, Replay};
 use crate::sign::{self, Signer};
 use std::io::Write;
@@ -185,10 +187,18 @@ fn summary(action: &Action) -> String {
         Action::FlipNonce(_) => "answers the coin flip".into(),
         Action::FlipReveal(_) => "reveals the coin flip".into(),
         Action::Resign => "resigns".into(),
-        Action::OfferRunOff => "offers a run-off".into(),
-        Action::AcceptRunOff => "accepts the run-off".into(),
-        Action::ClaimRunOff(reason) => format!("claims a run-off ({reason})"),
+        Action::Offer(Settlement::RunOff) => "offers a run-off".into(),
+        Action::Offer(Settlement::Draw) => "offers a draw".into(),
+        Action::AcceptOffer(Settlement::RunOff) => "accepts the run-off".into(),
+        Action::AcceptOffer(Settlement::Draw) => "accepts the draw".into(),
+        Action::Claim(Settlement::RunOff, reason) => format!("claims a run-off ({reason})"),
+        Action::Claim(Settlement::Draw, reason) => format!("claims a draw ({reason})"),
     }
+}
+
+/// The game's settlement for offers and claims, or an error for games that have none.
+pub(crate) fn settlement<G: Protocol>() -> Result<Settlement, CliError> {
+    G::SETTLEMENT.ok_or_else(|| CliError::rejected(format!("{} has no offers or claims", G::NAME)))
 }
 
 /// A nonce for a coin flip, derived from the signer's key (see [`crate::flip`]).
@@ -213,7 +223,7 @@ pub(crate) fn game_of(path: &Path) -> Result<super::game::GameName, CliError> {
         .map_err(|e| CliError::rejected(format!("{} does not verify: {e}", path.display())))?;
     super::game::GameName::of_file(&file.header().game).ok_or_else(|| {
         CliError::rejected(format!(
-            "{}: unknown game `{}` (this program plays campaign and guerrilla)",
+            "{}: unknown game `{}` (this program plays campaign, guerrilla, insurrection and chess)",
             path.display(),
             file.header().game
         ))

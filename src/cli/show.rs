@@ -19,12 +19,16 @@ use std::path::Path;
 /// last). A file named like a game is written with its folder: `./campaign`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// A game (campaign, guerrilla) or a game file.
+    /// A game (campaign, guerrilla, insurrection, chess) or a game file.
     #[arg(value_name = "GAME|FILE")]
     target: String,
     /// With a game: start from this position string instead of the start position.
     #[arg(long, value_name = "POS")]
     position: Option<String>,
+    /// With a game: play a variant the position string does not show (insurrection:
+    /// assassination).
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
     /// With a game: moves to play first, in order.
     #[arg(value_name = "MOVE")]
     moves: Vec<String>,
@@ -49,7 +53,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             ));
         }
         return with_game!(name, G => {
-            let start = game::start::<G>(args.position.as_deref())?;
+            let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
             let line = game::play_moves(start, &args.moves)?;
             G::render(&line, charset, out)?;
             Ok(())
@@ -57,7 +61,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if args.position.is_some() || !args.moves.is_empty() {
         return Err(CliError::usage(format!(
-            "`{}` is not a game (campaign, guerrilla); for a game file, --position and moves do not apply",
+            "`{}` is not a game (campaign, guerrilla, insurrection, chess); for a game file, --position and moves do not apply",
             args.target
         )));
     }

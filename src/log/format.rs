@@ -171,12 +171,34 @@ pub enum Action {
     FlipReveal(Digest),
     /// The signer resigns.
     Resign,
-    /// The signer offers to settle the game by a Run-Off.
-    OfferRunOff,
+    /// The signer offers to end the game by the game's settlement (a Run-Off, a draw).
+    Offer(Settlement),
     /// The signer accepts the opponent's standing offer.
-    AcceptRunOff,
-    /// The signer claims a Run-Off (`repetition` or `halfmove-clock`).
-    ClaimRunOff(String),
+    AcceptOffer(Settlement),
+    /// The signer claims the game's settlement by a rule (`repetition`, `halfmove-clock`,
+    /// `fifty-moves`).
+    Claim(Settlement, String),
+}
+
+/// How a game can end by agreement or claim: Campaign settles by a Run-Off (a coin flip),
+/// chess by a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Settlement {
+    /// A Run-Off: a coin flip decides.
+    RunOff,
+    /// A draw.
+    Draw,
+}
+
+impl Settlement {
+    /// The name used in record kinds: `runoff` or `draw`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Settlement::RunOff => "runoff",
+            Settlement::Draw => "draw",
+        }
+    }
 }
 
 impl Action {
@@ -191,9 +213,12 @@ impl Action {
             Action::FlipNonce(_) => "flip-nonce",
             Action::FlipReveal(_) => "flip-reveal",
             Action::Resign => "resign",
-            Action::OfferRunOff => "offer-runoff",
-            Action::AcceptRunOff => "accept-runoff",
-            Action::ClaimRunOff(_) => "claim-runoff",
+            Action::Offer(Settlement::RunOff) => "offer-runoff",
+            Action::Offer(Settlement::Draw) => "offer-draw",
+            Action::AcceptOffer(Settlement::RunOff) => "accept-runoff",
+            Action::AcceptOffer(Settlement::Draw) => "accept-draw",
+            Action::Claim(Settlement::RunOff, _) => "claim-runoff",
+            Action::Claim(Settlement::Draw, _) => "claim-draw",
         }
     }
 }
@@ -281,14 +306,14 @@ pub fn record_unsigned(record: &Record) -> String {
         Action::Move(m) => {
             let _ = writeln!(out, "move: {m}");
         }
-        Action::ClaimRunOff(reason) => {
+        Action::Claim(_, reason) => {
             let _ = writeln!(out, "claim: {reason}");
         }
         Action::Accept { nonce: None }
         | Action::Defer
         | Action::Resign
-        | Action::OfferRunOff
-        | Action::AcceptRunOff => {}
+        | Action::Offer(_)
+        | Action::AcceptOffer(_) => {}
     }
     let _ = writeln!(out, "time: \"{}\"", record.time.as_str());
     out
@@ -447,7 +472,7 @@ impl RawPlayer {
 impl RawRecord {
     pub(super) fn validate(self) -> Result<Record, String> {
         let kind = self.kind.as_str();
-        const KINDS: [&str; 10] = [
+        const KINDS: [&str; 13] = [
             "accept",
             "move",
             "defer",
@@ -458,6 +483,9 @@ impl RawRecord {
             "offer-runoff",
             "accept-runoff",
             "claim-runoff",
+            "offer-draw",
+            "accept-draw",
+            "claim-draw",
         ];
         if !KINDS.contains(&kind) {
             return Err(format!(
@@ -479,7 +507,11 @@ impl RawRecord {
             matches!(kind, "accept" | "flip-nonce" | "flip-reveal"),
         );
         take("commitment", &self.commitment, kind == "flip-commit");
-        take("claim", &self.claim, kind == "claim-runoff");
+        take(
+            "claim",
+            &self.claim,
+            matches!(kind, "claim-runoff" | "claim-draw"),
+        );
         if let Some(field) = unused.first() {
             return Err(format!(
                 "a record of kind `{kind}` must not have a `{field}` field"
@@ -509,14 +541,21 @@ impl RawRecord {
             "flip-nonce" => Action::FlipNonce(digest("nonce", &need("nonce", self.nonce)?)?),
             "flip-reveal" => Action::FlipReveal(digest("nonce", &need("nonce", self.nonce)?)?),
             "resign" => Action::Resign,
-            "offer-runoff" => Action::OfferRunOff,
-            "accept-runoff" => Action::AcceptRunOff,
-            "claim-runoff" => {
+            "offer-runoff" => Action::Offer(Settlement::RunOff),
+            "offer-draw" => Action::Offer(Settlement::Draw),
+            "accept-runoff" => Action::AcceptOffer(Settlement::RunOff),
+            "accept-draw" => Action::AcceptOffer(Settlement::Draw),
+            "claim-runoff" | "claim-draw" => {
                 let claim = need("claim", self.claim)?;
                 if !valid_word(&claim) {
                     return Err(format!("`{}` is not a claim", shown(&claim)));
                 }
-                Action::ClaimRunOff(claim)
+                let settlement = if kind == "claim-draw" {
+                    Settlement::Draw
+                } else {
+                    Settlement::RunOff
+                };
+                Action::Claim(settlement, claim)
             }
             other => unreachable!("`{other}` was checked against KINDS"),
         };

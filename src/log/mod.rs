@@ -29,8 +29,8 @@ mod format;
 
 pub use append::{AppendError, MAX_FILE_SIZE, append_locked, create_new, read_limited};
 pub use format::{
-    Action, COMMITMENT_PREFIX, FORMAT, Header, Player, Record, Timestamp, header_unsigned,
-    preamble, record_unsigned, signature_line, valid_name,
+    Action, COMMITMENT_PREFIX, FORMAT, Header, Player, Record, Settlement, Timestamp,
+    header_unsigned, preamble, record_unsigned, signature_line, valid_name,
 };
 
 use crate::digest::Digest;

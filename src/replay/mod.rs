@@ -119,7 +119,7 @@ pub enum ErrorKind {
     #[error("unreadable: {0}")]
     Unparseable(LogErrorKind),
     /// The header names a game this program does not know.
-    #[error("unknown game `{0}` (this program plays campaign and guerrilla)")]
+    #[error("unknown game `{0}` (this program plays campaign, guerrilla, insurrection and chess)")]
     UnknownGame(String),
     /// The header's terms are not valid for its game.
     #[error("invalid header: {0}")]
@@ -291,6 +291,12 @@ pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
         crate::rules::guerrilla::Guerrilla::NAME => Ok(Summary::of(&replay::<
             crate::rules::guerrilla::Guerrilla,
         >(&file)?)),
+        crate::rules::chess::Insurrection::NAME => Ok(Summary::of(&replay::<
+            crate::rules::chess::Insurrection,
+        >(&file)?)),
+        crate::rules::chess::Chess::NAME => {
+            Ok(Summary::of(&replay::<crate::rules::chess::Chess>(&file)?))
+        }
         other => Err(ReplayError {
             document: Some(0),
             line: file.line(0),

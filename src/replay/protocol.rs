@@ -2,7 +2,9 @@
 //! names, its options, what the opening coin flip decides, and what claims and agreements lead
 //! to.
 
+use crate::log::Settlement;
 use crate::rules::campaign::{self, Campaign, RunOffReason};
+use crate::rules::chess::{self, Chess, Insurrection};
 use crate::rules::guerrilla::{self, Guerrilla};
 use crate::rules::{Game, Line};
 use std::collections::BTreeMap;
@@ -31,6 +33,9 @@ pub trait Protocol: Game {
     /// The start position with `first` to move.
     fn start_with(options: &Self::Options, first: Self::Side) -> Self;
 
+    /// How the game ends by agreement or claim, if it can.
+    const SETTLEMENT: Option<Settlement>;
+
     /// What both players agreeing to end the game leads to, if the game allows it.
     fn agreement() -> Option<Self::Outcome>;
 
@@ -49,6 +54,11 @@ pub trait Protocol: Game {
     /// What a legal move does besides moving, in words: captures, promotions, and the like.
     fn describe(&self, mv: &Self::Move) -> Vec<String>;
 
+    /// A move as reports show it: the canonical notation, or SAN for chess.
+    fn display_move(&self, mv: &Self::Move) -> String {
+        mv.to_string()
+    }
+
     /// Each side's stake in cents, in [`Protocol::SIDES`] order, when the options play for
     /// stakes (Campaign's Playing for Keeps).
     fn stakes(options: &Self::Options, line: &Line<Self>) -> Option<[u32; 2]> {
@@ -60,6 +70,7 @@ pub trait Protocol: Game {
 impl Protocol for Campaign {
     const SIDES: [campaign::Side; 2] = [campaign::Side::Heads, campaign::Side::Tails];
     const TOSS_FOR_FIRST_MOVE: bool = true;
+    const SETTLEMENT: Option<Settlement> = Some(Settlement::RunOff);
 
     fn side_named(name: &str) -> Option<campaign::Side> {
         match name {
@@ -146,6 +157,7 @@ impl Protocol for Campaign {
 impl Protocol for Guerrilla {
     const SIDES: [guerrilla::Side; 2] = [guerrilla::Side::Guerrilla, guerrilla::Side::Coin];
     const TOSS_FOR_FIRST_MOVE: bool = false;
+    const SETTLEMENT: Option<Settlement> = None;
 
     fn side_named(name: &str) -> Option<guerrilla::Side> {
         match name {
@@ -193,5 +205,156 @@ impl Protocol for Guerrilla {
 
     fn describe(&self, mv: &guerrilla::Move) -> Vec<String> {
         Guerrilla::describe(self, mv)
+    }
+}
+
+/// What a chess or Insurrection move did, in words: captures, castling, succession and
+/// decline, coups with their names, promotions.
+fn chess_notes(before: &chess::Position, mv: chess::Move) -> Vec<String> {
+    let Ok((_, effects)) = before.play_move(mv) else {
+        return Vec::new();
+    };
+    let mut notes = Vec::new();
+    if let Some(role) = effects.captured {
+        notes.push(format!("takes a {}", role.name()));
+    }
+    if let Some(role) = effects.changed_rank {
+        notes.push(format!("becomes a {}", role.name()));
+    }
+    if let Some(role) = mv.promotion {
+        notes.push(format!("promotes to a {}", role.name()));
+    }
+    if let Some(role) = effects.coup {
+        let them = before.turn().opponent();
+        notes.push(format!(
+            "coup: {them}'s government is now its {}s ({})",
+            role.name(),
+            chess::coup_name(role)
+        ));
+    }
+    notes
+}
+
+macro_rules! chess_protocol {
+    ($game:ty) => {
+        impl Protocol for $game {
+            const SIDES: [chess::Color; 2] = [chess::Color::White, chess::Color::Black];
+            const TOSS_FOR_FIRST_MOVE: bool = false;
+            const SETTLEMENT: Option<Settlement> = Some(Settlement::Draw);
+
+            fn side_named(name: &str) -> Option<chess::Color> {
+                match name {
+                    "white" => Some(chess::Color::White),
+                    "black" => Some(chess::Color::Black),
+                    _ => None,
+                }
+            }
+
+            fn options_from(map: &BTreeMap<String, bool>) -> Result<Self::Options, String> {
+                chess_options::<Self>(map)
+            }
+
+            fn options_map(options: &Self::Options) -> BTreeMap<String, bool> {
+                chess_options_map::<Self>(options)
+            }
+
+            fn start_with(options: &Self::Options, _first: chess::Color) -> Self {
+                // White always moves first.
+                Self::start(options)
+            }
+
+            fn agreement() -> Option<chess::Outcome> {
+                Some(chess::Outcome::Draw(chess::DrawReason::Agreement))
+            }
+
+            fn claim(name: &str) -> Option<chess::Outcome> {
+                match name {
+                    "repetition" => {
+                        Some(chess::Outcome::Draw(chess::DrawReason::ThreefoldRepetition))
+                    }
+                    "fifty-moves" => Some(chess::Outcome::Draw(chess::DrawReason::FiftyMoves)),
+                    _ => None,
+                }
+            }
+
+            fn claim_names() -> &'static [&'static str] {
+                &["repetition", "fifty-moves"]
+            }
+
+            fn reason(outcome: &chess::Outcome) -> String {
+                match outcome {
+                    chess::Outcome::Checkmate { .. } => "checkmate".to_owned(),
+                    chess::Outcome::Draw(reason) => reason.to_string(),
+                }
+            }
+
+            fn in_check(&self) -> bool {
+                self.0.is_check()
+            }
+
+            fn describe(&self, mv: &chess::Move) -> Vec<String> {
+                chess_notes(&self.0, *mv)
+            }
+
+            fn display_move(&self, mv: &chess::Move) -> String {
+                self.0.san(*mv)
+            }
+        }
+    };
+}
+
+chess_protocol!(Chess);
+chess_protocol!(Insurrection);
+
+/// Chess has no options; Insurrection has `assassination`.
+fn chess_options<G: Game>(map: &BTreeMap<String, bool>) -> Result<G::Options, String>
+where
+    G::Options: ChessOptions,
+{
+    G::Options::from_map(map)
+}
+
+fn chess_options_map<G: Game>(options: &G::Options) -> BTreeMap<String, bool>
+where
+    G::Options: ChessOptions,
+{
+    options.to_map()
+}
+
+/// The options of the two chess games, as header maps.
+trait ChessOptions: Sized {
+    fn from_map(map: &BTreeMap<String, bool>) -> Result<Self, String>;
+    fn to_map(&self) -> BTreeMap<String, bool>;
+}
+
+impl ChessOptions for () {
+    fn from_map(map: &BTreeMap<String, bool>) -> Result<(), String> {
+        match map.keys().next() {
+            None => Ok(()),
+            Some(name) => Err(format!("chess has no options, and no option `{name}`")),
+        }
+    }
+
+    fn to_map(&self) -> BTreeMap<String, bool> {
+        BTreeMap::new()
+    }
+}
+
+impl ChessOptions for chess::InsurrectionOptions {
+    fn from_map(map: &BTreeMap<String, bool>) -> Result<Self, String> {
+        if let Some(unknown) = map.keys().find(|k| *k != "assassination") {
+            return Err(format!(
+                "insurrection has no option `{unknown}` (its option is assassination)"
+            ));
+        }
+        let assassination = map
+            .get("assassination")
+            .copied()
+            .ok_or("the option `assassination` must be given, true or false")?;
+        Ok(chess::InsurrectionOptions { assassination })
+    }
+
+    fn to_map(&self) -> BTreeMap<String, bool> {
+        BTreeMap::from([("assassination".to_owned(), self.assassination)])
     }
 }

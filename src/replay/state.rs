@@ -4,7 +4,7 @@
 use super::{ErrorKind, Protocol, Seat, Step};
 use crate::digest::Digest;
 use crate::flip::{self, Coin};
-use crate::log::{Action, GameFile};
+use crate::log::{Action, GameFile, Settlement};
 use crate::rules::{Decision, Line, MoveError};
 use std::fmt;
 
@@ -90,14 +90,14 @@ pub enum Event {
     Check,
     /// The game ended in an outcome that a coin flip settles.
     CoinFlipDue(String),
-    /// A Run-Off was offered.
-    Offered,
+    /// A settlement (`runoff`, `draw`) was offered.
+    Offered(&'static str),
     /// The standing offer lapsed: the other player did something else.
     OfferLapsed,
     /// The offer was accepted.
-    OfferAccepted,
-    /// An outcome was claimed.
-    Claimed(String),
+    OfferAccepted(&'static str),
+    /// A settlement (`runoff`, `draw`) was claimed.
+    Claimed(&'static str),
     /// The signer resigned.
     Resigned,
     /// The game ended.
@@ -117,14 +117,18 @@ impl fmt::Display for Event {
             Event::Moved(mv, notes) => write!(f, "{mv} ({})", notes.join(", ")),
             Event::Check => f.write_str("check"),
             Event::CoinFlipDue(outcome) => write!(f, "{outcome}, decided by a coin flip"),
-            Event::Offered => f.write_str("offers a run-off"),
-            Event::OfferLapsed => f.write_str("the run-off offer lapses"),
-            Event::OfferAccepted => f.write_str("accepts the run-off"),
-            Event::Claimed(_) => f.write_str("claims the run-off"),
+            Event::Offered(what) => write!(f, "offers a {}", settlement_words(what)),
+            Event::OfferLapsed => f.write_str("the offer lapses"),
+            Event::OfferAccepted(what) => write!(f, "accepts the {}", settlement_words(what)),
+            Event::Claimed(what) => write!(f, "claims the {}", settlement_words(what)),
             Event::Resigned => f.write_str("resigns"),
             Event::Over(verdict) => write!(f, "game over: {verdict}"),
         }
     }
+}
+
+fn settlement_words(name: &str) -> &str {
+    if name == "runoff" { "run-off" } else { name }
 }
 
 /// What a coin flip under way will decide.
@@ -300,7 +304,9 @@ impl<'f, G: Protocol> State<'f, G> {
         }
         let mut events = Vec::new();
         // A standing offer lapses at the other player's next record, unless that accepts it.
-        if self.offer.is_some_and(|offerer| offerer != signer) && *action != Action::AcceptRunOff {
+        if self.offer.is_some_and(|offerer| offerer != signer)
+            && !matches!(action, Action::AcceptOffer(_))
+        {
             self.offer = None;
             events.push(Event::OfferLapsed);
         }
@@ -501,20 +507,35 @@ impl<'f, G: Protocol> State<'f, G> {
         Phase::Playing(self.seat_of(side))
     }
 
+    /// Checks that an offer or claim names the settlement this game has.
+    fn settlement(&self, asked: Settlement) -> Result<(), ErrorKind> {
+        match G::SETTLEMENT {
+            Some(s) if s == asked => Ok(()),
+            Some(s) => Err(ErrorKind::Protocol(format!(
+                "{} is settled by a {}, not a {}",
+                G::NAME,
+                settlement_words(s.name()),
+                settlement_words(asked.name()),
+            ))),
+            None => Err(ErrorKind::Protocol(format!(
+                "{} has no offers or claims",
+                G::NAME
+            ))),
+        }
+    }
+
     fn play(&mut self, signer: usize, to_move: usize, action: &Action) -> Applied {
         match action {
-            Action::Move(_) | Action::ClaimRunOff(_) if signer != to_move => {
+            Action::Move(_) | Action::Claim(..) if signer != to_move => {
                 Err(self.not_your_turn(signer))
             }
             Action::Move(text) => self.play_move(text),
-            Action::ClaimRunOff(name) => self.claim(signer, name),
-            Action::OfferRunOff => {
-                if G::agreement().is_none() {
-                    return Err(ErrorKind::Protocol(format!(
-                        "{} has no agreed endings to offer",
-                        G::NAME
-                    )));
-                }
+            Action::Claim(settlement, name) => {
+                self.settlement(*settlement)?;
+                self.claim(signer, *settlement, name)
+            }
+            Action::Offer(settlement) => {
+                self.settlement(*settlement)?;
                 if self.offer == Some(signer) {
                     return Err(ErrorKind::Protocol(format!(
                         "{}'s offer already stands",
@@ -522,18 +543,20 @@ impl<'f, G: Protocol> State<'f, G> {
                     )));
                 }
                 self.offer = Some(signer);
-                Ok(vec![Event::Offered])
+                Ok(vec![Event::Offered(settlement.name())])
             }
-            Action::AcceptRunOff => {
+            Action::AcceptOffer(settlement) => {
+                self.settlement(*settlement)?;
                 let Some(outcome) = G::agreement().filter(|_| self.offer == Some(1 - signer))
                 else {
                     return Err(ErrorKind::Protocol(format!(
-                        "there is no run-off offer from {} to accept",
+                        "there is no {} offer from {} to accept",
+                        settlement_words(settlement.name()),
                         self.name(1 - signer)
                     )));
                 };
                 self.offer = None;
-                let mut events = vec![Event::OfferAccepted];
+                let mut events = vec![Event::OfferAccepted(settlement.name())];
                 events.extend(self.settle(outcome));
                 Ok(events)
             }
@@ -569,22 +592,24 @@ impl<'f, G: Protocol> State<'f, G> {
             )));
         }
         let notes = before.describe(&mv);
+        let shown = before.display_move(&mv);
         let after = line
             .play(&mv)
             .expect("parse_move returns playable moves")
             .clone();
-        let mut events = vec![Event::Moved(text.to_owned(), notes)];
+        let mut events = vec![Event::Moved(shown, notes)];
         if after.in_check() && after.outcome().is_none() {
             events.push(Event::Check);
         }
-        match after.outcome() {
+        let outcome = self.line.as_ref().expect("play has started").outcome();
+        match outcome {
             Some(outcome) => events.extend(self.settle(outcome)),
             None => self.phase = self.playing_phase(),
         }
         Ok(events)
     }
 
-    fn claim(&mut self, signer: usize, name: &str) -> Applied {
+    fn claim(&mut self, signer: usize, settlement: Settlement, name: &str) -> Applied {
         let Some(outcome) = G::claim(name) else {
             let claims = match G::claim_names() {
                 [] => "it has none".to_owned(),
@@ -605,7 +630,7 @@ impl<'f, G: Protocol> State<'f, G> {
                 line.repetitions(),
             )));
         }
-        let mut events = vec![Event::Claimed(outcome.to_string())];
+        let mut events = vec![Event::Claimed(settlement.name())];
         events.extend(self.settle(outcome));
         Ok(events)
     }

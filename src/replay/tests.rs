@@ -4,8 +4,8 @@
 use super::*;
 use crate::flip::{self, Part};
 use crate::log::{
-    Action, Header, Player, Record, Timestamp, binding_of, header_document, header_unsigned,
-    record_unsigned, signature_line,
+    Action, Header, Player, Record, Settlement, Timestamp, binding_of, header_document,
+    header_unsigned, record_unsigned, signature_line,
 };
 use crate::rules::campaign::{Campaign, Side};
 use crate::sign::{KeySigner, Signer};
@@ -220,18 +220,21 @@ fn the_toss_decides_who_moves_first_from_the_coin() {
 fn offers_stand_until_the_other_players_next_record() {
     let b = Builder::new().started().moves("c2c3");
     // bob offers; his own next records do not withdraw it; alice's move declines it.
-    let offered = b.add(1, Action::OfferRunOff);
+    let offered = b.add(1, Action::Offer(Settlement::RunOff));
     assert!(
-        matches!(offered.error_after(|b| b.add(1, Action::OfferRunOff)), ErrorKind::Protocol(m) if m.contains("offer already stands"))
+        matches!(offered.error_after(|b| b.add(1, Action::Offer(Settlement::RunOff))), ErrorKind::Protocol(m) if m.contains("offer already stands"))
     );
     assert!(
-        matches!(offered.error_after(|b| b.add(1, Action::AcceptRunOff)), ErrorKind::Protocol(m) if m.contains("no run-off offer from alice"))
+        matches!(offered.error_after(|b| b.add(1, Action::AcceptOffer(Settlement::RunOff))), ErrorKind::Protocol(m) if m.contains("no run-off offer from alice"))
     );
     let offered = offered.moves("c6c5");
-    let declined = offered.error_after(|b| b.moves("e2e3").add(0, Action::AcceptRunOff));
+    let declined = offered.error_after(|b| {
+        b.moves("e2e3")
+            .add(0, Action::AcceptOffer(Settlement::RunOff))
+    });
     assert!(matches!(declined, ErrorKind::Protocol(m) if m.contains("no run-off offer from bob")));
     let accepted = offered
-        .add(0, Action::AcceptRunOff)
+        .add(0, Action::AcceptOffer(Settlement::RunOff))
         .replay()
         .expect("valid");
     assert_eq!(
@@ -247,15 +250,15 @@ fn a_claim_must_hold_and_be_made_on_the_claimants_turn() {
         .started()
         .moves("c2c3 c6c5 d1c2 d7c6 c2d1 c6d7 d1c2 d7c6 c2d1");
     assert!(
-        matches!(b.error_after(|b| b.add(1, Action::ClaimRunOff("repetition".into()))), ErrorKind::Protocol(m) if m.contains("cannot be claimed"))
+        matches!(b.error_after(|b| b.add(1, Action::Claim(Settlement::RunOff, "repetition".into()))), ErrorKind::Protocol(m) if m.contains("cannot be claimed"))
     );
     let b = b.moves("c6d7");
     assert!(matches!(
-        b.error_after(|b| b.add(1, Action::ClaimRunOff("repetition".into()))),
+        b.error_after(|b| b.add(1, Action::Claim(Settlement::RunOff, "repetition".into()))),
         ErrorKind::NotYourTurn { .. }
     ));
     let claimed = b
-        .add(0, Action::ClaimRunOff("repetition".into()))
+        .add(0, Action::Claim(Settlement::RunOff, "repetition".into()))
         .replay()
         .expect("valid");
     assert_eq!(claimed.last().phase, Phase::AwaitingCommit(0));
@@ -266,8 +269,8 @@ fn during_a_run_off_flip_nothing_else_may_be_signed() {
     let b = Builder::new()
         .started()
         .moves("c2c3 c6c5")
-        .add(1, Action::OfferRunOff)
-        .add(0, Action::AcceptRunOff);
+        .add(1, Action::Offer(Settlement::RunOff))
+        .add(0, Action::AcceptOffer(Settlement::RunOff));
     assert!(
         matches!(b.error_after(|b| b.add(0, Action::Move("e2e3".into()))), ErrorKind::Protocol(m) if m.contains("must commit"))
     );

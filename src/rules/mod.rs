@@ -11,6 +11,7 @@
 //! (the command line, the replayer, perft) is written once over `G: Game`.
 
 pub mod campaign;
+pub mod chess;
 pub mod guerrilla;
 
 use std::error::Error;
@@ -91,6 +92,21 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
     /// How the game has ended in this position, if it has. Only what the position alone shows:
     /// claims and agreements are the replayer's business (see [`Game::claimable`]).
     fn outcome(&self) -> Option<Self::Outcome>;
+
+    /// How the game has ended given its history, when the position alone does not say: the
+    /// position has now occurred `repetitions` times (chess's fivefold repetition).
+    fn automatic(&self, repetitions: usize) -> Option<Self::Outcome> {
+        let _ = repetitions;
+        None
+    }
+
+    /// The same position under other options, where the options are not part of the position
+    /// string (Insurrection's Assassination).
+    #[must_use]
+    fn with_options(self, options: &Self::Options) -> Self {
+        let _ = options;
+        self
+    }
 
     /// What the outcome means for the players.
     fn decision(outcome: &Self::Outcome) -> Decision<Self::Side>;
@@ -268,10 +284,19 @@ impl<G: Game> Line<G> {
             .count()
     }
 
+    /// How the game has ended, from the position and, for repetition, its history.
+    #[must_use]
+    pub fn outcome(&self) -> Option<G::Outcome> {
+        let current = self.current();
+        current
+            .outcome()
+            .or_else(|| current.automatic(self.repetitions()))
+    }
+
     /// What the side to move may claim now (nothing once the game is over).
     #[must_use]
     pub fn claimable(&self) -> Vec<G::Outcome> {
-        if self.current().outcome().is_some() {
+        if self.outcome().is_some() {
             return Vec::new();
         }
         self.current().claimable(self.repetitions())

@@ -170,6 +170,26 @@ const SCRIPTS: &[Script] = &[
              h5-g4",
         )],
     },
+    Script {
+        game: "insurrection",
+        side: "white",
+        name: "anarcho-syndicalist-mate",
+        day: 20_420,
+        variants: &[],
+        steps: &[Step::Moves("d4 b5 Bg5 Nc6 Bxe7 Nxd4 exd8+ Kxd8 Qxd4#")],
+    },
+    Script {
+        game: "insurrection",
+        side: "toss",
+        name: "stalemate",
+        day: 20_421,
+        variants: &[],
+        steps: &[Step::Moves(
+            "c4 h6 d4 a5 Bxh6 Rxh6 Qa4 e5 Qxd7+ Bxd7 dxe5 Qh4 g4 Qxh2 Rxh2 Bb4+ Nc3 Ba3 bxa3 \
+             c6 Nb1 f6 exf6 b5 cxb5 Kd8 fxg7 Ne7 Bxe7 Na6 bxa6 Rxa6 h3 Nb8 g8=Q+ Kxe7 Qxb8 \
+             Kf8 Nxd7 a4 Nxf8 c5 e3",
+        )],
+    },
 ];
 
 /// Plays a script in `dir` and returns the game file's bytes.
@@ -224,10 +244,12 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
     };
     // Whose turn it is: true for alice. In Campaign she plays Heads and moves first (see
     // HeadsFirst); in Guerrilla Checkers the Guerrilla moves first.
-    let mut alice_turn = match script.game {
-        "campaign" => true,
-        _ => script.side == "guerrilla" || toss.contains("alice plays guerrilla"),
+    let first = match script.game {
+        "campaign" => "heads",
+        "guerrilla" => "guerrilla",
+        _ => "white",
     };
+    let mut alice_turn = script.side == first || toss.contains(&format!("alice plays {first}"));
     for step in script.steps {
         match step {
             Step::HeadsFirst => {
@@ -262,18 +284,52 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
     std::fs::read(&file).expect("the game file")
 }
 
+/// The public-domain games of `games/chess/classics.pgn`, imported: (file name, game number).
+const IMPORTS: &[(&str, usize)] = &[
+    ("morphy-opera-game-1858", 1),
+    ("anderssen-immortal-game-1851", 2),
+    ("anderssen-evergreen-game-1852", 3),
+];
+
+fn import(name: &str, index: usize, dir: &Path) -> Vec<u8> {
+    let file = dir.join(format!("{name}.yaml"));
+    let pgn = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/chess/classics.pgn");
+    let out = correspond()
+        .env("CORRESPOND_TIME", "2025-12-01T12:00:00Z")
+        .arg("import-pgn")
+        .arg(&pgn)
+        .arg(&file)
+        .args(["--index", &index.to_string(), "--no-commit", "--white-key"])
+        .arg(keys_dir().join("alice"))
+        .arg("--black-key")
+        .arg(keys_dir().join("bob"))
+        .output()
+        .expect("run correspond");
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read(&file).expect("the game file")
+}
+
 #[test]
 fn the_example_games_are_made_with_the_commands() {
     let dir = tempfile::tempdir().expect("temp dir");
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
     let update = std::env::var_os("CORRESPOND_UPDATE_GAMES").is_some();
-    for script in SCRIPTS {
-        let made = play(script, dir.path());
-        let path = games
-            .join(script.game)
-            .join(format!("{}.yaml", script.name));
+    let made = SCRIPTS
+        .iter()
+        .map(|script| (script.game, script.name, play(script, dir.path())))
+        .chain(
+            IMPORTS
+                .iter()
+                .map(|(name, index)| ("chess", *name, import(name, *index, dir.path()))),
+        );
+    for (game, name, made) in made {
+        let path = games.join(game).join(format!("{name}.yaml"));
         if update {
-            std::fs::create_dir_all(games.join(script.game)).expect("games folder");
+            std::fs::create_dir_all(games.join(game)).expect("games folder");
             std::fs::write(&path, &made).expect("write game");
             continue;
         }

@@ -4,6 +4,7 @@
 //! stream strips it when `NO_COLOR` is set or the output is not a terminal.
 
 mod campaign;
+mod chess;
 mod guerrilla;
 
 use crate::rules::{Game, Line};

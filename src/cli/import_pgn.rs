@@ -1,0 +1,241 @@
+//! `correspond import-pgn`: turn a PGN game into a game file signed by the two players' keys.
+
+use super::CliError;
+use super::game::{self, GameName};
+use super::keys::{self, KeyArgs};
+use super::pgn::ChessGame;
+use crate::log::{
+    self, Action, GameFile, Header, Player, Record, Settlement, header_document, header_unsigned,
+    record_unsigned, signature_line, valid_name,
+};
+use crate::replay;
+use crate::rules::chess::{Chess, Color, Insurrection};
+use crate::rules::{Line, MoveError};
+use crate::sign::Signer;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Turn a PGN game into a game file, every move signed by its player's key (the importer holds
+/// both). A decisive result without mate becomes the loser's resignation, a draw by agreement an
+/// offer and its acceptance. An illegal move stops the import with the move's number and the
+/// reason, and nothing is written.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The PGN file.
+    pgn: PathBuf,
+    /// The game file to write; it must not exist yet.
+    file: PathBuf,
+    /// White's SSH key (private, or held by ssh-agent).
+    #[arg(long, value_name = "PATH")]
+    white_key: PathBuf,
+    /// Black's SSH key.
+    #[arg(long, value_name = "PATH")]
+    black_key: PathBuf,
+    /// Which game of the PGN file, from 1.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    index: usize,
+    /// The game: chess, or insurrection. Default: insurrection when the PGN's Variant tag says
+    /// so, else chess.
+    #[arg(long, value_name = "GAME")]
+    game: Option<GameName>,
+    /// A variant of the game (insurrection: assassination).
+    #[arg(long = "variant", value_name = "NAME")]
+    variants: Vec<String>,
+    /// Do not commit the new file to git, even inside a git work tree.
+    #[arg(long)]
+    no_commit: bool,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(&args.pgn).map_err(|e| CliError::io(&args.pgn, &e))?;
+    let games = crate::pgn::parse(&text)
+        .map_err(|e| CliError::rejected(format!("{}: {e}", args.pgn.display())))?;
+    let Some(pgn) = args.index.checked_sub(1).and_then(|i| games.get(i)) else {
+        return Err(CliError::usage(format!(
+            "{} holds {} game(s); there is no game {}",
+            args.pgn.display(),
+            games.len(),
+            args.index
+        )));
+    };
+    let variant_tag = pgn.tag("Variant").unwrap_or("").to_ascii_lowercase();
+    let name = args
+        .game
+        .unwrap_or(if variant_tag.contains("insurrection") {
+            GameName::Insurrection
+        } else {
+            GameName::Chess
+        });
+    match name {
+        GameName::Chess => import::<Chess>(args, pgn, out),
+        GameName::Insurrection => import::<Insurrection>(args, pgn, out),
+        other => Err(CliError::usage(format!(
+            "PGN games are chess or insurrection, not {other:?}"
+        ))),
+    }
+}
+
+/// A PGN player name as a game-file name: the characters names may hold, at most 40.
+fn player_name(tag: Option<&str>, fallback: &str) -> String {
+    let cleaned: String = tag
+        .unwrap_or("")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '\'' | '@') {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let mut name: String = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    name = name
+        .chars()
+        .take(40)
+        .collect::<String>()
+        .trim_end()
+        .to_owned();
+    if valid_name(&name) && name != "?" {
+        name
+    } else {
+        fallback.to_owned()
+    }
+}
+
+fn signer(path: &Path) -> Result<Box<dyn Signer>, CliError> {
+    KeyArgs {
+        key: Some(path.to_owned()),
+    }
+    .signer(path)
+}
+
+fn import<G: ChessGame>(
+    args: &Args,
+    pgn: &crate::pgn::PgnGame,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if args.file.exists() {
+        return Err(CliError::usage(format!(
+            "{} already exists",
+            args.file.display()
+        )));
+    }
+    let options = game::options::<G>(&args.variants)?;
+    let white = signer(&args.white_key)?;
+    let black = signer(&args.black_key)?;
+    let mut names = [
+        player_name(pgn.tag("White"), "white"),
+        player_name(pgn.tag("Black"), "black"),
+    ];
+    if names[0] == names[1] {
+        names = ["white".to_owned(), "black".to_owned()];
+    }
+    let time = keys::now()?;
+    let header = Header {
+        game: G::NAME.to_owned(),
+        options: G::options_map(&options),
+        players: [
+            Player {
+                name: names[0].clone(),
+                side: "white".into(),
+                key: white.public_key().clone(),
+            },
+            Player {
+                name: names[1].clone(),
+                side: "black".into(),
+                key: black.public_key().clone(),
+            },
+        ],
+        created: time.clone(),
+        commitment: None,
+    };
+    let sign = |signer: &dyn Signer, text: &str| {
+        signer
+            .sign(text.as_bytes())
+            .map_err(|e| CliError::usage(format!("cannot sign: {e}")))
+    };
+    let mut text = header_document(&header, &sign(&*white, &header_unsigned(&header))?);
+    let mut last = text[text.find("---\n").expect("a header")..].to_owned();
+    let mut seq = 0;
+    let mut append = |seat: usize, action: Action, text: &mut String| -> Result<(), CliError> {
+        seq += 1;
+        let record = Record {
+            seq,
+            prev: crate::digest::Digest::of(last.as_bytes()),
+            signer: names[seat].clone(),
+            action,
+            time: time.clone(),
+        };
+        let unsigned = record_unsigned(&record);
+        let key: &dyn Signer = if seat == 0 { &*white } else { &*black };
+        let doc = unsigned.clone() + &signature_line(&sign(key, &unsigned)?);
+        text.push_str(&doc);
+        last = doc;
+        Ok(())
+    };
+    append(1, Action::Accept { nonce: None }, &mut text)?;
+    let mut line = Line::new(G::start(&options));
+    for (i, (san, pgn_line)) in pgn.moves.iter().enumerate() {
+        let number = i / 2 + 1;
+        let dots = if i % 2 == 0 { "." } else { "..." };
+        let pos = line.current().clone();
+        let mv = pos.parse_move(san).map_err(|e| {
+            let what = match e {
+                MoveError::Invalid(_) => "not a move",
+                MoveError::Illegal(_) => "illegal",
+                MoveError::Ambiguous(_) => "ambiguous",
+            };
+            CliError::rejected(format!(
+                "{} line {pgn_line}: move {number}{dots} {san} is {what}: {e}",
+                args.pgn.display()
+            ))
+            .hint("nothing was written")
+        })?;
+        if line.outcome().is_some() {
+            return Err(CliError::rejected(format!(
+                "{} line {pgn_line}: move {number}{dots} {san} comes after the game ended",
+                args.pgn.display()
+            )));
+        }
+        line.play(&mv).expect("parse_move returns playable moves");
+        let seat = usize::from(pos.side_to_move() == Color::Black);
+        append(seat, Action::Move(mv.to_string()), &mut text)?;
+    }
+    if line.outcome().is_none() {
+        match pgn.result.as_str() {
+            "1-0" => append(1, Action::Resign, &mut text)?,
+            "0-1" => append(0, Action::Resign, &mut text)?,
+            "1/2-1/2" => {
+                append(0, Action::Offer(Settlement::Draw), &mut text)?;
+                append(1, Action::AcceptOffer(Settlement::Draw), &mut text)?;
+            }
+            _ => {}
+        }
+    }
+    let file = GameFile::parse(text.as_bytes()).map_err(|e| {
+        CliError::rejected(format!("the imported game would not be well-formed: {e}"))
+    })?;
+    let replay = replay::replay::<G>(&file)
+        .map_err(|e| CliError::rejected(format!("the imported game does not verify: {e}")))?;
+    let tracked = if args.no_commit {
+        None
+    } else {
+        super::commit::find(&args.file)?
+    };
+    log::create_new(&args.file, text.as_bytes()).map_err(|e| CliError::io(&args.file, &e))?;
+    let summary = replay::Summary::of(&replay);
+    writeln!(
+        out,
+        "imported {} moves into {}: {}, {}",
+        pgn.moves.len(),
+        args.file.display(),
+        G::NAME,
+        replay.matchup()
+    )?;
+    writeln!(out, "{}", summary.result.unwrap_or(summary.status))?;
+    if let Some(tracked) = tracked {
+        let message = format!("{}: imported game, {}", G::NAME, replay.matchup());
+        super::commit::commit(&tracked, &message, out)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! `correspond pgn`: a chess or Insurrection game file as PGN.
+
+use super::CliError;
+use super::record;
+use crate::pgn;
+use crate::replay::{Phase, Replay};
+use crate::rules::Line;
+use crate::rules::chess::{Chess, Color, Insurrection, Position, Variant};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Write a chess or Insurrection game file as PGN: the seven-tag roster (White and Black are the
+/// players), `Variant` for Insurrection, `Termination`, the moves in SAN with coups as
+/// comments, and the result.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The game file.
+    file: PathBuf,
+}
+
+/// The chess games, seen as their inner position.
+pub(crate) trait ChessGame:
+    super::game::CliGame<Move = crate::rules::chess::Move, Side = Color>
+{
+    /// The position underneath.
+    fn position(&self) -> &Position;
+}
+
+impl ChessGame for Chess {
+    fn position(&self) -> &Position {
+        &self.0
+    }
+}
+
+impl ChessGame for Insurrection {
+    fn position(&self) -> &Position {
+        &self.0
+    }
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+    match record::game_of(&args.file)? {
+        super::game::GameName::Chess => export::<Chess>(&args.file, out),
+        super::game::GameName::Insurrection => export::<Insurrection>(&args.file, out),
+        other => Err(CliError::usage(format!(
+            "PGN is for chess and insurrection; {} is a game of {other:?}",
+            args.file.display()
+        ))),
+    }
+}
+
+/// The SAN moves of a line, with a comment naming each coup.
+pub(crate) fn annotated<G: ChessGame>(line: &Line<G>) -> Vec<(String, Option<String>)> {
+    line.positions()
+        .iter()
+        .zip(line.moves())
+        .map(|(before, mv)| {
+            let pos = before.position();
+            let comment = pos
+                .play_move(*mv)
+                .ok()
+                .and_then(|(_, effects)| effects.coup)
+                .map(|role| {
+                    format!(
+                        "coup: {}'s government is now its {}s ({})",
+                        pos.turn().opponent(),
+                        role.name(),
+                        crate::rules::chess::coup_name(role)
+                    )
+                });
+            (pos.san(*mv), comment)
+        })
+        .collect()
+}
+
+fn export<G: ChessGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+    let (file, replay) = record::load::<G>(path)?;
+    let text = pgn_of(&replay, file.header().created.as_str());
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}
+
+fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
+    let name = |color: Color| {
+        replay
+            .seats
+            .iter()
+            .find(|s| s.side == Some(color))
+            .map_or("?", |s| s.name.as_str())
+            .to_owned()
+    };
+    let (result, termination) = match &replay.last().phase {
+        Phase::Over(verdict) => {
+            let winner = verdict.winner.and_then(|w| replay.seats[w].side);
+            let result = match winner {
+                Some(Color::White) => "1-0",
+                Some(Color::Black) => "0-1",
+                None => "1/2-1/2",
+            };
+            (result, verdict.reason.clone())
+        }
+        _ => ("*", "unterminated".to_owned()),
+    };
+    let date = created
+        .get(..10)
+        .map_or_else(|| "????.??.??".to_owned(), |d| d.replace('-', "."));
+    let mut tags = vec![
+        ("Event".to_owned(), "correspond game".to_owned()),
+        ("Site".to_owned(), "-".to_owned()),
+        ("Date".to_owned(), date),
+        ("Round".to_owned(), "-".to_owned()),
+        ("White".to_owned(), name(Color::White)),
+        ("Black".to_owned(), name(Color::Black)),
+        ("Result".to_owned(), result.to_owned()),
+    ];
+    let start = G::start(&replay.options);
+    match start.position().variant() {
+        Variant::Chess => {}
+        Variant::Insurrection => tags.push(("Variant".to_owned(), "Insurrection".to_owned())),
+        Variant::Assassination => tags.push((
+            "Variant".to_owned(),
+            "Insurrection (Assassination)".to_owned(),
+        )),
+    }
+    tags.push(("Termination".to_owned(), termination));
+    tags.push(("GameId".to_owned(), replay.game_id.to_string()));
+    let moves = replay.line.as_ref().map(annotated).unwrap_or_default();
+    pgn::write(&tags, &moves, result)
+}

@@ -1,0 +1,114 @@
+//! Chess and Insurrection boards: figurines or letters, White at the bottom. In Insurrection
+//! the government pieces of each side are marked, and the governments are named.
+
+use super::{BOLD, CHECK, Charset, DIM, LAST, Render};
+use crate::rules::chess::{
+    Chess, Color, Insurrection, Piece, Position, Role, Square, Variant, coup_name,
+};
+use crate::rules::{Game, Line};
+use anstyle::Style;
+use std::io::{self, Write};
+
+fn glyph(piece: Option<Piece>, charset: Charset) -> char {
+    match (piece, charset) {
+        (None, Charset::Ascii) => '.',
+        (None, Charset::Unicode) => '·',
+        (Some(p), Charset::Ascii) => p.letter(),
+        (Some(p), Charset::Unicode) => {
+            let white = ['♙', '♘', '♗', '♖', '♕', '♔'];
+            let black = ['♟', '♞', '♝', '♜', '♛', '♚'];
+            let i = Role::ALL.iter().position(|r| *r == p.role).expect("a role");
+            if p.color == Color::White {
+                white[i]
+            } else {
+                black[i]
+            }
+        }
+    }
+}
+
+/// The board of `line`, whose positions are chess or Insurrection positions seen through `inner`.
+fn draw<G: Game<Move = crate::rules::chess::Move, Outcome = crate::rules::chess::Outcome>>(
+    line: &Line<G>,
+    inner: impl Fn(&G) -> &Position,
+    charset: Charset,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let pos = inner(line.current());
+    let last = line.moves().last();
+    let insurrection = pos.variant() != Variant::Chess;
+    let title = match pos.variant() {
+        Variant::Chess => "Chess",
+        Variant::Insurrection => "Insurrection",
+        Variant::Assassination => "Insurrection (Assassination)",
+    };
+    writeln!(out, "{BOLD}{title}{BOLD:#}, {} to move", pos.turn())?;
+    writeln!(out)?;
+    writeln!(out, "    a b c d e f g h")?;
+    for rank in (0..8u8).rev() {
+        write!(out, " {} ", rank + 1)?;
+        for file in 0..8u8 {
+            let sq = Square::new(file, rank).expect("on the board");
+            let piece = pos.piece_at(sq);
+            let governing =
+                piece.is_some_and(|p| insurrection && pos.government(p.color) == p.role);
+            let style =
+                if piece.is_some_and(|p| p.color == pos.turn()) && governing && pos.is_check() {
+                    CHECK
+                } else if last.is_some_and(|m| m.to == sq) {
+                    LAST
+                } else if governing {
+                    BOLD.underline()
+                } else if piece.is_none() {
+                    DIM
+                } else {
+                    Style::new()
+                };
+            write!(out, " {style}{}{style:#}", glyph(piece, charset))?;
+        }
+        writeln!(out, "  {}", rank + 1)?;
+    }
+    writeln!(out, "    a b c d e f g h")?;
+    writeln!(out)?;
+    if insurrection {
+        for color in [Color::White, Color::Black] {
+            let role = pos.government(color);
+            writeln!(
+                out,
+                "{color}'s government: {}s ({})",
+                role.name(),
+                coup_name(role)
+            )?;
+        }
+    }
+    if let (Some(mv), [.., before, _]) = (last, line.positions()) {
+        writeln!(out, "last move: {}", inner(before).san(*mv))?;
+    }
+    if pos.is_check() {
+        writeln!(out, "{CHECK}check:{CHECK:#} {} is in check", pos.turn())?;
+    }
+    if let Some(outcome) = line.outcome() {
+        writeln!(out, "{BOLD}game over:{BOLD:#} {outcome}")?;
+    }
+    for claim in line.claimable() {
+        writeln!(out, "claimable by {}: {claim}", pos.turn())?;
+    }
+    writeln!(out, "position: {pos}")?;
+    if insurrection {
+        let note = "underlined: government pieces";
+        writeln!(out, "{DIM}{note}{DIM:#}")?;
+    }
+    Ok(())
+}
+
+impl Render for Chess {
+    fn render(line: &Line<Chess>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
+        draw(line, |g| &g.0, charset, out)
+    }
+}
+
+impl Render for Insurrection {
+    fn render(line: &Line<Insurrection>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
+        draw(line, |g| &g.0, charset, out)
+    }
+}

@@ -1,0 +1,267 @@
+//! PGN, the Portable Game Notation (1994 standard): reading games (lax, as the standard asks
+//! of importers) and writing them (strict: the seven-tag roster first, lines under 80
+//! characters).
+//!
+//! This is notation only. Playing the moves, and deciding whether they are legal, is the rules'
+//! business; the command line joins the two.
+
+use std::fmt::Write as _;
+
+/// One game read from PGN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGame {
+    /// The tag pairs, in file order.
+    pub tags: Vec<(String, String)>,
+    /// The moves of the main line, in SAN, with the number of the line each starts on.
+    pub moves: Vec<(String, usize)>,
+    /// The result token: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+impl PgnGame {
+    /// A tag's value.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Why a text is not PGN.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("PGN line {line}: {message}")]
+pub struct PgnError {
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads every game of a PGN text.
+///
+/// # Errors
+/// A [`PgnError`] naming the line of a malformed tag, an unclosed comment or variation, or a
+/// game with no moves and no result.
+pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let mut games = Vec::new();
+    let mut current: Option<PgnGame> = None;
+    let mut in_moves = false;
+    let mut depth = 0usize;
+    let mut comment_from: Option<usize> = None;
+    let fail = |line: usize, message: String| PgnError { line, message };
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = raw.trim_end_matches('\r');
+        if comment_from.is_none() && depth == 0 && line.starts_with('%') {
+            continue;
+        }
+        if comment_from.is_none() && depth == 0 && line.trim_start().starts_with('[') {
+            if in_moves {
+                if let Some(game) = current.take() {
+                    games.push(game);
+                }
+                in_moves = false;
+            }
+            let (name, value) = tag(line.trim()).ok_or_else(|| {
+                fail(
+                    line_no,
+                    format!("`{line}` is not a tag pair like [Event \"...\"]"),
+                )
+            })?;
+            current.get_or_insert_with(empty).tags.push((name, value));
+            continue;
+        }
+        let mut token = String::new();
+        let flush = |token: &mut String,
+                     current: &mut Option<PgnGame>,
+                     in_moves: &mut bool|
+         -> Result<(), PgnError> {
+            if token.is_empty() {
+                return Ok(());
+            }
+            let game = current.get_or_insert_with(empty);
+            *in_moves = true;
+            let t = std::mem::take(token);
+            match t.as_str() {
+                "1-0" | "0-1" | "1/2-1/2" | "*" => game.result = t,
+                _ if t.starts_with('$') => {}
+                _ => {
+                    let san = t
+                        .trim_start_matches(|c: char| c.is_ascii_digit())
+                        .trim_start_matches('.');
+                    if !san.is_empty() {
+                        game.moves.push((san.to_owned(), line_no));
+                    }
+                }
+            }
+            Ok(())
+        };
+        for c in line.chars() {
+            if comment_from.is_some() {
+                if c == '}' {
+                    comment_from = None;
+                }
+                continue;
+            }
+            match c {
+                '{' => {
+                    flush(&mut token, &mut current, &mut in_moves)?;
+                    comment_from = Some(line_no);
+                }
+                ';' => break,
+                '(' => {
+                    flush(&mut token, &mut current, &mut in_moves)?;
+                    depth += 1;
+                }
+                ')' => {
+                    flush(&mut token, &mut current, &mut in_moves)?;
+                    depth = depth
+                        .checked_sub(1)
+                        .ok_or_else(|| fail(line_no, "`)` closes no variation".into()))?;
+                }
+                _ if depth > 0 => {}
+                c if c.is_whitespace() => flush(&mut token, &mut current, &mut in_moves)?,
+                '.' if token.chars().all(|c| c.is_ascii_digit()) => token.clear(),
+                _ => token.push(c),
+            }
+        }
+        flush(&mut token, &mut current, &mut in_moves)?;
+    }
+    if let Some(line) = comment_from {
+        return Err(fail(line, "a comment `{` is never closed".into()));
+    }
+    if depth > 0 {
+        return Err(fail(
+            text.lines().count(),
+            "a variation `(` is never closed".into(),
+        ));
+    }
+    if let Some(game) = current {
+        games.push(game);
+    }
+    Ok(games)
+}
+
+fn empty() -> PgnGame {
+    PgnGame {
+        tags: Vec::new(),
+        moves: Vec::new(),
+        result: "*".into(),
+    }
+}
+
+/// `[Name "value"]`, with `\"` and `\\` escapes.
+fn tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut escaped = false;
+    for c in quoted.chars() {
+        match (escaped, c) {
+            (false, '\\') => escaped = true,
+            (_, c) => {
+                value.push(c);
+                escaped = false;
+            }
+        }
+    }
+    Some((name.to_owned(), value))
+}
+
+/// Writes one game: the tags (quoted and escaped), then the moves numbered, with optional
+/// comments after moves, then the result; lines wrap before 80 characters.
+#[must_use]
+pub fn write(
+    tags: &[(String, String)],
+    moves: &[(String, Option<String>)],
+    result: &str,
+) -> String {
+    let mut out = String::new();
+    for (name, value) in tags {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "[{name} \"{escaped}\"]");
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    for (i, (san, comment)) in moves.iter().enumerate() {
+        // A move number stays on the line of its move.
+        if i % 2 == 0 {
+            tokens.push(format!("{}. {san}", i / 2 + 1));
+        } else {
+            tokens.push(san.clone());
+        }
+        if let Some(comment) = comment {
+            tokens.push(format!("{{{}}}", comment.replace('}', ")")));
+        }
+    }
+    tokens.push(result.to_owned());
+    let mut line = String::new();
+    for token in tokens {
+        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_tags_moves_comments_variations_and_results() {
+        let text = "[Event \"Casual \\\"game\\\"\"]\n[White \"Morphy\"]\n\n1. e4 {best by test} e5 2. Nf3 (2. f4 exf4) 2... d6 $1\n3. d4 ; a line comment\nBg4 1-0\n\n[Event \"Second\"]\n1. d4 *\n";
+        let games = parse(text).expect("valid PGN");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("Event"), Some("Casual \"game\""));
+        let sans: Vec<&str> = games[0].moves.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(sans, ["e4", "e5", "Nf3", "d6", "d4", "Bg4"]);
+        assert_eq!(games[0].moves[4].1, 5, "the line of 3. d4");
+        assert_eq!(games[0].result, "1-0");
+        assert_eq!(games[1].result, "*");
+    }
+
+    #[test]
+    fn malformed_pgn_names_its_line() {
+        assert_eq!(parse("[Event \"x\"\n1. e4").expect_err("bad tag").line, 1);
+        assert_eq!(
+            parse("1. e4 {never closed\n2. d4")
+                .expect_err("comment")
+                .line,
+            1
+        );
+        assert!(parse("1. e4 (1. d4").is_err());
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let tags = vec![
+            ("Event".to_owned(), "A \"b\"".to_owned()),
+            ("Result".to_owned(), "1-0".to_owned()),
+        ];
+        let moves: Vec<(String, Option<String>)> =
+            ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+                .iter()
+                .map(|m| ((*m).to_owned(), None))
+                .collect();
+        let text = write(&tags, &moves, "1-0");
+        assert!(text.contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"));
+        let back = parse(&text).expect("valid");
+        assert_eq!(back[0].tag("Event"), Some("A \"b\""));
+        assert_eq!(back[0].moves.len(), 7);
+        let long: Vec<(String, Option<String>)> =
+            (0..200).map(|_| ("Nf3".to_owned(), None)).collect();
+        assert!(write(&[], &long, "*").lines().all(|l| l.len() < 80));
+    }
+}
