@@ -116,18 +116,17 @@ pub(crate) fn start<G: CliGame>(
     variants: &[String],
 ) -> Result<G, CliError> {
     let options = options::<G>(variants)?;
-    let pos = match position {
-        None if variants.is_empty() => return Ok(G::default_start()),
-        None => G::start(&options),
-        Some(text) => G::parse_position(text).map_err(|e| {
+    match position {
+        None if variants.is_empty() => Ok(G::default_start()),
+        None => Ok(G::start(&options)),
+        Some(text) => G::parse_position_with(text, &options).map_err(|e| {
             CliError::rejected(format!("--position: {e}")).hint(format!(
                 "the start position is `{}`; see docs/rules/{}.md for the format",
                 G::default_start(),
                 G::NAME
             ))
-        })?,
-    };
-    Ok(pos.with_options(&options))
+        }),
+    }
 }
 
 /// The game's options with the named variants turned on.

@@ -56,7 +56,8 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
     /// The start position for these options.
     fn start(options: &Self::Options) -> Self;
 
-    /// Reads a position string and checks that the rules allow the position.
+    /// Reads a position string and checks that the rules allow the position (under the default
+    /// options, where the string does not show them: see [`Game::parse_position_with`]).
     ///
     /// # Errors
     /// A [`Game::PositionError`] naming the field that is malformed, or the rule the position
@@ -100,12 +101,18 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
         None
     }
 
-    /// The same position under other options, where the options are not part of the position
-    /// string (Insurrection's Assassination).
-    #[must_use]
-    fn with_options(self, options: &Self::Options) -> Self {
+    /// Reads a position string under options that the string does not show (Insurrection's
+    /// Assassination changes which positions are legal). Where the string shows every option,
+    /// this is [`Game::parse_position`].
+    ///
+    /// # Errors
+    /// As [`Game::parse_position`].
+    fn parse_position_with(
+        text: &str,
+        options: &Self::Options,
+    ) -> Result<Self, Self::PositionError> {
         let _ = options;
-        self
+        Self::parse_position(text)
     }
 
     /// What the outcome means for the players.

@@ -263,7 +263,7 @@ fn validate(pos: &Position) -> Result<(), PositionError> {
             0
         } else {
             Square::iter(pos.government_pieces(them))
-                .filter(|sq| pos.attackers(*sq, pos.turn, pos.occupied()) != 0)
+                .filter(|sq| pos.attacked(*sq, pos.turn))
                 .fold(0, |a, sq| a | sq.bit())
         };
     if let Some(sq) = Square::iter(checked).next() {

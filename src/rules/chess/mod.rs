@@ -429,17 +429,13 @@ macro_rules! game {
             }
 
             fn parse_position(text: &str) -> Result<Self, PositionError> {
-                #[allow(clippy::redundant_closure_call)]
-                let variant = ($variant)(&<$options>::default());
-                fen::parse(text, variant).map($name)
+                Self::parse_position_with(text, &<$options>::default())
             }
 
-            fn with_options(self, options: &$options) -> Self {
+            fn parse_position_with(text: &str, options: &$options) -> Result<Self, PositionError> {
                 #[allow(clippy::redundant_closure_call)]
                 let variant = ($variant)(options);
-                let mut pos = self.0;
-                pos.variant = variant;
-                $name(pos)
+                fen::parse(text, variant).map($name)
             }
 
             fn side_to_move(&self) -> Color {

@@ -215,10 +215,14 @@ impl Position {
             next.remove(rook_from);
             next.put(rook_to, rook);
         }
-        // A right is lost when its rook or its king leaves, or a piece is captured on its square.
-        let king_home = Square::new(4, us.back_rank()).expect("on the board");
-        if mv.from == king_home && piece.role == Role::King {
+        // A right is lost when its rook or its king leaves, or is captured (Insurrection's
+        // deposed kings can be). While a side holds a right, its home square holds its king.
+        let king_home = |color: Color| Square::new(4, color.back_rank()).expect("on the board");
+        if mv.from == king_home(us) && piece.role == Role::King {
             next.castling &= !board::rank_mask(us.back_rank());
+        }
+        if captured_square == Some(king_home(them)) {
+            next.castling &= !board::rank_mask(them.back_rank());
         }
         next.castling &= !(mv.from.bit() | mv.to.bit());
         next.ep = None;

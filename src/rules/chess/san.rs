@@ -138,22 +138,26 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
     })
 }
 
-/// The legal moves a parsed text can mean.
+/// The legal moves a parsed text can mean. A promotion is never guessed: a pawn move to the last
+/// rank without its piece matches nothing (and [`no_match`] says so).
 pub(crate) fn candidates(pos: &Position, parsed: &Parsed, legal: &[Move]) -> Vec<Move> {
     legal
         .iter()
         .copied()
-        .filter(|mv| matches(pos, parsed, *mv))
+        .filter(|mv| matches(pos, parsed, *mv, false))
         .collect()
 }
 
-fn matches(pos: &Position, parsed: &Parsed, mv: Move) -> bool {
+/// Whether a text can mean a move; with `any_promotion`, a text without a promotion matches
+/// every promotion of the move.
+fn matches(pos: &Position, parsed: &Parsed, mv: Move, any_promotion: bool) -> bool {
     let piece = pos.piece_at(mv.from).expect("a legal move has a piece");
     let castle = piece.role == Role::King
         && mv.from.file() == 4
         && mv.from.file().abs_diff(mv.to.file()) == 2;
+    let promotes_as = |p: Option<Role>| p == mv.promotion || (any_promotion && p.is_none());
     match *parsed {
-        Parsed::Uci(m) => m == mv || (m.promotion.is_none() && m.from == mv.from && m.to == mv.to),
+        Parsed::Uci(m) => m.from == mv.from && m.to == mv.to && promotes_as(m.promotion),
         Parsed::Castle(short) => castle && (mv.to.file() == 6) == short,
         Parsed::San {
             role,
@@ -169,7 +173,7 @@ fn matches(pos: &Position, parsed: &Parsed, mv: Move) -> bool {
                 && file.is_none_or(|f| mv.from.file() == f)
                 && rank.is_none_or(|r| mv.from.rank() == r)
                 && (!capture || pos.is_capture(mv))
-                && (promotion.is_none() || promotion == mv.promotion)
+                && promotes_as(promotion)
         }
     }
 }
@@ -231,8 +235,24 @@ pub(crate) fn write(pos: &Position, mv: Move, legal: &[Move]) -> String {
 pub(crate) fn no_match(pos: &Position, parsed: &Parsed) -> Illegal {
     let mut pseudo = Vec::new();
     pos.pseudo_legal(&mut |m| pseudo.push(m));
-    if let Some(mv) = candidates_pseudo(pos, parsed, &pseudo).first() {
-        return pos.explain(*mv);
+    let reading = |any_promotion| {
+        pseudo
+            .iter()
+            .copied()
+            .filter(move |mv| matches(pos, parsed, *mv, any_promotion))
+    };
+    if let Some(mv) = reading(false).next() {
+        return pos.explain(mv);
+    }
+    // A pawn move to the last rank without its piece: say so if some promotion would do.
+    let mut promotions = reading(true).peekable();
+    if let Some(first) = promotions.peek().copied() {
+        let legal = pos.legal_moves();
+        return if promotions.any(|mv| legal.contains(&mv)) {
+            Illegal::PromotionRequired
+        } else {
+            pos.explain(first)
+        };
     }
     match *parsed {
         Parsed::Uci(mv) => pos.explain(mv),
@@ -244,12 +264,4 @@ pub(crate) fn no_match(pos: &Position, parsed: &Parsed) -> Illegal {
             role, to, capture, ..
         } => Illegal::NoSuchMove(role, capture, to),
     }
-}
-
-fn candidates_pseudo(pos: &Position, parsed: &Parsed, pseudo: &[Move]) -> Vec<Move> {
-    pseudo
-        .iter()
-        .copied()
-        .filter(|mv| matches(pos, parsed, *mv))
-        .collect()
 }

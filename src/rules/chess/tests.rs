@@ -13,9 +13,13 @@ fn ins(fen: &str) -> Insurrection {
 }
 
 fn assassination(fen: &str) -> Insurrection {
-    ins(fen).with_options(&InsurrectionOptions {
-        assassination: true,
-    })
+    Insurrection::parse_position_with(
+        fen,
+        &InsurrectionOptions {
+            assassination: true,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn sq(name: &str) -> Square {
@@ -69,20 +73,25 @@ const PUBLISHED: &[(&str, &[u64])] = &[
     ),
 ];
 
+/// Insurrection's generator (every pseudo-legal move made and checked), whatever the variant.
+fn plain_moves(pos: &Position) -> Vec<Move> {
+    let mut moves = Vec::new();
+    pos.pseudo_legal(&mut |m| moves.push(m));
+    moves.retain(|m| pos.is_legal_pseudo(*m));
+    moves.sort_unstable();
+    moves
+}
+
 #[test]
 fn the_plain_generator_matches_the_published_perft_counts() {
-    // Insurrection's generator (every pseudo-legal move made and checked), run with orthodox
-    // rules, to the depth a debug build allows. The fast generator meets every published count
-    // in tests/perft/chess.perft.
+    // Run with orthodox rules, to the depth a debug build allows. The fast generator meets every
+    // published count in tests/perft/chess.perft.
     fn plain(pos: &Position, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
-        let mut moves = Vec::new();
-        pos.pseudo_legal(&mut |m| moves.push(m));
-        moves
+        plain_moves(pos)
             .into_iter()
-            .filter(|m| pos.is_legal_pseudo(*m))
             .map(|m| plain(&pos.play_unchecked(m).0, depth - 1))
             .sum()
     }
@@ -90,6 +99,25 @@ fn the_plain_generator_matches_the_published_perft_counts() {
         let pos = chess(fen).0;
         for (d, n) in counts.iter().enumerate().take(3) {
             assert_eq!(plain(&pos, d as u32 + 1), *n, "{fen} depth {}", d + 1);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 32, ..Default::default() })]
+
+    /// The fast orthodox generator and the plain one list the same moves along random games.
+    #[test]
+    fn the_two_generators_agree(picks in proptest::collection::vec(0..usize::MAX, 0..120)) {
+        let mut pos = chess(START).0;
+        for pick in picks {
+            let mut fast = pos.legal_moves();
+            fast.sort_unstable();
+            proptest::prop_assert_eq!(&fast, &plain_moves(&pos), "{}", pos);
+            let Some(mv) = fast.get(pick % fast.len().max(1)) else {
+                break;
+            };
+            pos = pos.play_unchecked(*mv).0;
         }
     }
 }
@@ -279,6 +307,13 @@ fn a_deposed_king_may_castle_through_an_attacked_square() {
         illegal(&reigning, "O-O"),
         Illegal::Castling("O-O", _)
     ));
+    // A deposed king taken at home takes its side's castling rights with it.
+    // (The queen, out of power, becomes a king by succession.)
+    let exposed = ins("4kn1r/8/8/8/8/8/4Q3/4K3 w k - 0 1 Kr");
+    assert_eq!(
+        after(&exposed, &["Qxe8"]).to_string(),
+        "4Kn1r/8/8/8/8/8/8/4K3 b - - 0 1 Kr"
+    );
 }
 
 #[test]
@@ -346,6 +381,12 @@ fn insurrection_position_strings() {
         err("4k2R/8/8/8/8/8/8/4K3 w - - 0 1 Kk")
             .contains("black is not to move, yet its king on e8 is attacked")
     );
+    // A government pawn that has just double-stepped past an enemy pawn is attacked en passant.
+    assert!(
+        err("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1 Pk")
+            .contains("white is not to move, yet its pawn on e4 is attacked")
+    );
+    assert!(Insurrection::parse_position("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1 Pk").is_ok());
 }
 
 #[test]
@@ -443,7 +484,15 @@ fn san_is_read_and_written() {
     let mate = after(&chess(START), &["f3", "e5", "g4"]);
     assert_eq!(mate.0.san(mv(&mate, "Qh4")), "Qh4#");
     let promote = chess("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
-    assert!(matches!(promote.parse_move("e8"), Err(MoveError::Ambiguous(m)) if m.len() == 4));
+    // A promotion is never guessed, even where only one would be legal.
+    assert_eq!(illegal(&promote, "e8"), Illegal::PromotionRequired);
+    assert_eq!(illegal(&promote, "e7e8"), Illegal::PromotionRequired);
+    let in_check = chess("k7/4P3/8/8/8/8/8/r3K3 w - - 0 1");
+    assert_eq!(
+        illegal(&in_check, "e8"),
+        Illegal::GovernmentAttacked("king", sq("e1")),
+        "no promotion helps, so the reason is the check"
+    );
     assert_eq!(mv(&promote, "e8=Q").to_string(), "e7e8q");
     assert_eq!(
         illegal(&chess("4k3/8/8/8/8/8/8/4K2r w - - 0 1"), "Kf1"),
