@@ -60,3 +60,16 @@ fn guerrilla_crowded_chains(bencher: Bencher) {
         .counter(ItemsCount::new(36_377_482u64))
         .bench(|| black_box(&pos).perft(1));
 }
+
+/// Insurrection perft from the start: the plain generator (every pseudo-legal move made and the
+/// government checked). Orthodox chess's fast generator is measured against shakmaty in
+/// `benches/vs_shakmaty.rs`.
+#[divan::bench(args = [3, 4])]
+fn insurrection_perft(bencher: Bencher, depth: u32) {
+    use correspond::rules::chess::{Insurrection, InsurrectionOptions};
+    let pos = Insurrection::start(&InsurrectionOptions::default());
+    let leaves = pos.perft(depth);
+    bencher
+        .counter(ItemsCount::new(leaves))
+        .bench(|| black_box(&pos).perft(black_box(depth)));
+}
