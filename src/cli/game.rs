@@ -150,25 +150,55 @@ pub(crate) fn options<G: CliGame>(variants: &[String]) -> Result<G::Options, Cli
     G::options_from(&map).map_err(CliError::usage)
 }
 
-/// Plays `moves` from `start`, stopping at the first that cannot be played, with the move's
-/// number (from 1) and the reason.
-pub(crate) fn play_moves<G: CliGame>(start: G, moves: &[String]) -> Result<Line<G>, CliError> {
+/// Plays `moves` from `start`, stopping at the first that cannot be played (or that comes
+/// after the game has ended), with the move's number (from 1) and the reason.
+pub(crate) fn play_moves<G: CliGame>(
+    start: G,
+    moves: &[String],
+    variants: &[String],
+) -> Result<Line<G>, CliError> {
     let mut line = Line::new(start);
     for (i, text) in moves.iter().enumerate() {
         let number = i + 1;
+        if let Some(outcome) = line.outcome() {
+            return Err(CliError::rejected(format!(
+                "move {number}: {text}: the game is over ({outcome})"
+            )));
+        }
         let mv = line.current().parse_move(text).map_err(|e| {
-            let error = CliError::rejected(format!("move {number}: {text}: {e}"));
+            let error = CliError::rejected(format!(
+                "move {number}: {text}: {}",
+                move_error(line.current(), &e)
+            ));
             match e {
                 MoveError::Invalid(_) => error,
-                MoveError::Illegal(_) | MoveError::Ambiguous(_) => error.hint(format!(
-                    "`correspond moves {} --position '{}'` lists the legal moves there",
-                    G::NAME,
-                    line.current()
-                )),
+                MoveError::Illegal(_) | MoveError::Ambiguous(_) => {
+                    let variants: String =
+                        variants.iter().map(|v| format!(" --variant {v}")).collect();
+                    error.hint(format!(
+                        "`correspond moves {}{variants} --position '{}'` lists the legal moves there",
+                        G::NAME,
+                        line.current()
+                    ))
+                }
             }
         })?;
         line.play(&mv)
             .expect("parse_move returns only moves that play");
     }
     Ok(line)
+}
+
+/// Why a typed move was refused, with the candidates of an ambiguous one in the notation
+/// reports use (SAN for chess: `Nbd2 or Nfd2`).
+pub(crate) fn move_error<G: CliGame>(pos: &G, error: &MoveError<G>) -> String {
+    let MoveError::Ambiguous(moves) = error else {
+        return error.to_string();
+    };
+    let shown: Vec<String> = moves.iter().map(|m| pos.display_move(m)).collect();
+    let list = match shown.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => shown.join(""),
+    };
+    format!("ambiguous: it could be {list}")
 }

@@ -10,7 +10,7 @@ use crate::log::{
 };
 use crate::replay;
 use crate::rules::chess::{Chess, Color, Insurrection};
-use crate::rules::{Line, MoveError};
+use crate::rules::{Decision, Line, MoveError};
 use crate::sign::Signer;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,6 +58,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             args.index
         )));
     };
+    if let Some(fen) = pgn
+        .tag("FEN")
+        .filter(|fen| fen.trim_end_matches(" Kk") != crate::rules::chess::START)
+    {
+        return Err(CliError::rejected(format!(
+            "{}: game {} starts from the set-up position `{fen}`; game files start from the \
+             start position",
+            args.pgn.display(),
+            args.index
+        ))
+        .hint("nothing was written"));
+    }
     let variant_tag = pgn.tag("Variant").unwrap_or("").to_ascii_lowercase();
     let name = args
         .game
@@ -66,9 +78,17 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         } else {
             GameName::Chess
         });
+    // A file written by `correspond pgn` names Assassination in its Variant tag.
+    let mut variants = args.variants.clone();
+    if variants.is_empty()
+        && name == GameName::Insurrection
+        && variant_tag.contains("assassination")
+    {
+        variants.push("assassination".to_owned());
+    }
     match name {
-        GameName::Chess => import::<Chess>(args, pgn, out),
-        GameName::Insurrection => import::<Insurrection>(args, pgn, out),
+        GameName::Chess => import::<Chess>(args, &variants, pgn, out),
+        GameName::Insurrection => import::<Insurrection>(args, &variants, pgn, out),
         other => Err(CliError::usage(format!(
             "PGN games are chess or insurrection, not {other:?}"
         ))),
@@ -111,6 +131,7 @@ fn signer(path: &Path) -> Result<Box<dyn Signer>, CliError> {
 
 fn import<G: ChessGame>(
     args: &Args,
+    variants: &[String],
     pgn: &crate::pgn::PgnGame,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
@@ -120,7 +141,7 @@ fn import<G: ChessGame>(
             args.file.display()
         )));
     }
-    let options = game::options::<G>(&args.variants)?;
+    let options = game::options::<G>(variants)?;
     let white = signer(&args.white_key)?;
     let black = signer(&args.black_key)?;
     let mut names = [
@@ -186,8 +207,9 @@ fn import<G: ChessGame>(
                 MoveError::Ambiguous(_) => "ambiguous",
             };
             CliError::rejected(format!(
-                "{} line {pgn_line}: move {number}{dots} {san} is {what}: {e}",
-                args.pgn.display()
+                "{} line {pgn_line}: move {number}{dots} {san} is {what}: {}",
+                args.pgn.display(),
+                game::move_error(&pos, &e)
             ))
             .hint("nothing was written")
         })?;
@@ -201,7 +223,21 @@ fn import<G: ChessGame>(
         let seat = usize::from(pos.side_to_move() == Color::Black);
         append(seat, Action::Move(mv.to_string()), &mut text)?;
     }
-    if line.outcome().is_none() {
+    if let Some(outcome) = line.outcome() {
+        let result = match G::decision(&outcome) {
+            Decision::Win(Color::White) => "1-0",
+            Decision::Win(Color::Black) => "0-1",
+            Decision::Draw | Decision::CoinFlip => "1/2-1/2",
+        };
+        if !matches!(pgn.result.as_str(), "*" | "") && pgn.result != result {
+            return Err(CliError::rejected(format!(
+                "{}: the result is {}, but the moves end in {outcome} ({result})",
+                args.pgn.display(),
+                pgn.result
+            ))
+            .hint("nothing was written"));
+        }
+    } else {
         match pgn.result.as_str() {
             "1-0" => append(1, Action::Resign, &mut text)?,
             "0-1" => append(0, Action::Resign, &mut text)?,

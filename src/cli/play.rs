@@ -13,7 +13,9 @@ use std::io::Write;
 pub(crate) struct Args {
     #[command(flatten)]
     sign: SignArgs,
-    /// The move, in the game's notation (campaign: c2c3, b6b7g, c6c7s, c1a1).
+    /// The move, in the game's notation: campaign `c2c3`, `b6b7g`; guerrilla `b4,c4`,
+    /// `f5-g4`, `c4xb3`; chess and insurrection SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI
+    /// (`g1f3`).
     #[arg(value_name = "MOVE", required_unless_present = "defer")]
     mv: Option<String>,
     /// Having won the toss, let your opponent move first.

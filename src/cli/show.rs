@@ -54,7 +54,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         return with_game!(name, G => {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
-            let line = game::play_moves(start, &args.moves)?;
+            let line = game::play_moves(start, &args.moves, &args.variants)?;
             G::render(&line, charset, out)?;
             Ok(())
         });

@@ -1,18 +1,7 @@
 //! Guerrilla Checkers through the rules commands.
 
-use crate::util::correspond;
+use crate::util::{correspond, stdout_of};
 use std::io::{BufRead, BufReader};
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = correspond()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8")
-}
 
 /// A crowded board: one checker among 48 stones has more than 36 million capture chains.
 const CROWDED: &str =

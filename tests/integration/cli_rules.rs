@@ -1,29 +1,7 @@
 //! The rules commands through the real binary: output, error messages and exit codes.
 
-use crate::util::correspond;
+use crate::util::{correspond, failure, stdout_of};
 use predicates::prelude::*;
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = correspond()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8 output")
-}
-
-fn failure(args: &[&str], code: i32) -> String {
-    let out = correspond()
-        .args(args)
-        .assert()
-        .code(code)
-        .get_output()
-        .clone();
-    assert!(out.stdout.is_empty(), "nothing on stdout when failing");
-    String::from_utf8(out.stderr).expect("UTF-8 errors")
-}
 
 #[test]
 fn moves_lists_the_legal_moves_sorted() {

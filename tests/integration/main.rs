@@ -5,6 +5,7 @@ mod campaign_agreement;
 mod campaign_naive;
 mod campaign_props;
 mod chess_props;
+mod cli_chess;
 mod cli_files;
 mod cli_games;
 mod cli_guerrilla;

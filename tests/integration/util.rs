@@ -69,3 +69,28 @@ pub fn keygen(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
     assert!(status.success(), "ssh-keygen failed");
     path
 }
+
+/// What a successful `correspond` run prints.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = correspond()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8 output")
+}
+
+/// What a failing `correspond` run prints on standard error, after checking its exit code and
+/// that it printed nothing on standard output.
+pub fn failure(args: &[&str], code: i32) -> String {
+    let out = correspond()
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    assert!(out.stdout.is_empty(), "nothing on stdout when failing");
+    String::from_utf8(out.stderr).expect("UTF-8 errors")
+}

@@ -1,5 +1,5 @@
 //! Chess and Insurrection boards: figurines or letters, White at the bottom. In Insurrection
-//! the government pieces of each side are marked, and the governments are named.
+//! the governments are named with the squares of their pieces (underlined on a terminal).
 
 use super::{BOLD, CHECK, Charset, DIM, LAST, Render};
 use crate::rules::chess::{
@@ -73,11 +73,16 @@ fn draw<G: Game<Move = crate::rules::chess::Move, Outcome = crate::rules::chess:
     if insurrection {
         for color in [Color::White, Color::Black] {
             let role = pos.government(color);
+            let squares: Vec<String> = Square::all()
+                .filter(|sq| pos.piece_at(*sq) == Some(Piece { color, role }))
+                .map(|sq| sq.to_string())
+                .collect();
             writeln!(
                 out,
-                "{color}'s government: {}s ({})",
+                "{color}'s government: {}s ({}) on {}",
                 role.name(),
-                coup_name(role)
+                coup_name(role),
+                squares.join(", ")
             )?;
         }
     }
@@ -85,7 +90,21 @@ fn draw<G: Game<Move = crate::rules::chess::Move, Outcome = crate::rules::chess:
         writeln!(out, "last move: {}", inner(before).san(*mv))?;
     }
     if pos.is_check() {
-        writeln!(out, "{CHECK}check:{CHECK:#} {} is in check", pos.turn())?;
+        let role = pos.government(pos.turn()).name();
+        let attacked: Vec<String> = Square::iter(pos.attacked_government(pos.turn()))
+            .map(|sq| format!("{role} on {sq}"))
+            .collect();
+        let verb = if attacked.len() > 1 {
+            "are attacked (a forked check)"
+        } else {
+            "is attacked"
+        };
+        writeln!(
+            out,
+            "{CHECK}check:{CHECK:#} {}'s {} {verb}",
+            pos.turn(),
+            attacked.join(" and ")
+        )?;
     }
     if let Some(outcome) = line.outcome() {
         writeln!(out, "{BOLD}game over:{BOLD:#} {outcome}")?;
@@ -94,10 +113,6 @@ fn draw<G: Game<Move = crate::rules::chess::Move, Outcome = crate::rules::chess:
         writeln!(out, "claimable by {}: {claim}", pos.turn())?;
     }
     writeln!(out, "position: {pos}")?;
-    if insurrection {
-        let note = "underlined: government pieces";
-        writeln!(out, "{DIM}{note}{DIM:#}")?;
-    }
     Ok(())
 }
 
