@@ -190,6 +190,29 @@ const SCRIPTS: &[Script] = &[
              Kf8 Nxd7 a4 Nxf8 c5 e3",
         )],
     },
+    Script {
+        game: "chess",
+        side: "white",
+        name: "threefold-repetition-claimed",
+        day: 20_422,
+        variants: &[],
+        steps: &[
+            Step::Moves("e4 e5 Nf3 Nc6 Ng1 Nb8 Nf3 Nc6 Ng1 Nb8"),
+            Step::By("alice", "claim-draw", &["repetition"]),
+        ],
+    },
+    Script {
+        game: "insurrection",
+        side: "black",
+        name: "assassination-draw-agreed",
+        day: 20_423,
+        variants: &["assassination"],
+        steps: &[
+            Step::Moves("e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6"),
+            Step::By("bob", "offer-draw", &[]),
+            Step::By("alice", "accept-draw", &[]),
+        ],
+    },
 ];
 
 /// Plays a script in `dir` and returns the game file's bytes.

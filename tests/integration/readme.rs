@@ -1,5 +1,5 @@
-//! The README's examples are run as written: every `$ correspond ...` line in a `console`
-//! block is executed, and what it prints (standard output, then standard error) must match the
+//! The examples of the README and of the rules documents are run as written: every
+//! `$ correspond ...` line in a `console` block is executed, and what it prints (standard output, then standard error) must match the
 //! lines below it. A line `...` stands for any number of lines.
 
 use crate::util::correspond;
@@ -45,13 +45,11 @@ fn matches(expected: &[&str], actual: &[&str]) -> bool {
     }
 }
 
-#[test]
-fn readme_examples_print_what_the_readme_says() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+/// The `console` examples of a Markdown file: each command with the lines it must print.
+fn console_examples(text: &str) -> Vec<(String, Vec<String>)> {
     let mut in_console = false;
     let mut examples: Vec<(String, Vec<String>)> = Vec::new();
-    for line in readme.lines() {
+    for line in text.lines() {
         if line.starts_with("```") {
             in_console = line == "```console";
             continue;
@@ -65,7 +63,11 @@ fn readme_examples_print_what_the_readme_says() {
             output.push(line.to_owned());
         }
     }
-    assert!(examples.len() >= 6, "found {} examples", examples.len());
+    examples
+}
+
+fn run_examples(name: &str, examples: Vec<(String, Vec<String>)>) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     for (command, mut expected) in examples {
         while expected.last().is_some_and(String::is_empty) {
             expected.pop();
@@ -74,9 +76,10 @@ fn readme_examples_print_what_the_readme_says() {
         assert_eq!(
             words.first().map(String::as_str),
             Some("correspond"),
-            "{command}"
+            "{name}: {command}"
         );
         let out = correspond()
+            .current_dir(root)
             .args(&words[1..])
             .output()
             .expect("run correspond");
@@ -89,9 +92,35 @@ fn readme_examples_print_what_the_readme_says() {
         let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
         assert!(
             matches(&expected, &actual),
-            "README example `{command}` printed:\n{text}"
+            "{name} example `{command}` printed:\n{text}"
         );
     }
+}
+
+#[test]
+fn readme_examples_print_what_the_readme_says() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    let examples = console_examples(&readme);
+    assert!(examples.len() >= 6, "found {} examples", examples.len());
+    run_examples("README.md", examples);
+}
+
+#[test]
+fn the_rules_documents_examples_print_what_they_say() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&dir).expect("docs/rules") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read a rules document");
+        let examples = console_examples(&text);
+        found += examples.len();
+        let name = path
+            .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+            .unwrap_or(&path);
+        run_examples(&name.display().to_string(), examples);
+    }
+    assert!(found >= 3, "found {found} examples in docs/rules");
 }
 
 /// The `sh` blocks of a README section, in order.
