@@ -6,7 +6,9 @@ use crate::rules::Game;
 use std::io::Write;
 
 /// List the legal moves of a position in canonical notation, one per line, sorted by byte
-/// order. Prints nothing when the game is over.
+/// order. Prints nothing when the game is over by the position alone (checkmate, stalemate,
+/// Campaign's and Guerrilla Checkers' endings); chess and Insurrection list the moves of a drawn
+/// position, as perft counts them.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]

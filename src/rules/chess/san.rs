@@ -148,14 +148,13 @@ pub(crate) fn candidates(pos: &Position, parsed: &Parsed, legal: &[Move]) -> Vec
         .collect()
 }
 
-/// Whether a text can mean a move; with `any_promotion`, a text without a promotion matches
-/// every promotion of the move.
+/// Whether a text can mean a move; with `any_promotion`, whatever the text says of a promotion.
 fn matches(pos: &Position, parsed: &Parsed, mv: Move, any_promotion: bool) -> bool {
     let piece = pos.piece_at(mv.from).expect("a legal move has a piece");
     let castle = piece.role == Role::King
         && mv.from.file() == 4
         && mv.from.file().abs_diff(mv.to.file()) == 2;
-    let promotes_as = |p: Option<Role>| p == mv.promotion || (any_promotion && p.is_none());
+    let promotes_as = |p: Option<Role>| any_promotion || p == mv.promotion;
     match *parsed {
         Parsed::Uci(m) => m.from == mv.from && m.to == mv.to && promotes_as(m.promotion),
         Parsed::Castle(short) => castle && (mv.to.file() == 6) == short,
@@ -244,14 +243,24 @@ pub(crate) fn no_match(pos: &Position, parsed: &Parsed) -> Illegal {
     if let Some(mv) = reading(false).next() {
         return pos.explain(mv);
     }
-    // A pawn move to the last rank without its piece: say so if some promotion would do.
+    // Only the promotion is wrong: missing, or where none happens (an Insurrection pawn that
+    // captures onto the last rank takes its victim's rank instead), or to a piece not allowed.
     let mut promotions = reading(true).peekable();
     if let Some(first) = promotions.peek().copied() {
         let legal = pos.legal_moves();
-        return if promotions.any(|mv| legal.contains(&mv)) {
-            Illegal::PromotionRequired
-        } else {
-            pos.explain(first)
+        if !promotions.any(|mv| legal.contains(&mv)) {
+            return pos.explain(first);
+        }
+        return match parsed {
+            Parsed::Uci(Move {
+                promotion: Some(role),
+                ..
+            })
+            | Parsed::San {
+                promotion: Some(role),
+                ..
+            } => Illegal::BadPromotion(role.name()),
+            _ => Illegal::PromotionRequired,
         };
     }
     match *parsed {

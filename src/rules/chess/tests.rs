@@ -278,6 +278,7 @@ fn a_pawn_capturing_onto_the_last_rank_takes_the_rank_and_a_government_pawn_prom
     let pos = ins("3r3k/4P3/8/8/8/8/P7/4K3 w - - 0 1 Kk");
     assert!(uci(&pos).contains(&"e7d8".to_owned()));
     assert_eq!(illegal(&pos, "e7d8q"), Illegal::BadPromotion("queen"));
+    assert_eq!(illegal(&pos, "exd8=Q"), Illegal::BadPromotion("queen"));
     assert_eq!(
         after(&pos, &["e7d8"]).0.piece_at(sq("d8")).map(|p| p.role),
         Some(Role::Rook)
@@ -285,6 +286,7 @@ fn a_pawn_capturing_onto_the_last_rank_takes_the_rank_and_a_government_pawn_prom
     let governing = ins("3r3k/4P3/8/8/8/8/P7/4K3 w - - 0 1 Pk");
     assert!(uci(&governing).contains(&"e7d8q".to_owned()));
     assert!(!uci(&governing).contains(&"e7d8".to_owned()));
+    assert_eq!(illegal(&governing, "exd8"), Illegal::PromotionRequired);
     let (next, effects) = governing
         .0
         .play_move(mv(&governing, "e7d8q"))
