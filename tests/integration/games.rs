@@ -312,6 +312,7 @@ const IMPORTS: &[(&str, usize)] = &[
     ("morphy-opera-game-1858", 1),
     ("anderssen-immortal-game-1851", 2),
     ("anderssen-evergreen-game-1852", 3),
+    ("steinitz-von-bardeleben-1895", 4),
 ];
 
 fn import(name: &str, index: usize, dir: &Path) -> Vec<u8> {
