@@ -141,9 +141,9 @@ pub enum Illegal {
     /// Castling that the rules do not allow now.
     #[error("{0} is not possible: {1}")]
     Castling(&'static str, &'static str),
-    /// A pawn reaching the last rank without a promotion.
-    #[error("a pawn reaching the last rank must promote; add the piece (e8=Q, or e7e8q)")]
-    PromotionRequired,
+    /// A pawn reaching the last rank without a promotion: from and to.
+    #[error("a pawn reaching the last rank must promote; add the piece ({1}=Q, or {0}{1}q)")]
+    PromotionRequired(Square, Square),
     /// A promotion where none happens, or to a piece the game does not allow.
     #[error("no promotion to {0} here")]
     BadPromotion(&'static str),
@@ -323,7 +323,7 @@ impl Position {
             }
             if reachable {
                 return match mv.promotion {
-                    None => Illegal::PromotionRequired,
+                    None => Illegal::PromotionRequired(mv.from, mv.to),
                     Some(role) => Illegal::BadPromotion(role.name()),
                 };
             }

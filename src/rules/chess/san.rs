@@ -260,7 +260,7 @@ pub(crate) fn no_match(pos: &Position, parsed: &Parsed) -> Illegal {
                 promotion: Some(role),
                 ..
             } => Illegal::BadPromotion(role.name()),
-            _ => Illegal::PromotionRequired,
+            _ => Illegal::PromotionRequired(first.from, first.to),
         };
     }
     match *parsed {

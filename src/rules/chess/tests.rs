@@ -286,7 +286,10 @@ fn a_pawn_capturing_onto_the_last_rank_takes_the_rank_and_a_government_pawn_prom
     let governing = ins("3r3k/4P3/8/8/8/8/P7/4K3 w - - 0 1 Pk");
     assert!(uci(&governing).contains(&"e7d8q".to_owned()));
     assert!(!uci(&governing).contains(&"e7d8".to_owned()));
-    assert_eq!(illegal(&governing, "exd8"), Illegal::PromotionRequired);
+    assert_eq!(
+        illegal(&governing, "exd8"),
+        Illegal::PromotionRequired(sq("e7"), sq("d8"))
+    );
     let (next, effects) = governing
         .0
         .play_move(mv(&governing, "e7d8q"))
@@ -487,8 +490,14 @@ fn san_is_read_and_written() {
     assert_eq!(mate.0.san(mv(&mate, "Qh4")), "Qh4#");
     let promote = chess("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
     // A promotion is never guessed, even where only one would be legal.
-    assert_eq!(illegal(&promote, "e8"), Illegal::PromotionRequired);
-    assert_eq!(illegal(&promote, "e7e8"), Illegal::PromotionRequired);
+    assert_eq!(
+        illegal(&promote, "e8"),
+        Illegal::PromotionRequired(sq("e7"), sq("e8"))
+    );
+    assert_eq!(
+        illegal(&promote, "e7e8"),
+        Illegal::PromotionRequired(sq("e7"), sq("e8"))
+    );
     let in_check = chess("k7/4P3/8/8/8/8/8/r3K3 w - - 0 1");
     assert_eq!(
         illegal(&in_check, "e8"),

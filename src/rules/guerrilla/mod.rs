@@ -262,7 +262,7 @@ pub enum Illegal {
     #[error("the step to {0} crosses the stone on {1}: that is a capture, written with x")]
     StepOverStone(Cell, Point),
     /// A capture step over an empty point.
-    #[error("a capture jumps a stone, and there is none on {0}")]
+    #[error("a capture jumps a stone, and there is none on point {0}")]
     NothingToCapture(Point),
     /// A chain that stops while its checker can still capture.
     #[error("the capture must go on: from {0} the checker can still capture")]
