@@ -26,6 +26,7 @@
 
 mod append;
 mod format;
+mod read;
 
 pub use append::{AppendError, MAX_FILE_SIZE, append_locked, create_new, read_limited};
 pub use format::{
@@ -34,6 +35,7 @@ pub use format::{
 };
 
 use crate::digest::Digest;
+use read::{Base, Document, line_of, read_document, split};
 use std::ops::Range;
 
 /// Where a document sits in the file.
@@ -110,6 +112,18 @@ pub enum LogErrorKind {
          next `---`"
     )]
     AfterSignature,
+    /// A later version changes bytes of the earlier one.
+    #[error("this document was changed; a later version may only append records")]
+    Changed,
+    /// A later version is shorter than the earlier one.
+    #[error(
+        "the later version ends here, dropping document {dropped} and everything after it; a \
+         later version may only append records"
+    )]
+    Shortened {
+        /// The first document of the earlier version that is gone or cut.
+        dropped: usize,
+    },
     /// A document number beyond the file's last.
     #[error("there is no document {wanted}: the file has documents 0 to {last}")]
     NoDocument {
@@ -150,6 +164,8 @@ pub struct GameFile {
     header: Header,
     records: Vec<Record>,
     spans: Vec<Span>,
+    /// Lines in `text`, so that appended documents are numbered without counting again.
+    lines: usize,
 }
 
 impl GameFile {
@@ -170,7 +186,7 @@ impl GameFile {
                 kind: LogErrorKind::Empty,
             });
         }
-        let spans = split(text)?;
+        let spans = split(text, Base::default())?;
         let locate = |offset: usize| {
             let document = spans.iter().position(|s| s.bytes.contains(&offset));
             LogError {
@@ -185,49 +201,9 @@ impl GameFile {
         let mut header = None;
         let mut records = Vec::with_capacity(spans.len() - 1);
         for (i, span) in spans.iter().enumerate() {
-            let doc = &text[span.bytes.clone()];
-            let fail = |line: usize, kind: LogErrorKind| LogError {
-                document: Some(i),
-                line,
-                kind,
-            };
-            let yaml_error = |e: serde_saphyr::Error| {
-                let line = e.location().map_or(span.line, |l| {
-                    span.line + usize::try_from(l.line()).unwrap_or(1).saturating_sub(1)
-                });
-                fail(line, LogErrorKind::Yaml(yaml_message(&e.to_string())))
-            };
-            let (expected, signature) = if i == 0 {
-                let raw: format::RawHeader = serde_saphyr::from_str(doc).map_err(yaml_error)?;
-                let signature = raw.signature.clone();
-                let h = raw
-                    .validate()
-                    .map_err(|e| fail(span.line, LogErrorKind::Field(e)))?;
-                let expected = header_unsigned(&h);
-                header = Some(h);
-                (expected, signature)
-            } else {
-                let raw: format::RawRecord = serde_saphyr::from_str(doc).map_err(yaml_error)?;
-                let signature = raw.signature.clone();
-                let r = raw
-                    .validate()
-                    .map_err(|e| fail(span.line, LogErrorKind::Field(e)))?;
-                let expected = record_unsigned(&r);
-                records.push(r);
-                (expected, signature)
-            };
-            let expected = expected + &signature_line(&signature);
-            if let Some((offset, want, found)) = first_difference(&expected, doc) {
-                let hint = hint_for(found);
-                let line = span.line + offset;
-                return Err(fail(
-                    line,
-                    LogErrorKind::NotCanonical {
-                        expected: shown(want),
-                        found: shown(found),
-                        hint,
-                    },
-                ));
+            match read_document(&text[span.bytes.clone()], i, span.line)? {
+                Document::Header(h) => header = Some(*h),
+                Document::Record(r) => records.push(r),
             }
         }
         let header = header.expect("the first document is the header");
@@ -243,7 +219,83 @@ impl GameFile {
             header,
             records,
             spans,
+            lines: text.matches('\n').count(),
         })
+    }
+
+    /// Reads a later version of this file, which must be this file with records appended: only
+    /// the appended documents are read, so following a file through its history costs each
+    /// document once. Returns the number of documents added.
+    ///
+    /// # Errors
+    /// [`LogErrorKind::Changed`] or [`LogErrorKind::Shortened`], naming the earlier version's
+    /// document and line, when `bytes` is not an append; otherwise what is wrong with the
+    /// appended documents. On error `self` is unchanged.
+    pub fn extend(&mut self, bytes: &[u8]) -> Result<usize, LogError> {
+        let old = self.text.as_bytes();
+        if let Some(offset) = old.iter().zip(bytes).position(|(a, b)| a != b) {
+            return Err(self.at_offset(offset, LogErrorKind::Changed));
+        }
+        if bytes.len() < old.len() {
+            let at = self.at_offset(bytes.len(), LogErrorKind::Changed);
+            let dropped = at.document.unwrap_or(0);
+            return Err(LogError {
+                kind: LogErrorKind::Shortened { dropped },
+                ..at
+            });
+        }
+        let appended = std::str::from_utf8(&bytes[old.len()..]).map_err(|e| LogError {
+            document: None,
+            line: self.lines + line_of(&bytes[old.len()..], e.valid_up_to()),
+            kind: LogErrorKind::NotUtf8,
+        })?;
+        if appended.is_empty() {
+            return Ok(0);
+        }
+        let base = Base {
+            offset: old.len(),
+            lines: self.lines,
+            documents: self.spans.len(),
+        };
+        let spans = split(appended, base)?;
+        if let Some(cr) = appended.find('\r') {
+            return Err(LogError {
+                document: spans
+                    .iter()
+                    .position(|s| s.bytes.contains(&(old.len() + cr)))
+                    .map(|i| base.documents + i),
+                line: self.lines + line_of(appended.as_bytes(), cr),
+                kind: LogErrorKind::CarriageReturn,
+            });
+        }
+        let mut records = Vec::with_capacity(spans.len());
+        for (i, span) in spans.iter().enumerate() {
+            let doc = &appended[span.bytes.start - old.len()..span.bytes.end - old.len()];
+            match read_document(doc, base.documents + i, span.line)? {
+                Document::Record(r) => records.push(r),
+                Document::Header(_) => unreachable!("only document 0 is read as a header"),
+            }
+        }
+        let added = spans.len();
+        self.text.push_str(appended);
+        self.records.extend(records);
+        self.spans.extend(spans);
+        self.lines += appended.matches('\n').count();
+        Ok(added)
+    }
+
+    /// An error at a byte offset of this file, naming the document and line there.
+    fn at_offset(&self, offset: usize, kind: LogErrorKind) -> LogError {
+        let document = self
+            .spans
+            .iter()
+            .position(|s| offset < s.bytes.end)
+            .unwrap_or(self.spans.len().saturating_sub(1));
+        LogError {
+            document: Some(document),
+            line: line_of(self.text.as_bytes(), offset),
+            kind,
+        }
     }
 
     /// The header.
@@ -376,7 +428,7 @@ pub fn raw_document(bytes: &[u8], n: usize) -> Result<RawDocument<'_>, LogError>
         line: line_of(prefix, e.valid_up_to()),
         kind: LogErrorKind::NotUtf8,
     })?;
-    let spans = split(text)?;
+    let spans = split(text, Base::default())?;
     let Some(span) = spans.get(n) else {
         return Err(LogError {
             document: None,
@@ -415,107 +467,6 @@ pub fn header_document(header: &Header, signature_base64: &str) -> String {
     preamble(header) + &header_unsigned(header) + &signature_line(signature_base64)
 }
 
-/// The parser's message without what this file's error already says (where) or what only a
-/// programmer can act on (the parser's options, Rust types).
-fn yaml_message(message: &str) -> String {
-    let first = message.lines().next().unwrap_or("unreadable YAML");
-    let mut text = first.strip_prefix("error: ").unwrap_or(first);
-    if let Some((_, after)) = text
-        .strip_prefix("line ")
-        .and_then(|rest| rest.split_once(": "))
-    {
-        text = after;
-    }
-    let text = text.split(", set ").next().unwrap_or(text);
-    let text = text.split("; use ").next().unwrap_or(text);
-    let text = match text {
-        "invalid u64" => "`seq` must be a whole number, written plainly",
-        "cannot deserialize null into string" => "a field has no value",
-        other => other,
-    };
-    format!("invalid YAML: {}", shown(text))
-}
-
-fn line_of(bytes: &[u8], offset: usize) -> usize {
-    1 + bytes[..offset.min(bytes.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-}
-
-/// Finds the documents: each starts at a `---` line and must end with its signature line.
-fn split(text: &str) -> Result<Vec<Span>, LogError> {
-    let mut starts = Vec::new();
-    let mut offset = 0;
-    for (number, line) in text.split_inclusive('\n').enumerate() {
-        let bare = line.trim_end_matches('\n').trim_end_matches('\r');
-        if bare == "---" {
-            starts.push((offset, number + 1));
-        } else if starts.is_empty() && !line.starts_with('#') {
-            return Err(LogError {
-                document: None,
-                line: number + 1,
-                kind: LogErrorKind::TextBeforeHeader,
-            });
-        } else if bare == "..." || bare.starts_with("--- ") || bare.starts_with('%') {
-            return Err(LogError {
-                document: starts.len().checked_sub(1),
-                line: number + 1,
-                kind: LogErrorKind::Marker(shown(bare)),
-            });
-        }
-        offset += line.len();
-    }
-    if starts.is_empty() {
-        return Err(LogError {
-            document: None,
-            line: 1,
-            kind: LogErrorKind::NoHeader,
-        });
-    }
-    let mut spans = Vec::with_capacity(starts.len());
-    for (i, &(start, line)) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).map_or(text.len(), |next| next.0);
-        let doc = &text[start..end];
-        let fail = |line, kind| LogError {
-            document: Some(i),
-            line,
-            kind,
-        };
-        // The first signature line ends the document: anything after it, up to the next
-        // `---`, is text that no signature covers.
-        let mut signature = None;
-        let mut at = 0;
-        for (n, l) in doc.split_inclusive('\n').enumerate() {
-            if signature.is_some() {
-                return Err(fail(line + n, LogErrorKind::AfterSignature));
-            }
-            if l.starts_with("signature:") {
-                signature = Some(at);
-            }
-            at += l.len();
-        }
-        let Some(signature) = signature else {
-            let last = i + 1 == starts.len();
-            let kind = if last {
-                LogErrorKind::Truncated
-            } else {
-                LogErrorKind::MissingSignature
-            };
-            return Err(fail(line, kind));
-        };
-        if !doc.ends_with('\n') {
-            return Err(fail(line, LogErrorKind::Truncated));
-        }
-        spans.push(Span {
-            bytes: start..end,
-            signature: start + signature,
-            line,
-        });
-    }
-    Ok(spans)
-}
-
 /// Text from a file, made safe to show: control and formatting characters (which could fake
 /// lines of a report, or reorder it on a terminal) are escaped, and long text is cut short.
 #[must_use]
@@ -536,47 +487,6 @@ pub fn shown(text: &str) -> String {
         }
     }
     out
-}
-
-/// The first line where `found` differs from `expected`: (line offset, expected, found).
-fn first_difference<'a>(expected: &'a str, found: &'a str) -> Option<(usize, &'a str, &'a str)> {
-    let mut want = expected.split('\n');
-    let mut got = found.split('\n');
-    for offset in 0.. {
-        match (want.next(), got.next()) {
-            (None, None) => return None,
-            (w, g) if w == g => {}
-            (w, g) => {
-                return Some((
-                    offset,
-                    w.unwrap_or("(end of document)"),
-                    g.unwrap_or("(end of document)"),
-                ));
-            }
-        }
-    }
-    None
-}
-
-fn hint_for(line: &str) -> String {
-    let hint = if line.contains(" &") || line.contains(" *") || line.starts_with('&') {
-        "YAML anchors and aliases are not allowed"
-    } else if line.contains(" !") || line.contains("!!") {
-        "YAML tags are not allowed"
-    } else if line.trim_start().starts_with('#') || line.contains(" #") {
-        "comments are not allowed inside a document"
-    } else if line.contains('{') || line.contains('[') {
-        "YAML flow style is not allowed"
-    } else if line.ends_with(' ') || line.contains('\t') {
-        "trailing spaces and tabs are not allowed"
-    } else {
-        ""
-    };
-    if hint.is_empty() {
-        String::new()
-    } else {
-        format!(" ({hint})")
-    }
 }
 
 #[cfg(test)]

@@ -167,3 +167,68 @@ fn a_record_kind_takes_exactly_its_payload() {
         matches!(err.kind, LogErrorKind::Field(m) if m.contains("must not have a `nonce` field"))
     );
 }
+
+/// A real game file, cut after each document: every version extends the one before.
+fn versions() -> (String, Vec<usize>) {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/campaign/run-off-claim.yaml"
+    ))
+    .expect("an example game");
+    let ends: Vec<usize> = text
+        .match_indices("\nsignature: ")
+        .map(|(at, _)| at + 1 + text[at + 1..].find('\n').expect("a line end") + 1)
+        .collect();
+    (text, ends)
+}
+
+#[test]
+fn extending_version_by_version_reads_what_parsing_the_whole_file_reads() {
+    let (text, ends) = versions();
+    let whole = GameFile::parse(text.as_bytes()).expect("a valid file");
+    let mut file = GameFile::parse(&text.as_bytes()[..ends[0]]).expect("the header alone");
+    for window in ends.windows(2) {
+        assert_eq!(file.extend(&text.as_bytes()[..window[1]]), Ok(1));
+    }
+    assert_eq!(file.extend(text.as_bytes()), Ok(0), "nothing new");
+    assert_eq!(file.documents(), whole.documents());
+    assert_eq!(file.records(), whole.records());
+    for i in 0..whole.documents() {
+        assert_eq!(file.line(i), whole.line(i));
+        assert_eq!(file.signed_bytes(i), whole.signed_bytes(i));
+        assert_eq!(file.signature(i), whole.signature(i));
+    }
+}
+
+#[test]
+fn a_later_version_that_is_not_an_append_is_named() {
+    let (text, ends) = versions();
+    let mut file = GameFile::parse(&text.as_bytes()[..ends[5]]).expect("a prefix");
+    // A byte of record 3 changed.
+    let at = ends[2] + 10;
+    let mut changed = text.clone().into_bytes();
+    changed[at] ^= 1;
+    let err = file.extend(&changed).expect_err("changed");
+    assert_eq!(
+        (err.document, err.line, err.kind),
+        (Some(3), line_of(text.as_bytes(), at), LogErrorKind::Changed)
+    );
+    // Records 4 and 5 dropped.
+    let err = file
+        .extend(&text.as_bytes()[..ends[3]])
+        .expect_err("shortened");
+    assert_eq!(err.kind, LogErrorKind::Shortened { dropped: 4 });
+    // Text after the last signature that is not a document.
+    let mut junk = text.as_bytes()[..ends[5]].to_vec();
+    junk.extend_from_slice(b"hello\n");
+    assert_eq!(
+        file.extend(&junk).map_err(|e| e.kind),
+        Err(LogErrorKind::AfterSignature)
+    );
+    // A record cut short.
+    let cut = &text.as_bytes()[..ends[6] - 20];
+    let err = file.extend(cut).expect_err("truncated");
+    assert_eq!((err.document, err.kind), (Some(6), LogErrorKind::Truncated));
+    assert_eq!(file.documents(), 6, "a refused version changes nothing");
+    assert_eq!(file.extend(&text.as_bytes()[..ends[6]]), Ok(1));
+}

@@ -210,72 +210,133 @@ impl From<LogError> for ReplayError {
 /// # Errors
 /// The first defect, naming its document and line.
 pub fn replay<G: Protocol>(file: &GameFile) -> Result<Replay<G>, ReplayError> {
-    let header = file.header();
-    let at_header = |kind| ReplayError {
-        document: Some(0),
-        line: file.line(0),
-        kind,
-    };
-    if header.game != G::NAME {
-        return Err(at_header(ErrorKind::Header(format!(
-            "it is a game of {}, not {}",
-            header.game,
-            G::NAME
-        ))));
-    }
-    check_signature(file, 0, 0)?;
-    let options = G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
-    let seats = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
-    let mut state = State::<G>::new(file, seats.clone(), options.clone())
-        .map_err(|e| at_header(ErrorKind::Header(e)))?;
-    let mut steps = vec![state.step(0, file.line(0), 0, vec![Event::Created])];
-    for (i, record) in file.records().iter().enumerate() {
-        let document = i + 1;
-        let line = file.line(document);
-        let fail = |kind| ReplayError {
-            document: Some(document),
-            line,
+    Ok(Replayer::start(file)?.advance(file)?.finish())
+}
+
+/// A replay carried forward as its file grows. [`Replayer::advance`] checks only the records it
+/// has not seen yet, so following a history of appends (`correspond audit`) costs each record
+/// once, not the whole game again for every version.
+pub struct Replayer<G: Protocol> {
+    /// The seats as the header names them (the sides a coin flip assigns come later).
+    named: [Seat<G::Side>; 2],
+    options: G::Options,
+    state: State<G>,
+    steps: Vec<Step<G>>,
+}
+
+impl<G: Protocol> Replayer<G> {
+    /// Checks the header: the game, its signature, the options and the players.
+    ///
+    /// # Errors
+    /// What is wrong with the header.
+    pub fn start(file: &GameFile) -> Result<Self, ReplayError> {
+        let header = file.header();
+        let at_header = |kind| ReplayError {
+            document: Some(0),
+            line: file.line(0),
             kind,
         };
-        let signer = seats
-            .iter()
-            .position(|s| s.name == record.signer)
-            .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
-        check_signature(file, document, signer)?;
-        let expected = document as u64;
-        if record.seq != expected {
-            return Err(fail(if record.seq < expected {
-                ErrorKind::Repeated {
-                    expected,
-                    found: record.seq,
-                }
-            } else {
-                ErrorKind::Gap {
-                    expected,
-                    found: record.seq,
-                }
-            }));
+        if header.game != G::NAME {
+            return Err(at_header(ErrorKind::Header(format!(
+                "it is a game of {}, not {}",
+                header.game,
+                G::NAME
+            ))));
         }
-        let previous = file.digest(document - 1);
-        if record.prev != previous {
-            return Err(fail(ErrorKind::BrokenChain {
-                expected: previous,
-                found: record.prev,
-            }));
-        }
-        let events = state
-            .apply(signer, &record.action, document)
-            .map_err(fail)?;
-        steps.push(state.step(document, line, signer, events));
+        check_signature(file, 0, 0)?;
+        let options =
+            G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
+        let named = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
+        let state = State::<G>::new(file, named.clone(), options.clone())
+            .map_err(|e| at_header(ErrorKind::Header(e)))?;
+        let steps = vec![state.step(0, file.line(0), 0, vec![Event::Created])];
+        Ok(Replayer {
+            named,
+            options,
+            state,
+            steps,
+        })
     }
-    let (seats, line) = state.into_parts();
-    Ok(Replay {
-        game_id: file.game_id(),
-        seats,
-        options,
-        steps,
-        line,
-    })
+
+    /// Replays the records of `file` after those already replayed. `file` must be the file this
+    /// replayer has followed so far, grown by appends (see [`GameFile::extend`]).
+    ///
+    /// # Errors
+    /// The first defect among the new records; the replayer is consumed, since a record that
+    /// fails may have been half applied.
+    pub fn advance(mut self, file: &GameFile) -> Result<Self, ReplayError> {
+        for document in self.steps.len()..file.documents() {
+            let record = &file.records()[document - 1];
+            let line = file.line(document);
+            let fail = |kind| ReplayError {
+                document: Some(document),
+                line,
+                kind,
+            };
+            let signer = self
+                .named
+                .iter()
+                .position(|s| s.name == record.signer)
+                .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
+            check_signature(file, document, signer)?;
+            let expected = document as u64;
+            if record.seq != expected {
+                return Err(fail(if record.seq < expected {
+                    ErrorKind::Repeated {
+                        expected,
+                        found: record.seq,
+                    }
+                } else {
+                    ErrorKind::Gap {
+                        expected,
+                        found: record.seq,
+                    }
+                }));
+            }
+            let previous = file.digest(document - 1);
+            if record.prev != previous {
+                return Err(fail(ErrorKind::BrokenChain {
+                    expected: previous,
+                    found: record.prev,
+                }));
+            }
+            let events = self
+                .state
+                .apply(file, signer, &record.action, document)
+                .map_err(fail)?;
+            self.steps
+                .push(self.state.step(document, line, signer, events));
+        }
+        Ok(self)
+    }
+
+    /// How many documents have been replayed, the header included.
+    #[must_use]
+    pub fn documents(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// The state after the last document replayed.
+    #[must_use]
+    pub fn last(&self) -> &Step<G> {
+        self.steps
+            .last()
+            .expect("a replayer holds at least the header")
+    }
+
+    /// The whole replay so far.
+    #[must_use]
+    pub fn finish(self) -> Replay<G> {
+        let game_id = self.state.game_id();
+        let (seats, line) = self.state.into_parts();
+        Replay {
+            game_id,
+            seats,
+            options: self.options,
+            steps: self.steps,
+            line,
+        }
+    }
 }
 
 /// Parses and replays a game file as the game its header names, and sums it up.

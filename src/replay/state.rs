@@ -153,8 +153,8 @@ struct Flip<O> {
     purpose: Purpose<O>,
 }
 
-pub(super) struct State<'f, G: Protocol> {
-    file: &'f GameFile,
+pub(super) struct State<G: Protocol> {
+    game_id: Digest,
     seats: [Seat<G::Side>; 2],
     options: G::Options,
     phase: Phase,
@@ -167,9 +167,9 @@ pub(super) struct State<'f, G: Protocol> {
 
 type Applied = Result<Vec<super::Event>, ErrorKind>;
 
-impl<'f, G: Protocol> State<'f, G> {
+impl<G: Protocol> State<G> {
     pub(super) fn new(
-        file: &'f GameFile,
+        file: &GameFile,
         seats: [Seat<G::Side>; 2],
         options: G::Options,
     ) -> Result<Self, String> {
@@ -215,7 +215,7 @@ impl<'f, G: Protocol> State<'f, G> {
         };
         let line = flip.is_none().then(|| Line::new(G::start(&options)));
         Ok(State {
-            file,
+            game_id: file.game_id(),
             seats,
             options,
             phase: Phase::AwaitingAccept(1),
@@ -224,6 +224,11 @@ impl<'f, G: Protocol> State<'f, G> {
             line,
             offer: None,
         })
+    }
+
+    /// The game id the coin flips are bound to.
+    pub(super) fn game_id(&self) -> Digest {
+        self.game_id
     }
 
     /// The seats (with the sides a coin flip may have assigned) and the moves played.
@@ -287,7 +292,13 @@ impl<'f, G: Protocol> State<'f, G> {
     }
 
     /// Applies one record, signed by seat `signer`, found at `document`.
-    pub(super) fn apply(&mut self, signer: usize, action: &Action, document: usize) -> Applied {
+    pub(super) fn apply(
+        &mut self,
+        file: &GameFile,
+        signer: usize,
+        action: &Action,
+        document: usize,
+    ) -> Applied {
         if let Phase::Over(verdict) = &self.phase {
             return Err(ErrorKind::AfterEnd(verdict.describe(&self.seats)));
         }
@@ -313,7 +324,7 @@ impl<'f, G: Protocol> State<'f, G> {
         let more = match self.phase.clone() {
             Phase::AwaitingAccept(by) => self.accept(signer, by, action),
             Phase::AwaitingReveal(by) => self.reveal(signer, by, action),
-            Phase::AwaitingCommit(by) => self.commit(signer, by, action, document),
+            Phase::AwaitingCommit(by) => self.commit(file, signer, by, action, document),
             Phase::AwaitingNonce(by) => self.answer(signer, by, action),
             Phase::Choosing(by) => self.choose(signer, by, action),
             Phase::Playing(by) => self.play(signer, by, action),
@@ -393,7 +404,7 @@ impl<'f, G: Protocol> State<'f, G> {
             )));
         }
         let response = flip.response.expect("the reveal comes after the answer");
-        let coin = flip::coin(&self.file.game_id(), flip.document as u64, nonce, &response);
+        let coin = flip::coin(&self.game_id, flip.document as u64, nonce, &response);
         let side = G::SIDES[usize::from(coin == Coin::Tails)];
         match flip.purpose {
             Purpose::FirstMove => {
@@ -423,7 +434,14 @@ impl<'f, G: Protocol> State<'f, G> {
         }
     }
 
-    fn commit(&mut self, signer: usize, by: usize, action: &Action, document: usize) -> Applied {
+    fn commit(
+        &mut self,
+        file: &GameFile,
+        signer: usize,
+        by: usize,
+        action: &Action,
+        document: usize,
+    ) -> Applied {
         if signer != by {
             return Err(self.not_your_turn(signer));
         }
@@ -437,8 +455,7 @@ impl<'f, G: Protocol> State<'f, G> {
             .due
             .take()
             .expect("a commitment is awaited only while a run-off is due");
-        let binding = self
-            .file
+        let binding = file
             .binding(document)
             .expect("a flip-commit record has a commitment line");
         self.flip = Some(Flip {

@@ -295,3 +295,54 @@ fn identical_files_replay_to_identical_state_hashes_and_steps_differ() {
         "every step changes the state"
     );
 }
+
+#[test]
+fn a_replayer_carried_forward_agrees_with_a_whole_replay() {
+    for game in [
+        "campaign/run-off-stalemate.yaml",
+        "chess/anderssen-immortal-game-1851.yaml",
+    ] {
+        let text = std::fs::read_to_string(format!("{}/games/{game}", env!("CARGO_MANIFEST_DIR")))
+            .expect("an example game");
+        let whole = GameFile::parse(text.as_bytes()).expect("valid");
+        // Versions two documents apart, as commits that append a move and an answer.
+        let cuts: Vec<usize> = text
+            .match_indices("\n---\n")
+            .map(|(at, _)| at + 1)
+            .skip(2)
+            .step_by(2)
+            .chain([text.len()])
+            .collect();
+        let check = |expected: Vec<Digest>, replayed: Vec<Digest>| {
+            assert_eq!(expected, replayed, "{game}");
+        };
+        if game.starts_with("chess") {
+            use crate::rules::chess::Chess;
+            let hashes = |r: &Replay<Chess>| r.steps.iter().map(|s| s.state_hash).collect();
+            let mut file = GameFile::parse(&text.as_bytes()[..cuts[0]]).expect("header");
+            let mut replayer = Replayer::<Chess>::start(&file).expect("header");
+            for cut in &cuts[1..] {
+                file.extend(&text.as_bytes()[..*cut]).expect("an append");
+                replayer = replayer.advance(&file).expect("valid records");
+            }
+            check(
+                hashes(&replay::<Chess>(&whole).expect("valid")),
+                hashes(&replayer.finish()),
+            );
+        } else {
+            let hashes = |r: &Replay<Campaign>| r.steps.iter().map(|s| s.state_hash).collect();
+            let mut file = GameFile::parse(&text.as_bytes()[..cuts[0]]).expect("header");
+            let mut replayer = Replayer::<Campaign>::start(&file).expect("header");
+            for cut in &cuts[1..] {
+                file.extend(&text.as_bytes()[..*cut]).expect("an append");
+                replayer = replayer.advance(&file).expect("valid records");
+            }
+            let replayed = replayer.finish();
+            assert!(replayed.verdict().is_some(), "the game ends");
+            check(
+                hashes(&replay::<Campaign>(&whole).expect("valid")),
+                hashes(&replayed),
+            );
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Reading a game file's text: cutting it into documents by the bytes rule, and reading each
+//! document, which must be written the one way this program writes it.
+
+use super::format;
+use super::{
+    Header, LogError, LogErrorKind, Record, Span, header_unsigned, record_unsigned, shown,
+    signature_line,
+};
+
+/// The parser's message without what this file's error already says (where) or what only a
+/// programmer can act on (the parser's options, Rust types).
+fn yaml_message(message: &str) -> String {
+    let first = message.lines().next().unwrap_or("unreadable YAML");
+    let mut text = first.strip_prefix("error: ").unwrap_or(first);
+    if let Some((_, after)) = text
+        .strip_prefix("line ")
+        .and_then(|rest| rest.split_once(": "))
+    {
+        text = after;
+    }
+    let text = text.split(", set ").next().unwrap_or(text);
+    let text = text.split("; use ").next().unwrap_or(text);
+    let text = match text {
+        "invalid u64" => "`seq` must be a whole number, written plainly",
+        "cannot deserialize null into string" => "a field has no value",
+        other => other,
+    };
+    format!("invalid YAML: {}", shown(text))
+}
+
+/// The 1-based line of a byte offset.
+pub(super) fn line_of(bytes: &[u8], offset: usize) -> usize {
+    1 + bytes[..offset.min(bytes.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+/// Where a piece of text stands in its file: what comes before it.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Base {
+    /// Bytes before it.
+    pub(super) offset: usize,
+    /// Lines before it.
+    pub(super) lines: usize,
+    /// Documents before it.
+    pub(super) documents: usize,
+}
+
+/// Finds the documents of `text`, which follows `base` in its file (at the start, comment
+/// lines may come before the first document): each starts at a `---` line and must end with
+/// its signature line. Spans, lines and documents are numbered in the whole file.
+pub(super) fn split(text: &str, base: Base) -> Result<Vec<Span>, LogError> {
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        let bare = line.trim_end_matches('\n').trim_end_matches('\r');
+        let line_number = base.lines + number + 1;
+        if bare == "---" {
+            starts.push((offset, line_number));
+        } else if starts.is_empty() && (base.documents > 0 || !line.starts_with('#')) {
+            return Err(LogError {
+                document: base.documents.checked_sub(1),
+                line: line_number,
+                kind: if base.documents > 0 {
+                    LogErrorKind::AfterSignature
+                } else {
+                    LogErrorKind::TextBeforeHeader
+                },
+            });
+        } else if bare == "..." || bare.starts_with("--- ") || bare.starts_with('%') {
+            return Err(LogError {
+                document: (base.documents + starts.len()).checked_sub(1),
+                line: line_number,
+                kind: LogErrorKind::Marker(shown(bare)),
+            });
+        }
+        offset += line.len();
+    }
+    if starts.is_empty() {
+        return Err(LogError {
+            document: None,
+            line: 1,
+            kind: LogErrorKind::NoHeader,
+        });
+    }
+    let mut spans = Vec::with_capacity(starts.len());
+    for (i, &(start, line)) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).map_or(text.len(), |next| next.0);
+        let doc = &text[start..end];
+        let fail = |line, kind| LogError {
+            document: Some(base.documents + i),
+            line,
+            kind,
+        };
+        // The first signature line ends the document: anything after it, up to the next
+        // `---`, is text that no signature covers.
+        let mut signature = None;
+        let mut at = 0;
+        for (n, l) in doc.split_inclusive('\n').enumerate() {
+            if signature.is_some() {
+                return Err(fail(line + n, LogErrorKind::AfterSignature));
+            }
+            if l.starts_with("signature:") {
+                signature = Some(at);
+            }
+            at += l.len();
+        }
+        let Some(signature) = signature else {
+            let last = i + 1 == starts.len();
+            let kind = if last {
+                LogErrorKind::Truncated
+            } else {
+                LogErrorKind::MissingSignature
+            };
+            return Err(fail(line, kind));
+        };
+        if !doc.ends_with('\n') {
+            return Err(fail(line, LogErrorKind::Truncated));
+        }
+        spans.push(Span {
+            bytes: base.offset + start..base.offset + end,
+            signature: base.offset + start + signature,
+            line,
+        });
+    }
+    Ok(spans)
+}
+
+/// A document's content.
+pub(super) enum Document {
+    Header(Box<Header>),
+    Record(Record),
+}
+
+/// Reads document `i` (0: the header), whose `---` line is line `first_line` of the file, and
+/// checks that it is written the one way this program writes it.
+pub(super) fn read_document(doc: &str, i: usize, first_line: usize) -> Result<Document, LogError> {
+    let fail = |line: usize, kind: LogErrorKind| LogError {
+        document: Some(i),
+        line,
+        kind,
+    };
+    let yaml_error = |e: serde_saphyr::Error| {
+        let line = e.location().map_or(first_line, |l| {
+            first_line + usize::try_from(l.line()).unwrap_or(1).saturating_sub(1)
+        });
+        fail(line, LogErrorKind::Yaml(yaml_message(&e.to_string())))
+    };
+    let (document, expected, signature) = if i == 0 {
+        let raw: format::RawHeader = serde_saphyr::from_str(doc).map_err(yaml_error)?;
+        let signature = raw.signature.clone();
+        let h = raw
+            .validate()
+            .map_err(|e| fail(first_line, LogErrorKind::Field(e)))?;
+        let expected = header_unsigned(&h);
+        (Document::Header(Box::new(h)), expected, signature)
+    } else {
+        let raw: format::RawRecord = serde_saphyr::from_str(doc).map_err(yaml_error)?;
+        let signature = raw.signature.clone();
+        let r = raw
+            .validate()
+            .map_err(|e| fail(first_line, LogErrorKind::Field(e)))?;
+        let expected = record_unsigned(&r);
+        (Document::Record(r), expected, signature)
+    };
+    let expected = expected + &signature_line(&signature);
+    if let Some((offset, want, found)) = first_difference(&expected, doc) {
+        return Err(fail(
+            first_line + offset,
+            LogErrorKind::NotCanonical {
+                expected: shown(want),
+                found: shown(found),
+                hint: hint_for(found),
+            },
+        ));
+    }
+    Ok(document)
+}
+
+/// The first line where `found` differs from `expected`: (line offset, expected, found).
+fn first_difference<'a>(expected: &'a str, found: &'a str) -> Option<(usize, &'a str, &'a str)> {
+    let mut want = expected.split('\n');
+    let mut got = found.split('\n');
+    for offset in 0.. {
+        match (want.next(), got.next()) {
+            (None, None) => return None,
+            (w, g) if w == g => {}
+            (w, g) => {
+                return Some((
+                    offset,
+                    w.unwrap_or("(end of document)"),
+                    g.unwrap_or("(end of document)"),
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn hint_for(line: &str) -> String {
+    let hint = if line.contains(" &") || line.contains(" *") || line.starts_with('&') {
+        "YAML anchors and aliases are not allowed"
+    } else if line.contains(" !") || line.contains("!!") {
+        "YAML tags are not allowed"
+    } else if line.trim_start().starts_with('#') || line.contains(" #") {
+        "comments are not allowed inside a document"
+    } else if line.contains('{') || line.contains('[') {
+        "YAML flow style is not allowed"
+    } else if line.ends_with(' ') || line.contains('\t') {
+        "trailing spaces and tabs are not allowed"
+    } else {
+        ""
+    };
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!(" ({hint})")
+    }
+}
