@@ -1,5 +1,5 @@
-//! git, through libgit2: commit a game file after a record is appended, and read a
-//! repository's configuration.
+//! git, through libgit2: commit a game file after a record is appended, read a file's history
+//! along the current branch, and read a repository's configuration.
 //!
 //! A commit made here contains the game file and nothing else, whatever else is staged: the
 //! tree is the current `HEAD` tree with that one file replaced. The index entry of the file is
@@ -20,6 +20,12 @@ pub enum GitError {
     /// The file is not inside the repository's work tree.
     #[error("{0} is not inside the repository's work tree")]
     Outside(PathBuf),
+    /// No git repository holds the file.
+    #[error("{0} is not in a git repository")]
+    NoRepository(PathBuf),
+    /// The repository has no commit yet.
+    #[error("the repository has no commits yet")]
+    NoCommits,
 }
 
 /// A game file inside a git work tree, ready to be committed.
@@ -56,26 +62,9 @@ impl Tracked {
     /// # Errors
     /// [`GitError::Identity`] when git has no committer identity; other git failures.
     pub fn find(path: &Path) -> Result<Option<Tracked>, GitError> {
-        let dir = existing_dir(path);
-        let Ok(repo) = Repository::discover(&dir) else {
+        let Some((repo, relative)) = locate(path)? else {
             return Ok(None);
         };
-        let Some(workdir) = repo.workdir() else {
-            return Ok(None);
-        };
-        let workdir = workdir
-            .canonicalize()
-            .map_err(|_| GitError::Outside(path.to_owned()))?;
-        let dir = dir
-            .canonicalize()
-            .map_err(|_| GitError::Outside(path.to_owned()))?;
-        let name = path
-            .file_name()
-            .ok_or_else(|| GitError::Outside(path.to_owned()))?;
-        let relative = dir
-            .strip_prefix(&workdir)
-            .map_err(|_| GitError::Outside(path.to_owned()))?
-            .join(name);
         let signature = repo.signature().map_err(|_| GitError::Identity)?.to_owned();
         Ok(Some(Tracked {
             repo,
@@ -128,6 +117,117 @@ impl Tracked {
         index.add_path(&self.relative)?;
         index.write()?;
         Ok(id)
+    }
+}
+
+/// The repository whose work tree holds `path` (which need not exist: a deleted file has a
+/// history too), and the path relative to the work tree.
+fn locate(path: &Path) -> Result<Option<(Repository, PathBuf)>, GitError> {
+    let dir = existing_dir(path);
+    let Ok(repo) = Repository::discover(&dir) else {
+        return Ok(None);
+    };
+    let Some(workdir) = repo.workdir() else {
+        return Ok(None);
+    };
+    let outside = || GitError::Outside(path.to_owned());
+    let workdir = workdir.canonicalize().map_err(|_| outside())?;
+    let dir = dir.canonicalize().map_err(|_| outside())?;
+    let name = path.file_name().ok_or_else(outside)?;
+    let relative = dir
+        .strip_prefix(&workdir)
+        .map_err(|_| outside())?
+        .join(name);
+    Ok(Some((repo, relative)))
+}
+
+/// A commit that changed a file, as git records it.
+#[derive(Clone, Debug)]
+pub struct Version {
+    /// The commit.
+    pub commit: Oid,
+    /// Its author's name.
+    pub author: String,
+    /// Its author's email.
+    pub email: String,
+    /// Its author time, seconds since the Unix epoch.
+    pub time: i64,
+    /// The author's time zone, minutes east of UTC.
+    pub offset_minutes: i32,
+    /// The first line of its message.
+    pub summary: String,
+    /// The file as the commit left it; `None` where the commit deleted it.
+    pub blob: Option<Oid>,
+}
+
+/// A file's history along the current branch: the commits on the first-parent line from
+/// `HEAD` that changed it, oldest first. A merge counts as one change, of everything it
+/// brought in.
+pub struct History {
+    repo: Repository,
+    /// The branch `HEAD` names (or `HEAD` when detached).
+    pub branch: String,
+    /// The commits that changed the file.
+    pub versions: Vec<Version>,
+}
+
+impl History {
+    /// Walks the history of the file at `path`.
+    ///
+    /// # Errors
+    /// When no repository holds the file, it has no commits, or git fails.
+    pub fn of(path: &Path) -> Result<History, GitError> {
+        let (repo, relative) =
+            locate(path)?.ok_or_else(|| GitError::NoRepository(path.to_owned()))?;
+        let branch = {
+            let head = repo.head().map_err(|_| GitError::NoCommits)?;
+            head.shorthand().unwrap_or("HEAD").to_owned()
+        };
+        let mut walk = repo.revwalk()?;
+        walk.push_head()?;
+        walk.simplify_first_parent()?;
+        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+        let mut versions = Vec::new();
+        let mut previous = None;
+        for id in walk {
+            let id = id?;
+            let commit = repo.find_commit(id)?;
+            let blob = match commit.tree()?.get_path(&relative) {
+                Ok(entry) => Some(entry.id()),
+                Err(e) if e.code() == git2::ErrorCode::NotFound => None,
+                Err(e) => return Err(e.into()),
+            };
+            if blob != previous {
+                let author = commit.author();
+                versions.push(Version {
+                    commit: commit.id(),
+                    author: String::from_utf8_lossy(author.name_bytes()).into_owned(),
+                    email: String::from_utf8_lossy(author.email_bytes()).into_owned(),
+                    time: author.when().seconds(),
+                    offset_minutes: author.when().offset_minutes(),
+                    summary: String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default())
+                        .into_owned(),
+                    blob,
+                });
+            }
+            previous = blob;
+        }
+        Ok(History {
+            repo,
+            branch,
+            versions,
+        })
+    }
+
+    /// The file's bytes as a version left them (`None`: deleted).
+    ///
+    /// # Errors
+    /// When git cannot read the blob.
+    pub fn content(&self, version: &Version) -> Result<Option<Vec<u8>>, GitError> {
+        version
+            .blob
+            .map(|id| Ok(self.repo.find_blob(id)?.content().to_vec()))
+            .transpose()
     }
 }
 

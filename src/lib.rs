@@ -9,11 +9,13 @@
 //! - [`sign`]: SSH signatures (SSHSIG) with players' existing keys;
 //! - [`flip`]: fair coin flips by commitment and reveal;
 //! - [`replay`]: a game file's bytes in, every state and the verdict out (pure);
+//! - [`audit`]: a file's versions in, each checked as an append of the one before (pure);
 //! - [`git`]: committing records and reading a file's history;
 //! - [`cli`]: the command line, the only layer that prints.
 
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod cli;
 pub mod digest;
 pub mod flip;

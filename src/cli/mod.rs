@@ -7,6 +7,7 @@
 
 mod accept;
 mod accept_runoff;
+mod audit;
 mod claim_runoff;
 mod commit;
 mod error;
@@ -39,8 +40,8 @@ use std::process::ExitCode;
 /// Play board games by correspondence, with signed game files anyone can verify.
 ///
 /// Game files: `new`, `accept`, `play`, `flip`/`reveal`, `resign`, `offer-runoff`,
-/// `accept-runoff`, `claim-runoff` sign and append records; `status`, `show`, `log`, `verify`
-/// and `extract` read them. Rules: `moves`, `perft`, `position` and `show` answer questions about
+/// `accept-runoff`, `claim-runoff` sign and append records; `status`, `show`, `log`, `verify`,
+/// `audit` and `extract` read them. Rules: `moves`, `perft`, `position` and `show` answer questions about
 /// positions of a game.
 #[derive(Debug, Parser)]
 #[command(name = "correspond", version, about, long_about, max_term_width = 100)]
@@ -67,6 +68,7 @@ enum Command {
     Show(show::Args),
     Log(log::Args),
     Verify(verify::Args),
+    Audit(audit::Args),
     Extract(extract::Args),
     Pgn(pgn::Args),
     ImportPgn(import_pgn::Args),
@@ -82,6 +84,7 @@ enum Command {
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     let done = match cli.command {
         Command::Verify(args) => return verify::run(&args, out),
+        Command::Audit(args) => return audit::run(&args, out),
         Command::New(args) => new::run(&args, out),
         Command::Accept(args) => accept::run(&args, out),
         Command::Play(args) => play::run(&args, out),

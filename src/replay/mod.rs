@@ -7,15 +7,17 @@
 //! only then what the record does: whose turn it is, whether the move is legal, whether the coin
 //! flip protocol is followed, and whether the game is already over.
 
+mod any;
 mod protocol;
 mod state;
 
+pub use any::AnyReplayer;
 pub use protocol::Protocol;
 pub use state::{Event, Phase, Verdict};
 
 use crate::digest::Digest;
 use crate::log::{self, GameFile, LogError, LogErrorKind};
-use crate::rules::{Game, Line};
+use crate::rules::Line;
 use crate::sign::{self, SignError};
 use state::State;
 
@@ -345,25 +347,7 @@ impl<G: Protocol> Replayer<G> {
 /// The first defect, naming its document and line.
 pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
     let file = GameFile::parse(bytes)?;
-    match file.header().game.as_str() {
-        crate::rules::campaign::Campaign::NAME => Ok(Summary::of(&replay::<
-            crate::rules::campaign::Campaign,
-        >(&file)?)),
-        crate::rules::guerrilla::Guerrilla::NAME => Ok(Summary::of(&replay::<
-            crate::rules::guerrilla::Guerrilla,
-        >(&file)?)),
-        crate::rules::chess::Insurrection::NAME => Ok(Summary::of(&replay::<
-            crate::rules::chess::Insurrection,
-        >(&file)?)),
-        crate::rules::chess::Chess::NAME => {
-            Ok(Summary::of(&replay::<crate::rules::chess::Chess>(&file)?))
-        }
-        other => Err(ReplayError {
-            document: Some(0),
-            line: file.line(0),
-            kind: ErrorKind::UnknownGame(other.to_owned()),
-        }),
-    }
+    Ok(AnyReplayer::start(&file)?.advance(&file)?.summary())
 }
 
 /// A replayed game summed up, the same for every game.

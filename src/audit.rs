@@ -1,0 +1,202 @@
+//! Auditing a game file's history: every version of the file must be the version before it
+//! with records appended, and must verify. A removed record (a move taken back), a changed byte
+//! or a deleted file is a violation, named with the version that wrote what was lost.
+//!
+//! Pure: versions go in as bytes, oldest first, from wherever they were kept (git, backups,
+//! mail); findings come out. Each version costs the comparison of its bytes with the version
+//! before and the checking of its new records only: the game is never replayed from the start
+//! again, unless a violation forces a fresh start.
+
+use crate::log::{GameFile, LogErrorKind};
+use crate::replay::{AnyReplayer, Summary};
+use std::ops::Range;
+
+/// What is wrong with one version of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// A byte of the earlier version was changed.
+    Changed {
+        /// The earlier version's document that changed (0: the header).
+        document: usize,
+        /// Its line, in the earlier version.
+        line: usize,
+        /// The version that wrote that document.
+        written_in: usize,
+    },
+    /// The version is shorter: documents of the earlier version are gone.
+    Shortened {
+        /// The first document dropped or cut.
+        dropped: usize,
+        /// The version that wrote it.
+        written_in: usize,
+    },
+    /// The earlier version did not verify, and this one is not it with records appended.
+    Replaced,
+    /// The file was deleted.
+    Deleted,
+    /// The version does not verify (or, after a deletion or a version that did not, is not a
+    /// game file).
+    Invalid(String),
+}
+
+/// What one version did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The documents this version added, as numbered in it (0 is the header). Empty when it
+    /// added none, or when it did not verify.
+    pub added: Range<usize>,
+    /// What is wrong with it, if anything.
+    pub violation: Option<Violation>,
+}
+
+/// The file as the audit follows it.
+struct Tracked {
+    file: GameFile,
+    replayer: AnyReplayer,
+    /// For each document, the version that wrote it.
+    origin: Vec<usize>,
+}
+
+/// Follows a file through its versions, oldest first.
+#[derive(Default)]
+pub struct Auditor {
+    versions: usize,
+    /// The last version, when it verified.
+    tracked: Option<Tracked>,
+    /// The last version's bytes, when it did not verify.
+    broken: Option<Vec<u8>>,
+}
+
+impl Auditor {
+    /// An audit before any version.
+    #[must_use]
+    pub fn new() -> Auditor {
+        Auditor::default()
+    }
+
+    /// Checks the next version: its bytes, or `None` where the file was deleted.
+    pub fn version(&mut self, bytes: Option<&[u8]>) -> Finding {
+        let index = self.versions;
+        self.versions += 1;
+        let Some(bytes) = bytes else {
+            self.tracked = None;
+            self.broken = None;
+            return Finding {
+                added: 0..0,
+                violation: Some(Violation::Deleted),
+            };
+        };
+        let violation = match self.tracked.take() {
+            Some(tracked) => match self.append(tracked, index, bytes) {
+                Ok(finding) => return finding,
+                Err(violation) => Some(violation),
+            },
+            None => self
+                .broken
+                .as_ref()
+                .filter(|old| !bytes.starts_with(old))
+                .map(|_| Violation::Replaced),
+        };
+        // A first version, or a fresh start after a violation: read the whole version.
+        match read(bytes, index) {
+            Ok(tracked) => {
+                // After a violation the version is read afresh: nothing in it counts as added.
+                let added = if violation.is_some() {
+                    0..0
+                } else {
+                    0..tracked.file.documents()
+                };
+                self.tracked = Some(tracked);
+                self.broken = None;
+                Finding { added, violation }
+            }
+            Err(error) => {
+                self.broken = Some(bytes.to_vec());
+                Finding {
+                    added: 0..0,
+                    violation: violation.or(Some(Violation::Invalid(error))),
+                }
+            }
+        }
+    }
+
+    /// Checks a version against the verified one before it. On a violation the caller starts
+    /// afresh from the version's bytes.
+    fn append(
+        &mut self,
+        tracked: Tracked,
+        index: usize,
+        bytes: &[u8],
+    ) -> Result<Finding, Violation> {
+        let Tracked {
+            mut file,
+            replayer,
+            mut origin,
+        } = tracked;
+        let before = file.documents();
+        match file.extend(bytes) {
+            Ok(_) => {}
+            Err(e) => {
+                let document = e.document.unwrap_or(0);
+                let written_in = origin.get(document).copied().unwrap_or(0);
+                return Err(match e.kind {
+                    LogErrorKind::Changed => Violation::Changed {
+                        document,
+                        line: e.line,
+                        written_in,
+                    },
+                    LogErrorKind::Shortened { dropped } => Violation::Shortened {
+                        dropped,
+                        written_in: origin.get(dropped).copied().unwrap_or(0),
+                    },
+                    _ => Violation::Invalid(e.to_string()),
+                });
+            }
+        }
+        match replayer.advance(&file) {
+            Ok(replayer) => {
+                origin.resize(file.documents(), index);
+                let added = before..file.documents();
+                self.tracked = Some(Tracked {
+                    file,
+                    replayer,
+                    origin,
+                });
+                Ok(Finding {
+                    added,
+                    violation: None,
+                })
+            }
+            Err(e) => Err(Violation::Invalid(e.to_string())),
+        }
+    }
+
+    /// The last version, if it verified: where the documents [`Finding::added`] names are.
+    #[must_use]
+    pub fn file(&self) -> Option<&GameFile> {
+        self.tracked.as_ref().map(|t| &t.file)
+    }
+
+    /// How the game stands in the last version, if it verified.
+    #[must_use]
+    pub fn summary(self) -> Option<Summary> {
+        self.tracked.map(|t| t.replayer.summary())
+    }
+}
+
+/// Reads and replays a whole version.
+fn read(bytes: &[u8], index: usize) -> Result<Tracked, String> {
+    let file = GameFile::parse(bytes).map_err(|e| e.to_string())?;
+    let replayer = AnyReplayer::start(&file)
+        .and_then(|r| r.advance(&file))
+        .map_err(|e| e.to_string())?;
+    let origin = vec![index; file.documents()];
+    Ok(Tracked {
+        file,
+        replayer,
+        origin,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,265 @@
+//! `correspond audit`: check a game file's git history, commit by commit.
+
+use super::CliError;
+use super::error::ExitStatus;
+use crate::audit::{Auditor, Finding, Violation};
+use crate::git::{History, Version};
+use crate::log::{Action, GameFile, Timestamp};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Check a game file's history on the current branch: every commit that changed the file must
+/// have appended records to it (no byte of an earlier version changed, no record removed, the
+/// file not deleted), and every version must verify. For each such commit: its id, author and
+/// time as git records them, the records it added, and any violation, with the commit that
+/// wrote what was changed. Each version costs the check of its new records only.
+///
+/// Follows the first-parent line from HEAD, so a merge counts as one change. Exit code: 0 if the
+/// history is clean, 1 if there is any violation, 2 if the history cannot be read.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The game file, inside a git work tree (it need not exist any more).
+    file: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One commit's line of the report.
+struct Row {
+    version: Version,
+    finding: Finding,
+    records: Vec<String>,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let history = History::of(&args.file).map_err(|e| {
+        CliError::usage(format!("{}: {e}", args.file.display()))
+            .hint("audit reads the file's history from the git repository that holds it")
+    })?;
+    if history.versions.is_empty() {
+        return Err(CliError::usage(format!(
+            "{}: no commit on {} has ever held this file",
+            args.file.display(),
+            history.branch
+        )));
+    }
+    let mut auditor = Auditor::new();
+    let mut rows = Vec::with_capacity(history.versions.len());
+    for version in &history.versions {
+        let bytes = history.content(version).map_err(|e| {
+            CliError::usage(format!(
+                "{}: commit {}: {e}",
+                args.file.display(),
+                version.commit
+            ))
+        })?;
+        let finding = auditor.version(bytes.as_deref());
+        let records = auditor
+            .file()
+            .map(|file| {
+                finding
+                    .added
+                    .clone()
+                    .filter_map(|d| describe(file, d))
+                    .collect()
+            })
+            .unwrap_or_default();
+        rows.push(Row {
+            version: version.clone(),
+            finding,
+            records,
+        });
+    }
+    let violations = rows
+        .iter()
+        .filter(|r| r.finding.violation.is_some())
+        .count();
+    let summary = auditor.summary();
+    let now = summary.as_ref().map_or_else(
+        || "the last version does not verify".to_owned(),
+        |s| {
+            s.result
+                .clone()
+                .unwrap_or_else(|| format!("in progress, {}", s.status))
+        },
+    );
+    if args.json {
+        let commits: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|row| {
+                serde_json::json!({
+                    "commit": row.version.commit.to_string(),
+                    "author": row.version.author,
+                    "email": row.version.email,
+                    "time": git_time(&row.version),
+                    "summary": row.version.summary,
+                    "added": [row.finding.added.start, row.finding.added.end],
+                    "records": row.records,
+                    "violation": row.finding.violation.as_ref().map(|v| serde_json::json!({
+                        "kind": kind(v),
+                        "message": message(v, &rows),
+                    })),
+                })
+            })
+            .collect();
+        let report = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "branch": history.branch,
+            "commits": commits,
+            "violations": violations,
+            "now": now,
+        });
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} on {}: {} changed it",
+            args.file.display(),
+            history.branch,
+            count(rows.len(), "commit")
+        )?;
+        for (i, row) in rows.iter().enumerate() {
+            let v = &row.version;
+            writeln!(
+                out,
+                "{:>4}  {}  {}  {} <{}>  {}",
+                i + 1,
+                short(v),
+                git_time(v),
+                v.author,
+                v.email,
+                crate::log::shown(&v.summary)
+            )?;
+            if let Some(violation) = &row.finding.violation {
+                writeln!(out, "      VIOLATION: {}", message(violation, &rows))?;
+            }
+            if !row.finding.added.is_empty() {
+                writeln!(out, "      {}", added(&row.finding, &row.records))?;
+            }
+        }
+        writeln!(
+            out,
+            "{} in {}; at {}: {now}",
+            count(violations, "violation"),
+            count(rows.len(), "commit"),
+            history.branch
+        )?;
+    }
+    Ok(if violations == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Rejected
+    })
+}
+
+/// `records 3-4: alice move c2c3, bob move c6c5`, or `header, record 1: ...`.
+fn added(finding: &Finding, records: &[String]) -> String {
+    let range = &finding.added;
+    let what = match (range.start, range.end - 1) {
+        (0, 0) => "header".to_owned(),
+        (0, 1) => "header, record 1".to_owned(),
+        (0, last) => format!("header, records 1-{last}"),
+        (a, b) if a == b => format!("record {a}"),
+        (a, b) => format!("records {a}-{b}"),
+    };
+    let shown: Vec<&str> = records
+        .iter()
+        .map(String::as_str)
+        .filter(|r| !r.is_empty())
+        .collect();
+    if shown.is_empty() {
+        what
+    } else {
+        format!("{what}: {}", shown.join(", "))
+    }
+}
+
+/// A record as the audit lists it: `alice e2e4`, `bob accept` (`None` for the header).
+fn describe(file: &GameFile, document: usize) -> Option<String> {
+    let record = file.records().get(document.checked_sub(1)?)?;
+    Some(match &record.action {
+        Action::Move(mv) => format!("{} {mv}", record.signer),
+        Action::Claim(_, reason) => format!("{} {} {reason}", record.signer, record.action.kind()),
+        other => format!("{} {}", record.signer, other.kind()),
+    })
+}
+
+fn kind(v: &Violation) -> &'static str {
+    match v {
+        Violation::Changed { .. } => "changed",
+        Violation::Shortened { .. } => "shortened",
+        Violation::Replaced => "replaced",
+        Violation::Deleted => "deleted",
+        Violation::Invalid(_) => "invalid",
+    }
+}
+
+fn message(v: &Violation, rows: &[Row]) -> String {
+    let commit = |i: &usize| {
+        rows.get(*i)
+            .map_or_else(|| "?".to_owned(), |r| short(&r.version))
+    };
+    let document = |d: &usize| match d {
+        0 => "the header".to_owned(),
+        d => format!("record {d}"),
+    };
+    match v {
+        Violation::Changed {
+            document: d,
+            line,
+            written_in,
+        } => format!(
+            "rewrites {} (line {line}), written in commit {}: a commit may only append records",
+            document(d),
+            commit(written_in)
+        ),
+        Violation::Shortened {
+            dropped,
+            written_in,
+        } => format!(
+            "removes {} and what follows, written in commit {}: a commit may only append records",
+            document(dropped),
+            commit(written_in)
+        ),
+        Violation::Replaced => {
+            "replaces the version before, which did not verify, rather than appending to it".into()
+        }
+        Violation::Deleted => "deletes the game file".into(),
+        Violation::Invalid(e) => format!("this version does not verify: {e}"),
+    }
+}
+
+/// `1 commit`, `2 commits`.
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+fn short(v: &Version) -> String {
+    v.commit.to_string()[..10].to_owned()
+}
+
+/// `2026-01-02 10:04:05 +0100`: the author time in the author's zone, as `git log` shows it.
+fn git_time(v: &Version) -> String {
+    let local = v.time + i64::from(v.offset_minutes) * 60;
+    let stamp = Timestamp::from_unix(u64::try_from(local).unwrap_or(0));
+    let (sign, offset) = if v.offset_minutes < 0 {
+        ('-', -v.offset_minutes)
+    } else {
+        ('+', v.offset_minutes)
+    };
+    format!(
+        "{} {sign}{:02}{:02}",
+        stamp.as_str().trim_end_matches('Z').replace('T', " "),
+        offset / 60,
+        offset % 60
+    )
+}

@@ -1,0 +1,243 @@
+//! Disputes settled from git's evidence: two players with their own clones of one repository,
+//! their own keys and git identities, pushing and pulling one game file; then histories that
+//! break the append-only rule, which `correspond audit` must catch and name.
+
+use crate::util::{correspond, git, keys_dir};
+use std::path::PathBuf;
+
+/// A bare repository both players push to, and each player's clone.
+struct Club {
+    dir: tempfile::TempDir,
+    minute: std::cell::Cell<u64>,
+}
+
+impl Club {
+    fn new() -> Club {
+        let dir = tempfile::tempdir().expect("temp dir");
+        git(
+            dir.path(),
+            &["init", "-q", "--bare", "-b", "main", "origin.git"],
+        );
+        for (who, name) in [("alice", "Alice Liddell"), ("bob", "Bob Cratchit")] {
+            git(dir.path(), &["clone", "-q", "origin.git", who]);
+            let clone = dir.path().join(who);
+            git(&clone, &["config", "user.name", name]);
+            git(
+                &clone,
+                &["config", "user.email", &format!("{who}@example.org")],
+            );
+            git(&clone, &["checkout", "-q", "-b", "main"]);
+        }
+        Club {
+            dir,
+            minute: std::cell::Cell::new(0),
+        }
+    }
+
+    fn clone(&self, who: &str) -> PathBuf {
+        self.dir.path().join(who)
+    }
+
+    /// `who` runs a signing command in their clone (it commits).
+    fn sign(&self, who: &str, args: &[&str]) {
+        self.minute.set(self.minute.get() + 1);
+        let out = correspond()
+            .current_dir(self.clone(who))
+            .env(
+                "CORRESPOND_TIME",
+                format!("2026-03-01T10:{:02}:00Z", self.minute.get()),
+            )
+            .args(args)
+            .arg("--key")
+            .arg(keys_dir().join(who))
+            .output()
+            .expect("run correspond");
+        assert!(
+            out.status.success(),
+            "{who} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    fn git(&self, who: &str, args: &[&str]) -> String {
+        git(&self.clone(who), args)
+    }
+
+    /// `correspond audit` in `who`'s clone: (exit code, stdout).
+    fn audit(&self, who: &str, extra: &[&str]) -> (i32, String) {
+        let out = correspond()
+            .current_dir(self.clone(who))
+            .args(["audit", "game.yaml"])
+            .args(extra)
+            .output()
+            .expect("run correspond");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    }
+
+    /// alice creates a chess game (she plays White) and bob accepts; then the moves, each
+    /// player pulling before and pushing after.
+    fn play(&self, moves: &[&str]) {
+        if !self.clone("alice").join("game.yaml").exists() {
+            let bob_pub = keys_dir().join("bob.pub");
+            self.sign(
+                "alice",
+                &[
+                    "new",
+                    "chess",
+                    "game.yaml",
+                    "--name",
+                    "alice",
+                    "--side",
+                    "white",
+                    "--opponent",
+                    "bob",
+                    "--opponent-key",
+                    bob_pub.to_str().expect("UTF-8"),
+                ],
+            );
+            self.git("alice", &["push", "-q", "-u", "origin", "main"]);
+            self.git("bob", &["pull", "-q", "origin", "main"]);
+            self.git("bob", &["branch", "-q", "--set-upstream-to", "origin/main"]);
+            self.sign("bob", &["accept", "game.yaml"]);
+            self.git("bob", &["push", "-q"]);
+        }
+        let mut who = self.to_move();
+        for mv in moves {
+            self.git(who, &["pull", "-q"]);
+            self.sign(who, &["play", "game.yaml", mv]);
+            self.git(who, &["push", "-q"]);
+            who = if who == "alice" { "bob" } else { "alice" };
+        }
+        self.git("alice", &["pull", "-q"]);
+        self.git("bob", &["pull", "-q"]);
+    }
+
+    fn to_move(&self) -> &'static str {
+        let text =
+            std::fs::read_to_string(self.clone("alice").join("game.yaml")).unwrap_or_default();
+        let moves = text.matches("kind: move").count();
+        if moves.is_multiple_of(2) {
+            "alice"
+        } else {
+            "bob"
+        }
+    }
+}
+
+fn file(club: &Club, who: &str) -> String {
+    std::fs::read_to_string(club.clone(who).join("game.yaml")).expect("the game file")
+}
+
+fn write(club: &Club, who: &str, text: &str) {
+    std::fs::write(club.clone(who).join("game.yaml"), text).expect("write the game file");
+}
+
+/// The text up to the start of document `n` (that is, without documents `n` and after).
+fn before_document(text: &str, n: usize) -> &str {
+    let at = text
+        .match_indices("\n---\n")
+        .nth(n)
+        .map_or(text.len(), |(at, _)| at + 1);
+    &text[..at]
+}
+
+#[test]
+fn an_honest_history_audits_clean_commit_by_commit() {
+    let club = Club::new();
+    club.play(&["e4", "e5", "Nf3"]);
+    let (code, out) = club.audit("bob", &[]);
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "game.yaml on main: 5 commits changed it", "{out}");
+    assert!(
+        lines[1].contains(
+            "Alice Liddell <alice@example.org>  chess: new game, alice (white) v bob (black)"
+        ),
+        "{out}"
+    );
+    assert_eq!(lines[2], "      header");
+    assert!(lines[3].contains("Bob Cratchit <bob@example.org>"), "{out}");
+    assert_eq!(lines[4], "      record 1: bob accept");
+    assert_eq!(lines[6], "      record 2: alice e2e4");
+    assert_eq!(
+        lines.last(),
+        Some(&"0 violations in 5 commits; at main: in progress, bob (black) to move")
+    );
+    let (code, json) = club.audit("alice", &["--json"]);
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(report["violations"], 0);
+    assert_eq!(report["commits"][4]["records"][0], "alice g1f3");
+    assert_eq!(report["commits"][4]["added"], serde_json::json!([4, 5]));
+}
+
+#[test]
+fn a_move_taken_back_and_a_rewritten_record_are_caught() {
+    let club = Club::new();
+    club.play(&["e4", "e5", "Nf3"]);
+    // bob takes back alice's Nf3 in a commit of his own.
+    let text = file(&club, "bob");
+    write(&club, "bob", before_document(&text, 4));
+    club.git("bob", &["commit", "-q", "-am", "tidy up"]);
+    let nf3 = club.git("bob", &["log", "-1", "--format=%H", "HEAD~1"]);
+    let (code, out) = club.audit("bob", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "      VIOLATION: removes record 4 and what follows, written in commit {}: a commit may only append records",
+            &nf3[..10]
+        )),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("1 violation in 6 commits; at main: in progress, alice (white) to move\n"),
+        "{out}"
+    );
+    // alice turns her e4 into d4 in place.
+    let text = file(&club, "alice");
+    let forged = text.replacen("move: e2e4", "move: d2d4", 1);
+    write(&club, "alice", &forged);
+    club.git("alice", &["commit", "-q", "-am", "fix typo"]);
+    let e4 = club.git("alice", &["log", "--format=%H", "-1", "--grep", "e2e4"]);
+    let line = 1 + text[..text.find("move: e2e4").expect("e4")]
+        .matches('\n')
+        .count();
+    let (code, out) = club.audit("alice", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "      VIOLATION: rewrites record 2 (line {line}), written in commit {}: a commit may only append records",
+            &e4[..10]
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("at main: the last version does not verify"),
+        "{out}"
+    );
+}
+
+#[test]
+fn audit_needs_a_repository_and_a_history() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = correspond()
+        .current_dir(dir.path())
+        .args(["audit", "game.yaml"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not in a git repository"), "{err}");
+    git(dir.path(), &["init", "-q"]);
+    let out = correspond()
+        .current_dir(dir.path())
+        .args(["audit", "game.yaml"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no commits yet"));
+}
