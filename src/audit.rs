@@ -184,6 +184,50 @@ impl Auditor {
     }
 }
 
+/// Where one version of a file departs from an earlier one that it does not simply extend: the
+/// first document of the earlier version that it changes or drops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Departure {
+    /// That document of the earlier version (`None` when the earlier version is not a game
+    /// file).
+    pub document: Option<usize>,
+    /// Its line in the earlier version.
+    pub line: usize,
+    /// Whether the later version drops it (rather than changing it).
+    pub dropped: bool,
+}
+
+/// How `new` departs from `old`, or `None` when `new` is `old` with documents appended. For
+/// versions that are not in line (the other parent of a merge, a branch before a reset).
+#[must_use]
+pub fn departure(old: &[u8], new: &[u8]) -> Option<Departure> {
+    if new.starts_with(old) {
+        return None;
+    }
+    let dropped = old.starts_with(new);
+    let first = old
+        .iter()
+        .zip(new)
+        .position(|(a, b)| a != b)
+        .unwrap_or(new.len());
+    let line = 1 + old[..first].iter().filter(|&&b| b == b'\n').count();
+    let Ok(mut file) = GameFile::parse(old) else {
+        return Some(Departure {
+            document: None,
+            line,
+            dropped,
+        });
+    };
+    let error = file
+        .extend(new)
+        .expect_err("a version that does not start with the earlier one is no append");
+    Some(Departure {
+        document: error.document,
+        line: error.line,
+        dropped: matches!(error.kind, LogErrorKind::Shortened { .. }),
+    })
+}
+
 /// Reads and replays a whole version.
 fn read(bytes: &[u8], index: usize) -> Result<Tracked, String> {
     let file = GameFile::parse(bytes).map_err(|e| e.to_string())?;

@@ -158,6 +158,26 @@ pub struct Version {
     pub summary: String,
     /// The file as the commit left it; `None` where the commit deleted it.
     pub blob: Option<Oid>,
+    /// For a merge: its other parents whose file differs from the merge's, with that file.
+    pub merged: Vec<(Oid, Oid)>,
+}
+
+/// A move of a branch that was not a fast-forward (a reset, a rebase, a force-push), as the
+/// repository's reflog remembers it, where the file differs between the two commits.
+#[derive(Clone, Debug)]
+pub struct Rewind {
+    /// The reference that moved: the branch, or its upstream.
+    pub reference: String,
+    /// Where it was.
+    pub from: Oid,
+    /// Where it went.
+    pub to: Oid,
+    /// The reflog's message (`reset: moving to HEAD~1`, `fetch: forced-update`).
+    pub message: String,
+    /// The file at `from`.
+    pub from_blob: Oid,
+    /// The file at `to` (`None`: not there).
+    pub to_blob: Option<Oid>,
 }
 
 /// A file's history along the current branch: the commits on the first-parent line from
@@ -165,6 +185,7 @@ pub struct Version {
 /// brought in.
 pub struct History {
     repo: Repository,
+    relative: PathBuf,
     /// The branch `HEAD` names (or `HEAD` when detached).
     pub branch: String,
     /// The commits that changed the file.
@@ -192,12 +213,14 @@ impl History {
         for id in walk {
             let id = id?;
             let commit = repo.find_commit(id)?;
-            let blob = match commit.tree()?.get_path(&relative) {
-                Ok(entry) => Some(entry.id()),
-                Err(e) if e.code() == git2::ErrorCode::NotFound => None,
-                Err(e) => return Err(e.into()),
-            };
-            if blob != previous {
+            let blob = file_at(&commit, &relative)?;
+            let mut merged = Vec::new();
+            for parent in commit.parents().skip(1) {
+                if let Some(theirs) = file_at(&parent, &relative)?.filter(|b| Some(*b) != blob) {
+                    merged.push((parent.id(), theirs));
+                }
+            }
+            if blob != previous || !merged.is_empty() {
                 let author = commit.author();
                 versions.push(Version {
                     commit: commit.id(),
@@ -208,15 +231,81 @@ impl History {
                     summary: String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default())
                         .into_owned(),
                     blob,
+                    merged,
                 });
             }
             previous = blob;
         }
         Ok(History {
             repo,
+            relative,
             branch,
             versions,
         })
+    }
+
+    /// The moves of the branch and of its upstream that were not fast-forwards and changed
+    /// the file, oldest first, from the reflogs (which only this clone keeps: a force-push is
+    /// seen in the clones that had fetched what it dropped).
+    ///
+    /// # Errors
+    /// When git fails.
+    pub fn rewinds(&self) -> Result<Vec<Rewind>, GitError> {
+        let repo = &self.repo;
+        let mut references = Vec::new();
+        if let Ok(head) = repo.head()
+            && let Some(name) = head.name().ok().filter(|_| head.is_branch())
+        {
+            references.push(name.to_owned());
+            if let Ok(upstream) = repo.branch_upstream_name(name)
+                && let Ok(upstream) = upstream.as_str()
+            {
+                references.push(upstream.to_owned());
+            }
+        }
+        let mut rewinds = Vec::new();
+        for reference in references {
+            let Ok(reflog) = repo.reflog(&reference) else {
+                continue;
+            };
+            // The reflog lists the newest entry first.
+            for entry in reflog.iter().collect::<Vec<_>>().into_iter().rev() {
+                let (from, to) = (entry.id_old(), entry.id_new());
+                if from.is_zero() || to.is_zero() || from == to {
+                    continue;
+                }
+                if repo.graph_descendant_of(to, from).unwrap_or(false) {
+                    continue;
+                }
+                let (Ok(old), Ok(new)) = (repo.find_commit(from), repo.find_commit(to)) else {
+                    continue;
+                };
+                let Some(from_blob) = file_at(&old, &self.relative)? else {
+                    continue;
+                };
+                let to_blob = file_at(&new, &self.relative)?;
+                if to_blob != Some(from_blob) {
+                    rewinds.push(Rewind {
+                        reference: reference.clone(),
+                        from,
+                        to,
+                        message: String::from_utf8_lossy(entry.message_bytes().unwrap_or_default())
+                            .into_owned(),
+                        from_blob,
+                        to_blob,
+                    });
+                }
+            }
+        }
+        Ok(rewinds)
+    }
+
+    /// A blob's bytes.
+    ///
+    /// # Errors
+    /// When git cannot read it.
+    pub fn blob(&self, id: Oid) -> Result<Vec<u8>, GitError> {
+        Ok(self.repo.find_blob(id)?.content().to_vec())
     }
 
     /// The file's bytes as a version left them (`None`: deleted).
@@ -228,6 +317,15 @@ impl History {
             .blob
             .map(|id| Ok(self.repo.find_blob(id)?.content().to_vec()))
             .transpose()
+    }
+}
+
+/// The file's blob in a commit's tree, if it is there.
+fn file_at(commit: &git2::Commit<'_>, relative: &Path) -> Result<Option<Oid>, GitError> {
+    match commit.tree()?.get_path(relative) {
+        Ok(entry) => Ok(Some(entry.id())),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -2,8 +2,8 @@
 
 use super::CliError;
 use super::error::ExitStatus;
-use crate::audit::{Auditor, Finding, Violation};
-use crate::git::{History, Version};
+use crate::audit::{Auditor, Departure, Finding, Violation, departure};
+use crate::git::{History, Rewind, Version};
 use crate::log::{Action, GameFile, Timestamp};
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,6 +30,8 @@ struct Row {
     version: Version,
     finding: Finding,
     records: Vec<String>,
+    /// What a merge lost of its other parents' versions.
+    merges: Vec<String>,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -46,14 +48,21 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
     let mut auditor = Auditor::new();
     let mut rows = Vec::with_capacity(history.versions.len());
+    let git_error =
+        |e: crate::git::GitError| CliError::usage(format!("{}: {e}", args.file.display()));
     for version in &history.versions {
-        let bytes = history.content(version).map_err(|e| {
-            CliError::usage(format!(
-                "{}: commit {}: {e}",
-                args.file.display(),
-                version.commit
-            ))
-        })?;
+        let bytes = history.content(version).map_err(git_error)?;
+        let mut merges = Vec::new();
+        for (parent, blob) in &version.merged {
+            let theirs = history.blob(*blob).map_err(git_error)?;
+            if let Some(d) = departure(&theirs, bytes.as_deref().unwrap_or_default()) {
+                merges.push(format!(
+                    "the merge {} of its other parent {}: a merge must keep both sides' records",
+                    departed(&d),
+                    &parent.to_string()[..10]
+                ));
+            }
+        }
         let finding = auditor.version(bytes.as_deref());
         let records = auditor
             .file()
@@ -69,12 +78,25 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             version: version.clone(),
             finding,
             records,
+            merges,
         });
+    }
+    let mut moves = Vec::new();
+    for rewind in history.rewinds().map_err(git_error)? {
+        let old = history.blob(rewind.from_blob).map_err(git_error)?;
+        let new = match rewind.to_blob {
+            Some(blob) => history.blob(blob).map_err(git_error)?,
+            None => Vec::new(),
+        };
+        if let Some(d) = departure(&old, &new) {
+            moves.push((rewind, departed(&d)));
+        }
     }
     let violations = rows
         .iter()
-        .filter(|r| r.finding.violation.is_some())
-        .count();
+        .map(|r| usize::from(r.finding.violation.is_some()) + r.merges.len())
+        .sum::<usize>()
+        + moves.len();
     let summary = auditor.summary();
     let now = summary.as_ref().map_or_else(
         || "the last version does not verify".to_owned(),
@@ -100,6 +122,19 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                         "kind": kind(v),
                         "message": message(v, &rows),
                     })),
+                    "merge_violations": row.merges,
+                })
+            })
+            .collect();
+        let rewinds: Vec<serde_json::Value> = moves
+            .iter()
+            .map(|(r, what)| {
+                serde_json::json!({
+                    "reference": r.reference,
+                    "from": r.from.to_string(),
+                    "to": r.to.to_string(),
+                    "reflog": r.message,
+                    "violation": rewound(r, what),
                 })
             })
             .collect();
@@ -107,6 +142,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             "file": args.file.display().to_string(),
             "branch": history.branch,
             "commits": commits,
+            "rewinds": rewinds,
             "violations": violations,
             "now": now,
         });
@@ -138,9 +174,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             if let Some(violation) = &row.finding.violation {
                 writeln!(out, "      VIOLATION: {}", message(violation, &rows))?;
             }
+            for merge in &row.merges {
+                writeln!(out, "      VIOLATION: {merge}")?;
+            }
             if !row.finding.added.is_empty() {
                 writeln!(out, "      {}", added(&row.finding, &row.records))?;
             }
+        }
+        for (rewind, what) in &moves {
+            writeln!(out, "VIOLATION: {}", rewound(rewind, what))?;
         }
         writeln!(
             out,
@@ -232,6 +274,27 @@ fn message(v: &Violation, rows: &[Row]) -> String {
         Violation::Deleted => "deletes the game file".into(),
         Violation::Invalid(e) => format!("this version does not verify: {e}"),
     }
+}
+
+/// `drops record 4 (line 60)`, `changes record 2 (line 31)`.
+fn departed(d: &Departure) -> String {
+    let verb = if d.dropped { "drops" } else { "changes" };
+    match d.document {
+        Some(0) => format!("{verb} the header (line {})", d.line),
+        Some(n) => format!("{verb} record {n} (line {})", d.line),
+        None => format!("{verb} line {}", d.line),
+    }
+}
+
+/// A branch moved backwards, in words.
+fn rewound(r: &Rewind, what: &str) -> String {
+    format!(
+        "{} was moved from {} to {}, not a fast-forward (reflog: {}): the file there {what} of the version before",
+        r.reference,
+        &r.from.to_string()[..10],
+        &r.to.to_string()[..10],
+        crate::log::shown(&r.message)
+    )
 }
 
 /// `1 commit`, `2 commits`.

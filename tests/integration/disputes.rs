@@ -241,3 +241,61 @@ fn audit_needs_a_repository_and_a_history() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no commits yet"));
 }
+
+#[test]
+fn a_force_push_that_drops_a_move_is_caught_where_it_was_seen() {
+    let club = Club::new();
+    club.play(&["e4", "e5", "Nf3"]);
+    let nf3 = club.git("bob", &["rev-parse", "HEAD"]);
+    // bob takes alice's Nf3 off the shared branch by rewriting history.
+    club.git("bob", &["reset", "-q", "--hard", "HEAD~1"]);
+    club.git("bob", &["push", "-q", "--force"]);
+    let e5 = club.git("bob", &["rev-parse", "HEAD"]);
+    let (code, out) = club.audit("bob", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "VIOLATION: refs/heads/main was moved from {} to {}, not a fast-forward (reflog: reset: moving to HEAD~1): the file there drops record 4",
+            &nf3[..10],
+            &e5[..10]
+        )),
+        "{out}"
+    );
+    // alice's clone sees it when it fetches.
+    club.git("alice", &["fetch", "-q"]);
+    let (code, out) = club.audit("alice", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("VIOLATION: refs/remotes/origin/main was moved from"),
+        "{out}"
+    );
+    let (_, json) = club.audit("alice", &["--json"]);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        report["rewinds"][0]["reference"],
+        "refs/remotes/origin/main"
+    );
+}
+
+#[test]
+fn a_merge_that_drops_the_other_sides_records_is_caught() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    club.git("alice", &["checkout", "-q", "-b", "side"]);
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    let side = club.git("alice", &["rev-parse", "HEAD"]);
+    club.git("alice", &["checkout", "-q", "main"]);
+    club.git(
+        "alice",
+        &["merge", "-q", "-s", "ours", "side", "-m", "merge side"],
+    );
+    let (code, out) = club.audit("alice", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "VIOLATION: the merge drops record 4 (line 40) of its other parent {}: a merge must keep both sides' records",
+            &side[..10]
+        )),
+        "{out}"
+    );
+}
