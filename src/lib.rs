@@ -10,6 +10,7 @@
 //! - [`flip`]: fair coin flips by commitment and reveal;
 //! - [`replay`]: a game file's bytes in, every state and the verdict out (pure);
 //! - [`audit`]: a file's versions in, each checked as an append of the one before (pure);
+//! - [`fork`]: two copies of a game compared, and proofs of equivocation (pure);
 //! - [`git`]: committing records and reading a file's history;
 //! - [`cli`]: the command line, the only layer that prints.
 
@@ -19,6 +20,7 @@ pub mod audit;
 pub mod cli;
 pub mod digest;
 pub mod flip;
+pub mod fork;
 pub mod git;
 pub mod log;
 pub mod pgn;

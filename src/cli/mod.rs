@@ -8,8 +8,10 @@
 mod accept;
 mod accept_runoff;
 mod audit;
+mod check_proof;
 mod claim_runoff;
 mod commit;
+mod compare;
 mod error;
 mod extract;
 mod flip;
@@ -69,6 +71,8 @@ enum Command {
     Log(log::Args),
     Verify(verify::Args),
     Audit(audit::Args),
+    Compare(compare::Args),
+    CheckProof(check_proof::Args),
     Extract(extract::Args),
     Pgn(pgn::Args),
     ImportPgn(import_pgn::Args),
@@ -85,6 +89,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     let done = match cli.command {
         Command::Verify(args) => return verify::run(&args, out),
         Command::Audit(args) => return audit::run(&args, out),
+        Command::Compare(args) => return compare::run(&args, out),
+        Command::CheckProof(args) => return check_proof::run(&args, out),
         Command::New(args) => new::run(&args, out),
         Command::Accept(args) => accept::run(&args, out),
         Command::Play(args) => play::run(&args, out),

@@ -337,6 +337,15 @@ impl GameFile {
         Digest::of(self.document(i).as_bytes())
     }
 
+    /// Where document `i` stands in the file, in bytes.
+    ///
+    /// # Panics
+    /// If there is no document `i`.
+    #[must_use]
+    pub fn span(&self, i: usize) -> Range<usize> {
+        self.spans[i].bytes.clone()
+    }
+
     /// Document `i`, from its `---` line through its signature line.
     ///
     /// # Panics

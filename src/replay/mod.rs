@@ -219,8 +219,6 @@ pub fn replay<G: Protocol>(file: &GameFile) -> Result<Replay<G>, ReplayError> {
 /// has not seen yet, so following a history of appends (`correspond audit`) costs each record
 /// once, not the whole game again for every version.
 pub struct Replayer<G: Protocol> {
-    /// The seats as the header names them (the sides a coin flip assigns come later).
-    named: [Seat<G::Side>; 2],
     options: G::Options,
     state: State<G>,
     steps: Vec<Step<G>>,
@@ -249,11 +247,10 @@ impl<G: Protocol> Replayer<G> {
         let options =
             G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let named = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
-        let state = State::<G>::new(file, named.clone(), options.clone())
+        let state = State::<G>::new(file, named, options.clone())
             .map_err(|e| at_header(ErrorKind::Header(e)))?;
         let steps = vec![state.step(0, file.line(0), 0, vec![Event::Created])];
         Ok(Replayer {
-            named,
             options,
             state,
             steps,
@@ -275,33 +272,7 @@ impl<G: Protocol> Replayer<G> {
                 line,
                 kind,
             };
-            let signer = self
-                .named
-                .iter()
-                .position(|s| s.name == record.signer)
-                .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
-            check_signature(file, document, signer)?;
-            let expected = document as u64;
-            if record.seq != expected {
-                return Err(fail(if record.seq < expected {
-                    ErrorKind::Repeated {
-                        expected,
-                        found: record.seq,
-                    }
-                } else {
-                    ErrorKind::Gap {
-                        expected,
-                        found: record.seq,
-                    }
-                }));
-            }
-            let previous = file.digest(document - 1);
-            if record.prev != previous {
-                return Err(fail(ErrorKind::BrokenChain {
-                    expected: previous,
-                    found: record.prev,
-                }));
-            }
+            let signer = check_record(file, document)?;
             let events = self
                 .state
                 .apply(file, signer, &record.action, document)
@@ -413,6 +384,53 @@ impl Summary {
                 }),
         }
     }
+}
+
+/// Checks what makes record `document` (1 or more) part of its file, before its meaning: that
+/// it names a player of the game, is signed by that player's key over its exact bytes, and has
+/// the right number and the digest of the document before it. Returns the signer's seat.
+///
+/// # Errors
+/// The first of those that fails.
+///
+/// # Panics
+/// If the file has no document `document`, or it is the header.
+pub fn check_record(file: &GameFile, document: usize) -> Result<usize, ReplayError> {
+    let record = &file.records()[document - 1];
+    let fail = |kind| ReplayError {
+        document: Some(document),
+        line: file.line(document),
+        kind,
+    };
+    let signer = file
+        .header()
+        .players
+        .iter()
+        .position(|p| p.name == record.signer)
+        .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
+    check_signature(file, document, signer)?;
+    let expected = document as u64;
+    if record.seq != expected {
+        return Err(fail(if record.seq < expected {
+            ErrorKind::Repeated {
+                expected,
+                found: record.seq,
+            }
+        } else {
+            ErrorKind::Gap {
+                expected,
+                found: record.seq,
+            }
+        }));
+    }
+    let previous = file.digest(document - 1);
+    if record.prev != previous {
+        return Err(fail(ErrorKind::BrokenChain {
+            expected: previous,
+            found: record.prev,
+        }));
+    }
+    Ok(signer)
 }
 
 /// Checks document `document`'s signature against the key of seat `signer`.

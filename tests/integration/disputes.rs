@@ -299,3 +299,146 @@ fn a_merge_that_drops_the_other_sides_records_is_caught() {
         "{out}"
     );
 }
+
+/// Runs correspond in `who`'s clone: (exit code, stdout, stderr).
+fn run(club: &Club, who: &str, args: &[&str]) -> (i32, String, String) {
+    let out = correspond()
+        .current_dir(club.clone(who))
+        .args(args)
+        .output()
+        .expect("run correspond");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    // alice's second laptop holds a copy from before her third move; she moves on both.
+    let laptop = club.dir.path().join("laptop.yaml");
+    std::fs::copy(club.clone("alice").join("game.yaml"), &laptop).expect("copy");
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.sign(
+        "alice",
+        &["play", laptop.to_str().expect("UTF-8"), "d4", "--no-commit"],
+    );
+    let (code, out, err) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    let text = file(&club, "alice");
+    let at = text.match_indices("\n---\n").nth(4).expect("record 4").0 + 1;
+    let line = 1 + text[..at].matches('\n').count();
+    assert_eq!(
+        out,
+        format!(
+            "EQUIVOCATION: alice signed two different records numbered 4: move g1f3 in game.yaml \
+             (line {line}), move d2d4 in ../laptop.yaml (line {line})\n\
+             proof written to game.equivocation-4.yaml: check it with `correspond check-proof \
+             game.equivocation-4.yaml`, or with OpenSSH alone (see the README)\n"
+        )
+    );
+    let (code, out, _) = run(&club, "alice", &["check-proof", "game.equivocation-4.yaml"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("valid proof: in game ")
+            && out.ends_with(
+                "alice signed two different records numbered 4: move g1f3 and move d2d4\n"
+            ),
+        "{out}"
+    );
+    // An arbiter with OpenSSH alone: both records verify as alice's.
+    let dir = club.clone("alice");
+    let (_, signers, _) = run(
+        &club,
+        "alice",
+        &[
+            "extract",
+            "game.equivocation-4.yaml",
+            "0",
+            "--allowed-signers",
+        ],
+    );
+    std::fs::write(dir.join("allowed"), signers).expect("write");
+    for document in ["4", "5"] {
+        let (_, bytes, _) = run(
+            &club,
+            "alice",
+            &[
+                "extract",
+                "game.equivocation-4.yaml",
+                document,
+                "--signed-bytes",
+            ],
+        );
+        let (_, sig, _) = run(
+            &club,
+            "alice",
+            &[
+                "extract",
+                "game.equivocation-4.yaml",
+                document,
+                "--signature",
+            ],
+        );
+        assert!(bytes.starts_with("---\nseq: 4\n"), "{bytes}");
+        std::fs::write(dir.join("bytes"), &bytes).expect("write");
+        std::fs::write(dir.join("sig"), sig).expect("write");
+        let out = std::process::Command::new("ssh-keygen")
+            .current_dir(&dir)
+            .args([
+                "-Y",
+                "verify",
+                "-f",
+                "allowed",
+                "-I",
+                "alice",
+                "-n",
+                "correspond",
+                "-s",
+                "sig",
+            ])
+            .stdin(std::fs::File::open(dir.join("bytes")).expect("bytes"))
+            .output()
+            .expect("ssh-keygen");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // No proof is written over an existing file.
+    let (code, _, err) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn two_players_appending_at_once_is_a_race_not_equivocation() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    club.sign("bob", &["resign", "game.yaml"]);
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.git("alice", &["push", "-q"]);
+    club.git("bob", &["fetch", "-q"]);
+    let theirs = club.git("bob", &["show", "origin/main:game.yaml"]);
+    std::fs::write(club.clone("bob").join("theirs.yaml"), theirs).expect("write");
+    let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(
+            "game.yaml and theirs.yaml fork at record 4: bob signed resign in game.yaml"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("alice signed move g1f3 in theirs.yaml"),
+        "{out}"
+    );
+    assert!(!club.clone("bob").join("game.equivocation-4.yaml").exists());
+    // Without bob's resignation, his copy is behind theirs, and nothing is in dispute.
+    club.git("bob", &["reset", "-q", "--hard", "HEAD~1"]);
+    let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
+    assert_eq!(code, 0, "{out}");
+}

@@ -1,0 +1,41 @@
+//! `correspond check-proof`: check a proof of equivocation written by `compare`.
+
+use super::CliError;
+use super::error::ExitStatus;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Check a proof of equivocation: its common part (the game's header and records up to the
+/// fork) verifies, and its last two documents are different records with the same number,
+/// each chained to the common part and signed by the same player's key.
+///
+/// Exit code: 0 for a valid proof, 1 for one that proves nothing, 2 if it cannot be read.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The proof file.
+    proof: PathBuf,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let bytes = crate::log::read_limited(&args.proof).map_err(|e| CliError::io(&args.proof, &e))?;
+    match crate::fork::check_proof(&bytes) {
+        Ok(e) => {
+            writeln!(
+                out,
+                "{}: valid proof: in game {}, {} signed two different records numbered {}: {} \
+                 and {}",
+                args.proof.display(),
+                e.game_id,
+                e.signer,
+                e.record,
+                e.actions[0],
+                e.actions[1]
+            )?;
+            Ok(ExitStatus::Success)
+        }
+        Err(reason) => Err(CliError::rejected(format!(
+            "{}: not a proof of equivocation: {reason}",
+            args.proof.display()
+        ))),
+    }
+}

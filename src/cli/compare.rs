@@ -1,0 +1,129 @@
+//! `correspond compare`: two copies of one game, and which is right.
+
+use super::CliError;
+use super::error::ExitStatus;
+use crate::fork::{self, CompareError, Copy, Relation};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Compare two copies of one game (yours, and the one your opponent pushed or mailed): say
+/// whether they are the same, which extends the other, or where they fork. At a fork, two
+/// records with one number signed by the same player is equivocation: a proof is written (the
+/// common part and the two records, exactly as signed) that `correspond check-proof` and
+/// OpenSSH alone can check.
+///
+/// Exit code: 0 when one copy is the other or extends it, 1 at a fork, for different games, or
+/// when a copy does not verify; 2 when a file cannot be read or the proof cannot be written.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// One copy (A).
+    a: PathBuf,
+    /// The other copy (B).
+    b: PathBuf,
+    /// Where to write a proof of equivocation [default: next to A, named
+    /// `<A's name>.equivocation-<record>.yaml`]. An existing file is never overwritten.
+    #[arg(long, value_name = "PATH")]
+    proof: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    let read = |path: &Path| crate::log::read_limited(path).map_err(|e| CliError::io(path, &e));
+    let (a, b) = (read(&args.a)?, read(&args.b)?);
+    let name = |which: Copy| match which {
+        Copy::A => args.a.display().to_string(),
+        Copy::B => args.b.display().to_string(),
+    };
+    let relation = fork::compare(&a, &b).map_err(|e| match e {
+        CompareError::Invalid { which, error } => {
+            CliError::rejected(format!("{}: {error}", name(which)))
+                .hint("compare two copies of one game that each verify up to where they part")
+        }
+    })?;
+    match relation {
+        Relation::Same => {
+            writeln!(out, "{} and {} are the same", name(Copy::A), name(Copy::B))?;
+            Ok(ExitStatus::Success)
+        }
+        Relation::Extends { longer, added } => {
+            let shorter = if longer == Copy::A { Copy::B } else { Copy::A };
+            let span = if added.len() == 1 {
+                format!("record {}", added.start)
+            } else {
+                format!("records {}-{}", added.start, added.end - 1)
+            };
+            writeln!(
+                out,
+                "{} extends {} by {span}: {} is behind, and nothing is in dispute",
+                name(longer),
+                name(shorter),
+                name(shorter)
+            )?;
+            Ok(ExitStatus::Success)
+        }
+        Relation::Unrelated => {
+            writeln!(
+                out,
+                "{} and {} are different games: their headers differ",
+                name(Copy::A),
+                name(Copy::B)
+            )?;
+            Ok(ExitStatus::Rejected)
+        }
+        Relation::Fork(f) => {
+            let [(sa, wa), (sb, wb)] = &f.records;
+            let n = f.document;
+            if f.equivocation {
+                let path = args
+                    .proof
+                    .clone()
+                    .unwrap_or_else(|| default_proof(&args.a, n));
+                let proof = fork::proof(&a, &b, &f);
+                crate::log::create_new(&path, &proof).map_err(|e| CliError::io(&path, &e))?;
+                writeln!(
+                    out,
+                    "EQUIVOCATION: {sa} signed two different records numbered {n}: {wa} in {} \
+                     (line {}), {wb} in {} (line {})",
+                    name(Copy::A),
+                    f.lines[0],
+                    name(Copy::B),
+                    f.lines[1]
+                )?;
+                writeln!(
+                    out,
+                    "proof written to {}: check it with `correspond check-proof {}`, or with \
+                     OpenSSH alone (see the README)",
+                    path.display(),
+                    path.display()
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{} and {} fork at record {n}: {sa} signed {wa} in {} (line {}), {sb} signed \
+                     {wb} in {} (line {})",
+                    name(Copy::A),
+                    name(Copy::B),
+                    name(Copy::A),
+                    f.lines[0],
+                    name(Copy::B),
+                    f.lines[1]
+                )?;
+                writeln!(
+                    out,
+                    "both appended after record {} at the same time: the copy on the shared \
+                     branch stands, and the other player appends again on top of it if there is \
+                     still something to do",
+                    n - 1
+                )?;
+            }
+            Ok(ExitStatus::Rejected)
+        }
+    }
+}
+
+/// `games/x.yaml` -> `games/x.equivocation-7.yaml`.
+fn default_proof(a: &Path, record: usize) -> PathBuf {
+    let stem = a
+        .file_stem()
+        .map_or_else(|| "game".into(), |s| s.to_string_lossy());
+    a.with_file_name(format!("{stem}.equivocation-{record}.yaml"))
+}

@@ -1,0 +1,238 @@
+//! Two copies of one game, and what they say about each other: one extends the other (someone
+//! is behind), or they fork after a common record. At a fork, two records with one number
+//! signed by the same player is **equivocation**, which this module turns into a proof anyone
+//! can check; two records by different players is a race (both appended at once).
+//!
+//! Pure: bytes in, findings out. A proof is the common part of the two copies (a valid game
+//! file up to the fork) followed by the two conflicting records, each exactly as signed.
+
+use crate::log::GameFile;
+use crate::replay::{AnyReplayer, ReplayError, check_record};
+
+/// Which copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Copy {
+    /// The first copy given.
+    A,
+    /// The second.
+    B,
+}
+
+/// How two copies of a game relate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// The same bytes.
+    Same,
+    /// One copy is the other with records appended.
+    Extends {
+        /// The longer copy.
+        longer: Copy,
+        /// The documents it adds.
+        added: std::ops::Range<usize>,
+    },
+    /// Both add different documents after a common part.
+    Fork(Fork),
+    /// The headers differ: two different games.
+    Unrelated,
+}
+
+/// Where and how two copies part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fork {
+    /// The first document that differs (both copies have one).
+    pub document: usize,
+    /// The conflicting record in each copy: its signer and what it does.
+    pub records: [(String, String); 2],
+    /// Its line in each copy.
+    pub lines: [usize; 2],
+    /// Whether one player signed both.
+    pub equivocation: bool,
+}
+
+/// Why two copies cannot be compared.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompareError {
+    /// A copy is not a well-formed game file, or its common part does not verify.
+    #[error("{which:?}: {error}")]
+    Invalid {
+        /// Which copy.
+        which: Copy,
+        /// What is wrong.
+        error: String,
+    },
+}
+
+/// Relates two copies of a game. Both must be well-formed game files; the common part must
+/// verify, and at a fork each conflicting record must be signed by its player and chained to
+/// the common part (otherwise it is no evidence of anything but tampering).
+///
+/// # Errors
+/// [`CompareError::Invalid`] naming the copy at fault.
+pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
+    let parse = |which, bytes: &[u8]| {
+        GameFile::parse(bytes).map_err(|e| CompareError::Invalid {
+            which,
+            error: e.to_string(),
+        })
+    };
+    let (fa, fb) = (parse(Copy::A, a)?, parse(Copy::B, b)?);
+    let Some(first) = a.iter().zip(b).position(|(x, y)| x != y) else {
+        return Ok(match a.len().cmp(&b.len()) {
+            std::cmp::Ordering::Equal => Relation::Same,
+            std::cmp::Ordering::Less => {
+                verify(Copy::B, &fb)?;
+                Relation::Extends {
+                    longer: Copy::B,
+                    added: fa.documents()..fb.documents(),
+                }
+            }
+            std::cmp::Ordering::Greater => {
+                verify(Copy::A, &fa)?;
+                Relation::Extends {
+                    longer: Copy::A,
+                    added: fb.documents()..fa.documents(),
+                }
+            }
+        });
+    };
+    // The preamble comes from the header: a difference there is a difference of headers.
+    let document = (0..fa.documents())
+        .find(|&d| fa.span(d).end > first)
+        .expect("a copy's bytes end with its last document");
+    if document == 0 {
+        return Ok(Relation::Unrelated);
+    }
+    let common = &a[..fa.span(document).start];
+    let base = parse(Copy::A, common)?;
+    verify(Copy::A, &base)?;
+    let mut signers = [0; 2];
+    let mut lines = [0; 2];
+    let mut records = [
+        (String::new(), String::new()),
+        (String::new(), String::new()),
+    ];
+    for (i, (which, file)) in [(Copy::A, &fa), (Copy::B, &fb)].into_iter().enumerate() {
+        let mut own = base.clone();
+        let upto = &file.text().as_bytes()[..file.span(document).end];
+        own.extend(upto).map_err(|e| CompareError::Invalid {
+            which,
+            error: e.to_string(),
+        })?;
+        signers[i] =
+            check_record(&own, document).map_err(|e: ReplayError| CompareError::Invalid {
+                which,
+                error: e.to_string(),
+            })?;
+        let record = &own.records()[document - 1];
+        records[i] = (record.signer.clone(), action_words(&record.action));
+        lines[i] = own.line(document);
+    }
+    Ok(Relation::Fork(Fork {
+        document,
+        records,
+        lines,
+        equivocation: signers[0] == signers[1],
+    }))
+}
+
+/// The proof of an equivocation at `fork`: the common part, then the record of each copy.
+#[must_use]
+pub fn proof(a: &[u8], b: &[u8], fork: &Fork) -> Vec<u8> {
+    let fa = GameFile::parse(a).expect("compared copies are well-formed");
+    let fb = GameFile::parse(b).expect("compared copies are well-formed");
+    let d = fork.document;
+    let mut out = a[..fa.span(d).start].to_vec();
+    out.extend_from_slice(fa.document(d).as_bytes());
+    out.extend_from_slice(fb.document(d).as_bytes());
+    out
+}
+
+/// What a checked proof shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Equivocation {
+    /// The game.
+    pub game_id: crate::digest::Digest,
+    /// The player who signed both records.
+    pub signer: String,
+    /// Their number.
+    pub record: usize,
+    /// What each does.
+    pub actions: [String; 2],
+}
+
+/// Checks a proof: its common part verifies, and its last two documents are different records
+/// with the same number, both chained to the common part and signed by the same player.
+///
+/// # Errors
+/// What does not hold, in words.
+pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
+    let text = std::str::from_utf8(bytes).map_err(|_| "the proof is not UTF-8 text".to_owned())?;
+    let starts: Vec<usize> = text
+        .match_indices("\n---\n")
+        .map(|(at, _)| at + 1)
+        .collect();
+    let [.., first, second] = starts[..] else {
+        return Err(
+            "a proof holds the game's header, its records up to the fork, and two \
+                    conflicting records"
+                .into(),
+        );
+    };
+    let common = GameFile::parse(&bytes[..first])
+        .map_err(|e| format!("the common part of the proof is not a game file: {e}"))?;
+    verify(Copy::A, &common).map_err(|e| format!("the common part of the proof: {e}"))?;
+    let document = common.documents();
+    let mut signers = Vec::new();
+    let mut actions = Vec::new();
+    for record in [&bytes[first..second], &bytes[second..]] {
+        let mut file = common.clone();
+        let mut whole = bytes[..first].to_vec();
+        whole.extend_from_slice(record);
+        file.extend(&whole)
+            .map_err(|e| format!("a conflicting record: {e}"))?;
+        let seat =
+            check_record(&file, document).map_err(|e| format!("a conflicting record: {e}"))?;
+        signers.push(file.header().players[seat].name.clone());
+        actions.push(action_words(&file.records()[document - 1].action));
+    }
+    if bytes[first..second] == bytes[second..] {
+        return Err("the two records are the same bytes: that is no conflict".into());
+    }
+    if signers[0] != signers[1] {
+        return Err(format!(
+            "record {document} is signed by {} in one and by {} in the other: two players \
+             appending at once is a race, not equivocation",
+            signers[0], signers[1]
+        ));
+    }
+    Ok(Equivocation {
+        game_id: common.game_id(),
+        signer: signers.swap_remove(0),
+        record: document,
+        actions: [actions[0].clone(), actions[1].clone()],
+    })
+}
+
+/// Replays a whole file, as the game its header names.
+fn verify(which: Copy, file: &GameFile) -> Result<(), CompareError> {
+    AnyReplayer::start(file)
+        .and_then(|r| r.advance(file))
+        .map(|_| ())
+        .map_err(|e| CompareError::Invalid {
+            which,
+            error: e.to_string(),
+        })
+}
+
+/// `move e2e4`, `resign`, `claim-draw repetition`.
+fn action_words(action: &crate::log::Action) -> String {
+    use crate::log::Action;
+    match action {
+        Action::Move(mv) => format!("move {mv}"),
+        Action::Claim(_, reason) => format!("{} {reason}", action.kind()),
+        other => other.kind().to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
