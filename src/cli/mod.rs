@@ -19,6 +19,7 @@ mod game;
 mod import_pgn;
 mod keys;
 mod log;
+mod merge_driver;
 mod moves;
 mod new;
 mod offer_runoff;
@@ -29,6 +30,7 @@ mod position;
 mod record;
 mod render;
 mod resign;
+mod setup_git;
 mod show;
 mod status;
 mod verify;
@@ -73,6 +75,8 @@ enum Command {
     Audit(audit::Args),
     Compare(compare::Args),
     CheckProof(check_proof::Args),
+    SetupGit(setup_git::Args),
+    MergeDriver(merge_driver::Args),
     Extract(extract::Args),
     Pgn(pgn::Args),
     ImportPgn(import_pgn::Args),
@@ -91,6 +95,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
         Command::Audit(args) => return audit::run(&args, out),
         Command::Compare(args) => return compare::run(&args, out),
         Command::CheckProof(args) => return check_proof::run(&args, out),
+        Command::MergeDriver(args) => return merge_driver::run(&args, out),
+        Command::SetupGit(args) => setup_git::run(&args, out),
         Command::New(args) => new::run(&args, out),
         Command::Accept(args) => accept::run(&args, out),
         Command::Play(args) => play::run(&args, out),

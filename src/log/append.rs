@@ -83,6 +83,23 @@ pub fn create_new(path: &Path, contents: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Replaces the contents of `path` all at once (a new file renamed over it, with the old one's
+/// permissions): a reader sees the old contents or the new, never a mix.
+///
+/// # Errors
+/// An I/O error; the file is then unchanged.
+pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let permissions = fs::metadata(path)?.permissions();
+    let temp = temp_path(path);
+    write_synced(&temp, contents, Some(permissions))?;
+    if let Err(e) = fs::rename(&temp, path) {
+        let _ = fs::remove_file(&temp);
+        return Err(e);
+    }
+    sync_parent(path);
+    Ok(())
+}
+
 /// Appends to `path` under an exclusive lock. `extend` receives the file's current bytes (read
 /// after the lock is held) and returns the bytes to add, or refuses. Returns the file's new
 /// contents.

@@ -28,7 +28,7 @@ mod append;
 mod format;
 mod read;
 
-pub use append::{AppendError, MAX_FILE_SIZE, append_locked, create_new, read_limited};
+pub use append::{AppendError, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace};
 pub use format::{
     Action, COMMITMENT_PREFIX, FORMAT, Header, Player, Record, Settlement, Timestamp,
     header_unsigned, preamble, record_unsigned, signature_line, valid_name,

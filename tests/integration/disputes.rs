@@ -442,3 +442,184 @@ fn two_players_appending_at_once_is_a_race_not_equivocation() {
     let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// Runs git in `who`'s clone, which may fail: (success, stdout and stderr).
+fn try_git(club: &Club, who: &str, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new("git")
+        .current_dir(club.clone(who))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args(args)
+        .output()
+        .expect("run git");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// alice sets up the merge driver and commits `.gitattributes`; bob pulls it and sets up his
+/// clone.
+fn setup(club: &Club) {
+    let (code, out, err) = run(club, "alice", &["setup-git"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("added `*.yaml merge=correspond` to .gitattributes"),
+        "{out}"
+    );
+    club.git("alice", &["add", ".gitattributes"]);
+    club.git(
+        "alice",
+        &["commit", "-q", "-m", "merge game files with correspond"],
+    );
+    club.git("alice", &["push", "-q"]);
+    club.git("bob", &["pull", "-q"]);
+    let (code, out, err) = run(club, "bob", &["setup-git"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(".gitattributes already has `*.yaml merge=correspond`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    setup(&club);
+    assert_eq!(
+        std::fs::read_to_string(club.clone("bob").join(".gitattributes")).expect("attributes"),
+        "*.yaml merge=correspond\n"
+    );
+    // alice plays Nf3 and pushes; bob had it by mail, committed it, and answered Nc6.
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.git("alice", &["push", "-q"]);
+    std::fs::copy(
+        club.clone("alice").join("game.yaml"),
+        club.clone("bob").join("game.yaml"),
+    )
+    .expect("the mailed copy");
+    club.git("bob", &["commit", "-q", "-am", "alice's Nf3, by mail"]);
+    club.sign("bob", &["play", "game.yaml", "Nc6"]);
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(merged, "{out}");
+    assert!(
+        out.contains("game.yaml: ours extends theirs; keeping ours"),
+        "{out}"
+    );
+    assert!(file(&club, "bob").contains("move: b8c6"));
+    let (code, audit) = club.audit("bob", &[]);
+    assert_eq!(code, 0, "{audit}");
+    club.git("bob", &["push", "-q"]);
+    club.git("alice", &["pull", "-q", "--no-rebase"]);
+    // Now both append record 6 at once: alice's Bb5 reaches the branch first; bob resigned.
+    club.sign("alice", &["play", "game.yaml", "Bb5"]);
+    club.git("alice", &["push", "-q"]);
+    club.sign("bob", &["resign", "game.yaml"]);
+    let before = file(&club, "bob");
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(!merged, "{out}");
+    assert!(
+        out.contains(
+            "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while \
+             bob signed resign here: theirs is already shared, so take it"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        file(&club, "bob"),
+        before,
+        "bob's version is left as it was"
+    );
+    let (code, verified, _) = run(&club, "bob", &["verify", "game.yaml"]);
+    assert_eq!(code, 0, "{verified}");
+}
+
+#[test]
+fn the_merge_driver_proves_equivocation() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    setup(&club);
+    // alice, on two machines, signs two different third moves; one reaches the branch.
+    std::fs::copy(
+        club.clone("alice").join("game.yaml"),
+        club.clone("bob").join("game.yaml"),
+    )
+    .expect("alice's second machine");
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.git("alice", &["push", "-q"]);
+    let other = club.clone("bob").join("game.yaml");
+    let out = correspond()
+        .current_dir(club.clone("bob"))
+        .env("CORRESPOND_TIME", "2026-03-01T11:00:00Z")
+        .args([
+            "play",
+            other.to_str().expect("UTF-8"),
+            "d4",
+            "--no-commit",
+            "--key",
+        ])
+        .arg(keys_dir().join("alice"))
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    club.git("bob", &["commit", "-q", "-am", "alice's d4"]);
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(!merged, "{out}");
+    assert!(
+        out.contains(
+            "game.yaml: both sides claim record 4, and alice signed both (move d2d4 here, move \
+             g1f3 in theirs): that is equivocation; the proof is in game.equivocation-4.yaml"
+        ),
+        "{out}"
+    );
+    let (code, checked, _) = run(&club, "bob", &["check-proof", "game.equivocation-4.yaml"]);
+    assert_eq!(code, 0, "{checked}");
+}
+
+#[test]
+fn the_merge_driver_takes_theirs_when_it_extends_ours_and_never_writes_a_bad_file() {
+    let club = Club::new();
+    club.play(&["e4", "e5", "Nf3"]);
+    let dir = club.clone("alice");
+    let full = file(&club, "alice");
+    let short = before_document(&full, 4).to_owned();
+    std::fs::write(dir.join("base"), before_document(&full, 3)).expect("write");
+    std::fs::write(dir.join("ours"), &short).expect("write");
+    std::fs::write(dir.join("theirs"), &full).expect("write");
+    let (code, out, err) = run(
+        &club,
+        "alice",
+        &["merge-driver", "base", "ours", "theirs", "game.yaml"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "game.yaml: theirs extends ours by record 4; taking theirs\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ours")).expect("read"),
+        full
+    );
+    // Theirs longer but forged: nothing is written.
+    std::fs::write(dir.join("ours"), &short).expect("write");
+    std::fs::write(dir.join("theirs"), full.replace("move: g1f3", "move: g1h3")).expect("write");
+    let (code, _, err) = run(
+        &club,
+        "alice",
+        &["merge-driver", "base", "ours", "theirs", "game.yaml"],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: game.yaml: their version does not verify: record 4"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ours")).expect("read"),
+        short
+    );
+}
