@@ -51,11 +51,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let git_error =
         |e: crate::git::GitError| CliError::usage(format!("{}: {e}", args.file.display()));
     for version in &history.versions {
-        let bytes = history.content(version).map_err(git_error)?;
         let mut merges = Vec::new();
         for (parent, blob) in &version.merged {
             let theirs = history.blob(*blob).map_err(git_error)?;
-            if let Some(d) = departure(&theirs, bytes.as_deref().unwrap_or_default()) {
+            let departed_from = history
+                .with_content(version, |ours| departure(&theirs, ours.unwrap_or_default()))
+                .map_err(git_error)?;
+            if let Some(d) = departed_from {
                 merges.push(format!(
                     "the merge {} of its other parent {}: a merge must keep both sides' records",
                     departed(&d),
@@ -63,7 +65,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                 ));
             }
         }
-        let finding = auditor.version(bytes.as_deref());
+        let finding = history
+            .with_content(version, |bytes| auditor.version(bytes))
+            .map_err(git_error)?;
         let records = auditor
             .file()
             .map(|file| {

@@ -1,0 +1,178 @@
+//! `correspond audit` over long histories: a Campaign game of 2,000 records, one commit per
+//! record, audited at 500 and at 2,000 commits. Prints each time and their ratio: a cost linear
+//! in the history gives about 4, one that replayed the game from the start for every version
+//! about 16.
+//!
+//! The repository is packed first, as a clone's is: git then stores each version as a delta of
+//! another, and reading a version costs a copy of it rather than a decompression.
+//!
+//! Run with `cargo bench --bench audit`. Building the history (signing 2,000 records and
+//! committing each version) takes a while and is not timed.
+
+use correspond::digest::Digest;
+use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned, signature_line};
+use correspond::sign::{KeySigner, Signer};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const LONG: usize = 2000;
+const SHORT: usize = 500;
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("audit: run with `cargo bench --bench audit`");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = git2::Repository::init(dir.path()).expect("git init");
+    let file = dir.path().join("game.yaml");
+    let mut text = opening(dir.path(), &file);
+    let mut commits = Vec::new();
+    let signers = [key("alice"), key("bob")];
+    // Heads (alice) to move after the opening; the handlers shuffle, which Campaign allows for
+    // ever (repetition is only a claim).
+    let cycle = ["a2a3", "a6a5", "a1a2", "a7a6", "a2a1", "a6a7"];
+    let mut moves = cycle[..2].iter().chain(cycle[2..].iter().cycle());
+    let opened = GameFile::parse(text.as_bytes()).expect("a valid opening");
+    let mut seq = opened.documents();
+    let mut last = opened.document(seq - 1).to_owned();
+    while commits.len() < LONG {
+        let mover = commits.len() % 2;
+        let record = Record {
+            seq: seq as u64,
+            prev: Digest::of(last.as_bytes()),
+            signer: ["alice", "bob"][mover].into(),
+            action: Action::Move((*moves.next().expect("a cycle")).into()),
+            time: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
+        };
+        let unsigned = record_unsigned(&record);
+        let signature = signers[mover].sign(unsigned.as_bytes()).expect("sign");
+        last = unsigned + &signature_line(&signature);
+        text.push_str(&last);
+        seq += 1;
+        commits.push(commit(&repo, &text));
+        if commits.len() % 500 == 0 {
+            eprintln!("built {} commits", commits.len());
+        }
+    }
+    std::fs::write(&file, &text).expect("write");
+    // As in any clone (and after `git gc`), the versions are packed as deltas of each other.
+    let packed = Command::new("git")
+        .current_dir(dir.path())
+        .args(["gc", "-q"])
+        .status()
+        .expect("run git gc");
+    assert!(packed.success(), "git gc");
+    let time = |n: usize| {
+        let head = commits[n - 1];
+        repo.set_head_detached(head).expect("detach");
+        (0..3)
+            .map(|_| {
+                let started = Instant::now();
+                let out = Command::new(env!("CARGO_BIN_EXE_correspond"))
+                    .current_dir(dir.path())
+                    .args(["audit", "game.yaml"])
+                    .output()
+                    .expect("run correspond");
+                assert!(
+                    out.status.success(),
+                    "{}",
+                    String::from_utf8_lossy(&out.stdout)
+                );
+                started.elapsed()
+            })
+            .min()
+            .expect("three runs")
+    };
+    let short = time(SHORT);
+    let long = time(LONG);
+    let ratio = long.as_secs_f64() / short.as_secs_f64();
+    println!("audit of {SHORT} commits: {}", ms(short));
+    println!("audit of {LONG} commits: {}", ms(long));
+    println!(
+        "ratio: {ratio:.1} (linear: {:.0}; replaying every version from the start: {:.0})",
+        LONG as f64 / SHORT as f64,
+        (LONG as f64 / SHORT as f64).powi(2)
+    );
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.0} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn key(name: &str) -> KeySigner {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/keys")
+        .join(name);
+    KeySigner::new(ssh_key::PrivateKey::read_openssh_file(&path).expect("a test key"))
+        .expect("ed25519")
+}
+
+/// The game's header, acceptance and toss, made by the program itself; heads to move.
+fn opening(dir: &Path, file: &Path) -> String {
+    let keys = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/keys");
+    let run = |who: &str, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_correspond"))
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-01-01T00:00:00Z")
+            .args(args)
+            .arg("--key")
+            .arg(keys.join(who))
+            .arg("--no-commit")
+            .output()
+            .expect("run correspond");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let path = file.to_str().expect("UTF-8");
+    let bob = keys.join("bob.pub");
+    run(
+        "alice",
+        &[
+            "new",
+            "campaign",
+            path,
+            "--name",
+            "alice",
+            "--side",
+            "heads",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            bob.to_str().expect("UTF-8"),
+        ],
+    );
+    run("bob", &["accept", path]);
+    if run("alice", &["reveal", path]).contains("bob (tails) wins the toss") {
+        run("bob", &["play", path, "--defer"]);
+    }
+    std::fs::read_to_string(file).expect("the opening")
+}
+
+/// Commits `text` as game.yaml on top of HEAD.
+fn commit(repo: &git2::Repository, text: &str) -> git2::Oid {
+    let blob = repo.blob(text.as_bytes()).expect("blob");
+    let mut tree = repo.treebuilder(None).expect("tree");
+    tree.insert("game.yaml", blob, 0o100_644).expect("insert");
+    let tree = repo
+        .find_tree(tree.write().expect("write tree"))
+        .expect("tree");
+    let who = git2::Signature::new(
+        "Bench",
+        "bench@example.org",
+        &git2::Time::new(1_767_225_600, 0),
+    )
+    .expect("signature");
+    let parent = repo
+        .head()
+        .ok()
+        .map(|h| h.peel_to_commit().expect("commit"));
+    let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
+    repo.commit(Some("HEAD"), &who, &who, "move", &tree, &parents)
+        .expect("commit")
+}
