@@ -152,7 +152,8 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
     let script = sh_blocks(&readme, "## Playing over git")
-        + &sh_blocks(&readme, "## Auditing a game with OpenSSH alone");
+        + &sh_blocks(&readme, "## Auditing a game with OpenSSH alone")
+        + &sh_blocks(&readme, "## Settling a dispute");
     assert!(script.contains("correspond new") && script.contains("ssh-keygen -Y verify"));
     let dir = tempfile::tempdir().expect("temp dir");
     let bin = assert_cmd::cargo::cargo_bin("correspond");
@@ -188,6 +189,24 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
     );
     assert!(
         stdout.contains("Good \"correspond\" signature for bob"),
+        "{stdout}"
+    );
+    // The dispute: a clean audit, an equivocation proved, and the proof checked by OpenSSH.
+    for expected in [
+        "0 violations in 3 commits; at ",
+        "EQUIVOCATION: alice signed two different records numbered 2: move e2e4 in \
+         alice/duel.yaml",
+        "proof.yaml: valid proof: in game ",
+        "Good \"correspond\" signature for alice",
+        "move: d2d4",
+    ] {
+        assert!(stdout.contains(expected), "no `{expected}` in\n{stdout}");
+    }
+    assert_eq!(
+        stdout
+            .matches("Good \"correspond\" signature for alice")
+            .count(),
+        2,
         "{stdout}"
     );
 }
