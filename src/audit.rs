@@ -30,8 +30,6 @@ pub enum Violation {
         /// The version that wrote it.
         written_in: usize,
     },
-    /// The earlier version did not verify, and this one is not it with records appended.
-    Replaced,
     /// The file was deleted.
     Deleted,
     /// The version does not verify (or, after a deletion or a version that did not, is not a
@@ -63,8 +61,10 @@ pub struct Auditor {
     versions: usize,
     /// The last version, when it verified.
     tracked: Option<Tracked>,
-    /// The last version's bytes, when it did not verify.
-    broken: Option<Vec<u8>>,
+    /// When the last version did not verify or the file was deleted: the last version that
+    /// verified, with the version that wrote each of its documents. Later versions must still
+    /// extend it, so that a deletion or a broken version cannot launder a rewrite.
+    good: Option<(GameFile, Vec<usize>)>,
 }
 
 impl Auditor {
@@ -79,8 +79,9 @@ impl Auditor {
         let index = self.versions;
         self.versions += 1;
         let Some(bytes) = bytes else {
-            self.tracked = None;
-            self.broken = None;
+            if let Some(t) = self.tracked.take() {
+                self.good = Some((t.file, t.origin));
+            }
             return Finding {
                 added: 0..0,
                 violation: Some(Violation::Deleted),
@@ -92,36 +93,39 @@ impl Auditor {
                 Err(violation) => Some(violation),
             },
             None => self
-                .broken
+                .good
                 .as_ref()
-                .filter(|old| !bytes.starts_with(old))
-                .map(|_| Violation::Replaced),
+                .and_then(|(file, origin)| departs(file.clone(), origin, bytes)),
         };
         // A first version, or a fresh start after a violation: read the whole version.
         match read(bytes, index) {
-            Ok(tracked) => {
-                // After a violation the version is read afresh: nothing in it counts as added.
+            Ok(mut tracked) => {
+                // Continuing the last good version, what it had keeps its writers; after a
+                // violation, nothing in the version counts as added.
+                let base = match (&violation, self.good.take()) {
+                    (None, Some((file, origin))) => {
+                        tracked.origin[..origin.len()].copy_from_slice(&origin);
+                        file.documents()
+                    }
+                    _ => 0,
+                };
                 let added = if violation.is_some() {
                     0..0
                 } else {
-                    0..tracked.file.documents()
+                    base..tracked.file.documents()
                 };
                 self.tracked = Some(tracked);
-                self.broken = None;
                 Finding { added, violation }
             }
-            Err(error) => {
-                self.broken = Some(bytes.to_vec());
-                Finding {
-                    added: 0..0,
-                    violation: violation.or(Some(Violation::Invalid(error))),
-                }
-            }
+            Err(error) => Finding {
+                added: 0..0,
+                violation: violation.or(Some(Violation::Invalid(error))),
+            },
         }
     }
 
-    /// Checks a version against the verified one before it. On a violation the caller starts
-    /// afresh from the version's bytes.
+    /// Checks a version against the verified one before it. On a violation, the caller starts
+    /// afresh from the version's bytes, and the version before becomes the last good one.
     fn append(
         &mut self,
         tracked: Tracked,
@@ -134,24 +138,10 @@ impl Auditor {
             mut origin,
         } = tracked;
         let before = file.documents();
-        match file.extend(bytes) {
-            Ok(_) => {}
-            Err(e) => {
-                let document = e.document.unwrap_or(0);
-                let written_in = origin.get(document).copied().unwrap_or(0);
-                return Err(match e.kind {
-                    LogErrorKind::Changed => Violation::Changed {
-                        document,
-                        line: e.line,
-                        written_in,
-                    },
-                    LogErrorKind::Shortened { dropped } => Violation::Shortened {
-                        dropped,
-                        written_in: origin.get(dropped).copied().unwrap_or(0),
-                    },
-                    _ => Violation::Invalid(e.to_string()),
-                });
-            }
+        if let Err(e) = file.extend(bytes) {
+            let violation = violation_of(&e, &origin);
+            self.good = Some((file, origin));
+            return Err(violation);
         }
         match replayer.advance(&file) {
             Ok(replayer) => {
@@ -167,7 +157,11 @@ impl Auditor {
                     violation: None,
                 })
             }
-            Err(e) => Err(Violation::Invalid(e.to_string())),
+            Err(e) => {
+                file.truncate(before);
+                self.good = Some((file, origin));
+                Err(Violation::Invalid(e.to_string()))
+            }
         }
     }
 
@@ -226,6 +220,39 @@ pub fn departure(old: &[u8], new: &[u8]) -> Option<Departure> {
         line: error.line,
         dropped: matches!(error.kind, LogErrorKind::Shortened { .. }),
     })
+}
+
+/// The violation a failed [`GameFile::extend`] stands for.
+fn violation_of(e: &crate::log::LogError, origin: &[usize]) -> Violation {
+    let document = e.document.unwrap_or(0);
+    let writer = |d: usize| origin.get(d).copied().unwrap_or(0);
+    match e.kind {
+        LogErrorKind::Changed => Violation::Changed {
+            document,
+            line: e.line,
+            written_in: writer(document),
+        },
+        LogErrorKind::Shortened { dropped } => Violation::Shortened {
+            dropped,
+            written_in: writer(dropped),
+        },
+        _ => Violation::Invalid(e.to_string()),
+    }
+}
+
+/// How `bytes` breaks from the last good version, if it does not extend it.
+fn departs(mut good: GameFile, origin: &[usize], bytes: &[u8]) -> Option<Violation> {
+    match good.extend(bytes) {
+        Err(e)
+            if matches!(
+                e.kind,
+                LogErrorKind::Changed | LogErrorKind::Shortened { .. }
+            ) =>
+        {
+            Some(violation_of(&e, origin))
+        }
+        _ => None,
+    }
 }
 
 /// Reads and replays a whole version.

@@ -154,6 +154,9 @@ pub struct Equivocation {
     pub game_id: crate::digest::Digest,
     /// The player who signed both records.
     pub signer: String,
+    /// Their key's fingerprint, as the proof's header gives it: compare it with the key you
+    /// know to be theirs.
+    pub fingerprint: String,
     /// Their number.
     pub record: usize,
     /// What each does.
@@ -167,6 +170,13 @@ pub struct Equivocation {
 /// What does not hold, in words.
 pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
     let text = std::str::from_utf8(bytes).map_err(|_| "the proof is not UTF-8 text".to_owned())?;
+    if text.contains('\r') {
+        return Err(
+            "the proof has CR LF line endings; proofs, like game files, use LF, and the \
+                    signatures cover the exact bytes"
+                .into(),
+        );
+    }
     let starts: Vec<usize> = text
         .match_indices("\n---\n")
         .map(|(at, _)| at + 1)
@@ -180,8 +190,26 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
     };
     let common = GameFile::parse(&bytes[..first])
         .map_err(|e| format!("the common part of the proof is not a game file: {e}"))?;
-    verify(Copy::A, &common).map_err(|e| format!("the common part of the proof: {e}"))?;
+    verify(Copy::A, &common).map_err(|e| match e {
+        CompareError::Invalid { error, .. } => format!("the common part of the proof: {error}"),
+    })?;
     let document = common.documents();
+    // The rivals must both claim the next number: otherwise this is a game, not a proof.
+    let number = |doc: &[u8]| {
+        std::str::from_utf8(doc)
+            .ok()
+            .and_then(|d| d.lines().find_map(|l| l.strip_prefix("seq: ")))
+            .map(str::to_owned)
+    };
+    let (n1, n2) = (number(&bytes[first..second]), number(&bytes[second..]));
+    if n1 != n2 || n1.as_deref() != Some(document.to_string().as_str()) {
+        return Err(format!(
+            "its last two documents are not two records numbered {document} (they are numbered \
+             {} and {}): a proof ends with two rival records for the same place",
+            n1.as_deref().unwrap_or("?"),
+            n2.as_deref().unwrap_or("?")
+        ));
+    }
     let mut signers = Vec::new();
     let mut actions = Vec::new();
     for record in [&bytes[first..second], &bytes[second..]] {
@@ -205,9 +233,18 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
             signers[0], signers[1]
         ));
     }
+    let signer = signers.swap_remove(0);
+    let key = &common
+        .header()
+        .players
+        .iter()
+        .find(|p| p.name == signer)
+        .expect("the signer is a player")
+        .key;
     Ok(Equivocation {
         game_id: common.game_id(),
-        signer: signers.swap_remove(0),
+        fingerprint: crate::sign::fingerprint(key),
+        signer,
         record: document,
         actions: [actions[0].clone(), actions[1].clone()],
     })

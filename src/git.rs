@@ -162,6 +162,19 @@ pub struct Version {
     pub merged: Vec<(Oid, Oid)>,
 }
 
+/// A commit off the branch's first-parent line and one of its parents, where the file differs.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The parent.
+    pub parent: Oid,
+    /// The commit.
+    pub child: Oid,
+    /// The file in the parent.
+    pub before: Oid,
+    /// The file in the commit (`None`: deleted).
+    pub after: Option<Oid>,
+}
+
 /// A move of a branch that was not a fast-forward (a reset, a rebase, a force-push), as the
 /// repository's reflog remembers it, where the file differs between the two commits.
 #[derive(Clone, Debug)]
@@ -186,6 +199,8 @@ pub struct Rewind {
 pub struct History {
     repo: Repository,
     relative: PathBuf,
+    /// The commits of the first-parent line.
+    line: std::collections::HashSet<Oid>,
     /// The branch `HEAD` names (or `HEAD` when detached).
     pub branch: String,
     /// The commits that changed the file.
@@ -214,8 +229,10 @@ impl History {
         walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
         let mut versions = Vec::new();
         let mut previous = None;
+        let mut line = std::collections::HashSet::new();
         for id in walk {
             let id = id?;
+            line.insert(id);
             let commit = repo.find_commit(id)?;
             let blob = file_at(&commit, &relative)?;
             let mut merged = Vec::new();
@@ -243,9 +260,65 @@ impl History {
         Ok(History {
             repo,
             relative,
+            line,
             branch,
             versions,
         })
+    }
+
+    /// The commits that merges brought onto the branch (off its first-parent line), each with
+    /// each parent, where the file differs between the two: every such step must append too.
+    ///
+    /// # Errors
+    /// When git fails.
+    pub fn side_steps(&self) -> Result<Vec<Step>, GitError> {
+        let repo = &self.repo;
+        let mut walk = repo.revwalk()?;
+        walk.push_head()?;
+        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+        let mut steps = Vec::new();
+        for id in walk {
+            let id = id?;
+            if self.line.contains(&id) {
+                continue;
+            }
+            let commit = repo.find_commit(id)?;
+            let blob = file_at(&commit, &self.relative)?;
+            for parent in commit.parents() {
+                let before = file_at(&parent, &self.relative)?;
+                if let Some(before) = before.filter(|b| Some(*b) != blob) {
+                    steps.push(Step {
+                        parent: parent.id(),
+                        child: id,
+                        before,
+                        after: blob,
+                    });
+                }
+            }
+        }
+        Ok(steps)
+    }
+
+    /// The oldest commit, on the first-parent line back from `tip`, from which on the file
+    /// starts with `prefix` without a break: the commit that wrote the end of `prefix`.
+    ///
+    /// # Errors
+    /// When git fails.
+    pub fn writer(&self, tip: Oid, prefix: &[u8]) -> Result<Option<Oid>, GitError> {
+        let mut found = None;
+        let mut commit = Some(self.repo.find_commit(tip)?);
+        while let Some(c) = commit {
+            let holds = match file_at(&c, &self.relative)? {
+                Some(blob) => self.repo.find_blob(blob)?.content().starts_with(prefix),
+                None => false,
+            };
+            if !holds {
+                break;
+            }
+            found = Some(c.id());
+            commit = c.parents().next();
+        }
+        Ok(found)
     }
 
     /// The moves of the branch and of its upstream that were not fast-forwards and changed
@@ -257,6 +330,9 @@ impl History {
     pub fn rewinds(&self) -> Result<Vec<Rewind>, GitError> {
         let repo = &self.repo;
         let mut references = Vec::new();
+        if repo.head_detached().unwrap_or(false) {
+            references.push("HEAD".to_owned());
+        }
         if let Ok(head) = repo.head()
             && let Some(name) = head.name().ok().filter(|_| head.is_branch())
         {
@@ -275,7 +351,11 @@ impl History {
             // The reflog lists the newest entry first.
             for entry in reflog.iter().collect::<Vec<_>>().into_iter().rev() {
                 let (from, to) = (entry.id_old(), entry.id_new());
-                if from.is_zero() || to.is_zero() || from == to {
+                let message =
+                    String::from_utf8_lossy(entry.message_bytes().unwrap_or_default()).into_owned();
+                // HEAD's own log also records switching branches, which moves nothing.
+                if from.is_zero() || to.is_zero() || from == to || message.starts_with("checkout:")
+                {
                     continue;
                 }
                 if repo.graph_descendant_of(to, from).unwrap_or(false) {
@@ -293,8 +373,7 @@ impl History {
                         reference: reference.clone(),
                         from,
                         to,
-                        message: String::from_utf8_lossy(entry.message_bytes().unwrap_or_default())
-                            .into_owned(),
+                        message,
                         from_blob,
                         to_blob,
                     });

@@ -87,11 +87,8 @@ fn a_changed_byte_is_named_with_its_document_line_and_writer() {
         0..0,
         "the forged version does not verify either"
     );
-    // Whatever comes next replaces a version that did not verify.
-    assert_eq!(
-        audit.version(Some(&text[..ends[7]])).violation,
-        Some(Violation::Replaced)
-    );
+    // The honest version continues the last good one: only its new records count as added.
+    assert_eq!(audit.version(Some(&text[..ends[7]])), clean(5..8));
     assert!(
         audit.summary().is_some(),
         "the honest version verifies again"
@@ -125,9 +122,45 @@ fn invalid_records_deletions_and_garbage_are_violations() {
             violation: Some(Violation::Deleted)
         }
     );
+    // After the deletion, anything else in the file's place is measured against the last
+    // version that verified.
     assert!(matches!(
         audit.version(Some(b"not a game")).violation,
-        Some(Violation::Invalid(_))
+        Some(Violation::Changed { document: 0, .. })
     ));
     assert!(audit.summary().is_none());
+}
+
+#[test]
+fn a_deletion_or_a_broken_version_cannot_launder_a_rewrite() {
+    let (text, ends) = game();
+    let mut forged = text[..ends[6]].to_vec();
+    let at = ends[3] + 12;
+    forged[at] ^= 1;
+    let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
+    let changed = Some(Violation::Changed {
+        document: 4,
+        line,
+        written_in: 0,
+    });
+    // Deleted, then restored with record 4 changed.
+    let mut audit = Auditor::new();
+    audit.version(Some(&text[..ends[5]]));
+    assert_eq!(audit.version(None).violation, Some(Violation::Deleted));
+    assert_eq!(audit.version(Some(&forged)).violation, changed);
+    // Cut short (not a game file), then record 4 changed.
+    let mut audit = Auditor::new();
+    audit.version(Some(&text[..ends[5]]));
+    assert!(
+        audit
+            .version(Some(&text[..ends[3] + 30]))
+            .violation
+            .is_some()
+    );
+    assert_eq!(audit.version(Some(&forged)).violation, changed);
+    // Deleted, then restored as it was and continued: clean.
+    let mut audit = Auditor::new();
+    audit.version(Some(&text[..ends[5]]));
+    audit.version(None);
+    assert_eq!(audit.version(Some(&text[..ends[7]])), clean(6..8));
 }

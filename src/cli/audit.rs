@@ -39,13 +39,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         CliError::usage(format!("{}: {e}", args.file.display()))
             .hint("audit reads the file's history from the git repository that holds it")
     })?;
-    if history.versions.is_empty() {
-        return Err(CliError::usage(format!(
-            "{}: no commit on {} has ever held this file",
-            args.file.display(),
-            history.branch
-        )));
-    }
     let mut auditor = Auditor::new();
     let mut rows = Vec::with_capacity(history.versions.len());
     let git_error =
@@ -85,25 +78,66 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             merges,
         });
     }
+    // Steps off the first-parent line, moves in the reflogs, and the working copy.
+    let mut others: Vec<(&'static str, String)> = Vec::new();
+    for step in history.side_steps().map_err(git_error)? {
+        if let Some(what) = lost(&history, step.parent, step.before, step.after)? {
+            others.push((
+                "side-branch",
+                format!(
+                    "commit {}, merged in from a side branch, {what}: a commit may only append records",
+                    &step.child.to_string()[..10]
+                ),
+            ));
+        }
+    }
     let mut moves = Vec::new();
     for rewind in history.rewinds().map_err(git_error)? {
-        let old = history.blob(rewind.from_blob).map_err(git_error)?;
-        let new = match rewind.to_blob {
-            Some(blob) => history.blob(blob).map_err(git_error)?,
-            None => Vec::new(),
-        };
-        if let Some(d) = departure(&old, &new) {
-            moves.push((rewind, departed(&d)));
+        if let Some(what) = lost(&history, rewind.from, rewind.from_blob, rewind.to_blob)? {
+            moves.push((rewind, what));
         }
+    }
+    if let Some(last) = history.versions.last().filter(|v| v.blob.is_some())
+        && let Ok(work) = crate::log::read_limited(&args.file)
+    {
+        let changed = history
+            .with_content(last, |committed| {
+                departure(committed.unwrap_or_default(), &work)
+            })
+            .map_err(git_error)?;
+        if let Some(d) = changed {
+            others.push((
+                "working-copy",
+                format!(
+                    "the working copy, not committed, {}: it is not the last commit's version with records appended",
+                    departed(&d)
+                ),
+            ));
+        }
+    }
+    if history.versions.is_empty() && others.is_empty() && moves.is_empty() {
+        return Err(CliError::usage(format!(
+            "{}: no commit on {} has ever held this file",
+            args.file.display(),
+            history.branch
+        )));
     }
     let violations = rows
         .iter()
         .map(|r| usize::from(r.finding.violation.is_some()) + r.merges.len())
         .sum::<usize>()
-        + moves.len();
+        + moves.len()
+        + others.len();
     let summary = auditor.summary();
+    let gone = history.versions.last().is_none_or(|v| v.blob.is_none());
     let now = summary.as_ref().map_or_else(
-        || "the last version does not verify".to_owned(),
+        || {
+            if gone {
+                "the file is not there".to_owned()
+            } else {
+                "the last version does not verify".to_owned()
+            }
+        },
         |s| {
             s.result
                 .clone()
@@ -147,6 +181,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             "branch": history.branch,
             "commits": commits,
             "rewinds": rewinds,
+            "others": others.iter().map(|(kind, message)| serde_json::json!({"kind": kind, "message": message})).collect::<Vec<_>>(),
             "violations": violations,
             "now": now,
         });
@@ -187,6 +222,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         }
         for (rewind, what) in &moves {
             writeln!(out, "VIOLATION: {}", rewound(rewind, what))?;
+        }
+        for (_, message) in &others {
+            writeln!(out, "VIOLATION: {message}")?;
         }
         writeln!(
             out,
@@ -239,7 +277,6 @@ fn kind(v: &Violation) -> &'static str {
     match v {
         Violation::Changed { .. } => "changed",
         Violation::Shortened { .. } => "shortened",
-        Violation::Replaced => "replaced",
         Violation::Deleted => "deleted",
         Violation::Invalid(_) => "invalid",
     }
@@ -272,9 +309,6 @@ fn message(v: &Violation, rows: &[Row]) -> String {
             document(dropped),
             commit(written_in)
         ),
-        Violation::Replaced => {
-            "replaces the version before, which did not verify, rather than appending to it".into()
-        }
         Violation::Deleted => "deletes the game file".into(),
         Violation::Invalid(e) => format!("this version does not verify: {e}"),
     }
@@ -290,10 +324,47 @@ fn departed(d: &Departure) -> String {
     }
 }
 
+/// What a step from one commit's file to another's lost, with the commit that wrote it:
+/// `drops record 4 (line 40), which commit 1a2b3c4d5e wrote`, or `deletes the game file`.
+/// `None` when the later file extends the earlier.
+fn lost(
+    history: &History,
+    tip: git2::Oid,
+    before: git2::Oid,
+    after: Option<git2::Oid>,
+) -> Result<Option<String>, CliError> {
+    let git_error = |e: crate::git::GitError| CliError::usage(e.to_string());
+    let Some(after) = after else {
+        return Ok(Some("deletes the game file".to_owned()));
+    };
+    let old = history.blob(before).map_err(git_error)?;
+    let new = history.blob(after).map_err(git_error)?;
+    let Some(d) = departure(&old, &new) else {
+        return Ok(None);
+    };
+    let end = d.document.and_then(|doc| {
+        crate::log::GameFile::parse(&old)
+            .ok()
+            .map(|f| f.span(doc).end)
+    });
+    let writer = match end {
+        Some(end) => history.writer(tip, &old[..end]).map_err(git_error)?,
+        None => None,
+    };
+    Ok(Some(match writer {
+        Some(commit) => format!(
+            "{}, which commit {} wrote",
+            departed(&d),
+            &commit.to_string()[..10]
+        ),
+        None => departed(&d),
+    }))
+}
+
 /// A branch moved backwards, in words.
 fn rewound(r: &Rewind, what: &str) -> String {
     format!(
-        "{} was moved from {} to {}, not a fast-forward (reflog: {}): the file there {what} of the version before",
+        "{} was moved from {} to {}, not a fast-forward (reflog: {}): the move {what}",
         r.reference,
         &r.from.to_string()[..10],
         &r.to.to_string()[..10],

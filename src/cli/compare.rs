@@ -77,24 +77,34 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                     .proof
                     .clone()
                     .unwrap_or_else(|| default_proof(&args.a, n));
-                let proof = fork::proof(&a, &b, &f);
-                crate::log::create_new(&path, &proof).map_err(|e| CliError::io(&path, &e))?;
+                let same = if wa == wb {
+                    " (the same action, signed twice: the records differ in their time)"
+                } else {
+                    ""
+                };
                 writeln!(
                     out,
                     "EQUIVOCATION: {sa} signed two different records numbered {n}: {wa} in {} \
-                     (line {}), {wb} in {} (line {})",
+                     (line {}), {wb} in {} (line {}){same}",
                     name(Copy::A),
                     f.lines[0],
                     name(Copy::B),
                     f.lines[1]
                 )?;
-                writeln!(
-                    out,
-                    "proof written to {}: check it with `correspond check-proof {}`, or with \
-                     OpenSSH alone (see the README)",
-                    path.display(),
-                    path.display()
-                )?;
+                match crate::log::create_new(&path, &fork::proof(&a, &b, &f)) {
+                    Ok(()) => writeln!(
+                        out,
+                        "proof written to {}: check it with `correspond check-proof {}`, or with \
+                         OpenSSH alone (see the README)",
+                        path.display(),
+                        path.display()
+                    )?,
+                    Err(e) => writeln!(
+                        out,
+                        "no proof written: {}: {e} (give another path with --proof)",
+                        path.display()
+                    )?,
+                }
             } else {
                 writeln!(
                     out,

@@ -26,6 +26,11 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     let read = |path: &Path| crate::log::read_limited(path).map_err(|e| CliError::io(path, &e));
     let (ours, theirs) = (read(&args.ours)?, read(&args.theirs)?);
+    // The attribute's pattern may match other files (`*.yaml`): merge those as git would.
+    let game = |bytes: &[u8]| bytes.starts_with(b"# correspond game file");
+    if !game(&ours) && !game(&theirs) {
+        return text_merge(args);
+    }
     let name = args
         .path
         .clone()
@@ -81,18 +86,20 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                     "nothing was merged; `correspond check-proof` checks the proof, for an arbiter",
                 ));
             }
+            // Resolving the merge in favour of theirs would commit a version that drops our
+            // record; dropping our unshared commit keeps the shared history clean.
+            let take = "abort the merge and take the shared branch as it is (`git merge --abort && \
+                        git reset --hard @{upstream}`: your record was never shared)";
             let advice = if theirs_did == "resign" {
                 format!(
                     "{theirs_by} resigned at record {n} while {ours_by} signed {ours_did}: the game \
-                     is over; take theirs (`git checkout --theirs -- {shown} && git add {shown}`), \
-                     then there is nothing to do"
+                     is over; {take}, and there is nothing left to do"
                 )
             } else {
                 format!(
                     "{theirs_by} signed {theirs_did} as record {n} while {ours_by} signed \
-                     {ours_did} here: theirs is already shared, so take it (`git checkout \
-                     --theirs -- {shown} && git add {shown}`) and append again on top of it if \
-                     there is still something to do"
+                     {ours_did} here: theirs is already shared, so {take}, then append again on \
+                     top of it if there is still something to do"
                 )
             };
             Err(
@@ -100,6 +107,23 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                     .hint("nothing was merged; your version is left as it was"),
             )
         }
+    }
+}
+
+/// git's own line-by-line merge, for files that are not game files: the result (with conflict
+/// markers, if any) in ours, and failure when there are conflicts.
+fn text_merge(args: &Args) -> Result<ExitStatus, CliError> {
+    let status = std::process::Command::new("git")
+        .args(["merge-file", "-L", "ours", "-L", "base", "-L", "theirs"])
+        .arg(&args.ours)
+        .arg(&args.base)
+        .arg(&args.theirs)
+        .status()
+        .map_err(|e| CliError::usage(format!("cannot run git merge-file: {e}")))?;
+    match status.code() {
+        Some(0) => Ok(ExitStatus::Success),
+        Some(n) if n > 0 => Ok(ExitStatus::Rejected),
+        _ => Err(CliError::usage("git merge-file failed")),
     }
 }
 

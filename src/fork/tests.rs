@@ -63,7 +63,18 @@ fn what_is_not_a_proof_is_refused() {
     assert!(err.starts_with("a proof holds"), "{err}");
     // An honest file: its last two records are consecutive, not rivals.
     let err = check_proof(&full).expect_err("no conflict");
-    assert!(err.starts_with("a conflicting record:"), "{err}");
+    assert!(
+        err.starts_with(
+            "its last two documents are not two records numbered 15 (they are numbered 15 and 16)"
+        ),
+        "{err}"
+    );
+    // CR LF line endings are named.
+    let crlf = String::from_utf8(full.clone())
+        .expect("UTF-8")
+        .replace('\n', "\r\n");
+    let err = check_proof(crlf.as_bytes()).expect_err("CR LF");
+    assert!(err.contains("CR LF"), "{err}");
     // The same record twice.
     let file = GameFile::parse(&full).expect("valid");
     let mut twice = full[..file.span(5).end].to_vec();

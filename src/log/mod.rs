@@ -289,6 +289,21 @@ impl GameFile {
         Ok(added)
     }
 
+    /// Drops the documents from `documents` on (the opposite of [`GameFile::extend`]).
+    ///
+    /// # Panics
+    /// If `documents` is 0: a file keeps its header.
+    pub fn truncate(&mut self, documents: usize) {
+        assert!(documents > 0, "a game file keeps its header");
+        if documents >= self.spans.len() {
+            return;
+        }
+        self.spans.truncate(documents);
+        self.records.truncate(documents - 1);
+        self.text.truncate(self.spans[documents - 1].bytes.end);
+        self.lines = self.text.matches('\n').count();
+    }
+
     /// An error at a byte offset of this file, naming the document and line there.
     fn at_offset(&self, offset: usize, kind: LogErrorKind) -> LogError {
         let document = self

@@ -6,13 +6,13 @@ use crate::util::{correspond, git, keys_dir};
 use std::path::PathBuf;
 
 /// A bare repository both players push to, and each player's clone.
-struct Club {
-    dir: tempfile::TempDir,
+pub(crate) struct Club {
+    pub(crate) dir: tempfile::TempDir,
     minute: std::cell::Cell<u64>,
 }
 
 impl Club {
-    fn new() -> Club {
+    pub(crate) fn new() -> Club {
         let dir = tempfile::tempdir().expect("temp dir");
         git(
             dir.path(),
@@ -34,12 +34,12 @@ impl Club {
         }
     }
 
-    fn clone(&self, who: &str) -> PathBuf {
+    pub(crate) fn clone(&self, who: &str) -> PathBuf {
         self.dir.path().join(who)
     }
 
     /// `who` runs a signing command in their clone (it commits).
-    fn sign(&self, who: &str, args: &[&str]) {
+    pub(crate) fn sign(&self, who: &str, args: &[&str]) {
         self.minute.set(self.minute.get() + 1);
         let out = correspond()
             .current_dir(self.clone(who))
@@ -59,12 +59,12 @@ impl Club {
         );
     }
 
-    fn git(&self, who: &str, args: &[&str]) -> String {
+    pub(crate) fn git(&self, who: &str, args: &[&str]) -> String {
         git(&self.clone(who), args)
     }
 
     /// `correspond audit` in `who`'s clone: (exit code, stdout).
-    fn audit(&self, who: &str, extra: &[&str]) -> (i32, String) {
+    pub(crate) fn audit(&self, who: &str, extra: &[&str]) -> (i32, String) {
         let out = correspond()
             .current_dir(self.clone(who))
             .args(["audit", "game.yaml"])
@@ -80,7 +80,7 @@ impl Club {
 
     /// alice creates a chess game (she plays White) and bob accepts; then the moves, each
     /// player pulling before and pushing after.
-    fn play(&self, moves: &[&str]) {
+    pub(crate) fn play(&self, moves: &[&str]) {
         if !self.clone("alice").join("game.yaml").exists() {
             let bob_pub = keys_dir().join("bob.pub");
             self.sign(
@@ -128,16 +128,16 @@ impl Club {
     }
 }
 
-fn file(club: &Club, who: &str) -> String {
+pub(crate) fn file(club: &Club, who: &str) -> String {
     std::fs::read_to_string(club.clone(who).join("game.yaml")).expect("the game file")
 }
 
-fn write(club: &Club, who: &str, text: &str) {
+pub(crate) fn write(club: &Club, who: &str, text: &str) {
     std::fs::write(club.clone(who).join("game.yaml"), text).expect("write the game file");
 }
 
 /// The text up to the start of document `n` (that is, without documents `n` and after).
-fn before_document(text: &str, n: usize) -> &str {
+pub(crate) fn before_document(text: &str, n: usize) -> &str {
     let at = text
         .match_indices("\n---\n")
         .nth(n)
@@ -255,9 +255,10 @@ fn a_force_push_that_drops_a_move_is_caught_where_it_was_seen() {
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains(&format!(
-            "VIOLATION: refs/heads/main was moved from {} to {}, not a fast-forward (reflog: reset: moving to HEAD~1): the file there drops record 4",
+            "VIOLATION: refs/heads/main was moved from {} to {}, not a fast-forward (reflog: reset: moving to HEAD~1): the move drops record 4 (line 40), which commit {} wrote",
             &nf3[..10],
-            &e5[..10]
+            &e5[..10],
+            &nf3[..10]
         )),
         "{out}"
     );
@@ -301,7 +302,7 @@ fn a_merge_that_drops_the_other_sides_records_is_caught() {
 }
 
 /// Runs correspond in `who`'s clone: (exit code, stdout, stderr).
-fn run(club: &Club, who: &str, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn run(club: &Club, who: &str, args: &[&str]) -> (i32, String, String) {
     let out = correspond()
         .current_dir(club.clone(who))
         .args(args)
@@ -314,137 +315,8 @@ fn run(club: &Club, who: &str, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-#[test]
-fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
-    let club = Club::new();
-    club.play(&["e4", "e5"]);
-    // alice's second laptop holds a copy from before her third move; she moves on both.
-    let laptop = club.dir.path().join("laptop.yaml");
-    std::fs::copy(club.clone("alice").join("game.yaml"), &laptop).expect("copy");
-    club.sign("alice", &["play", "game.yaml", "Nf3"]);
-    club.sign(
-        "alice",
-        &["play", laptop.to_str().expect("UTF-8"), "d4", "--no-commit"],
-    );
-    let (code, out, err) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
-    assert_eq!(code, 1, "{err}");
-    let text = file(&club, "alice");
-    let at = text.match_indices("\n---\n").nth(4).expect("record 4").0 + 1;
-    let line = 1 + text[..at].matches('\n').count();
-    assert_eq!(
-        out,
-        format!(
-            "EQUIVOCATION: alice signed two different records numbered 4: move g1f3 in game.yaml \
-             (line {line}), move d2d4 in ../laptop.yaml (line {line})\n\
-             proof written to game.equivocation-4.yaml: check it with `correspond check-proof \
-             game.equivocation-4.yaml`, or with OpenSSH alone (see the README)\n"
-        )
-    );
-    let (code, out, _) = run(&club, "alice", &["check-proof", "game.equivocation-4.yaml"]);
-    assert_eq!(code, 0);
-    assert!(
-        out.contains("valid proof: in game ")
-            && out.ends_with(
-                "alice signed two different records numbered 4: move g1f3 and move d2d4\n"
-            ),
-        "{out}"
-    );
-    // An arbiter with OpenSSH alone: both records verify as alice's.
-    let dir = club.clone("alice");
-    let (_, signers, _) = run(
-        &club,
-        "alice",
-        &[
-            "extract",
-            "game.equivocation-4.yaml",
-            "0",
-            "--allowed-signers",
-        ],
-    );
-    std::fs::write(dir.join("allowed"), signers).expect("write");
-    for document in ["4", "5"] {
-        let (_, bytes, _) = run(
-            &club,
-            "alice",
-            &[
-                "extract",
-                "game.equivocation-4.yaml",
-                document,
-                "--signed-bytes",
-            ],
-        );
-        let (_, sig, _) = run(
-            &club,
-            "alice",
-            &[
-                "extract",
-                "game.equivocation-4.yaml",
-                document,
-                "--signature",
-            ],
-        );
-        assert!(bytes.starts_with("---\nseq: 4\n"), "{bytes}");
-        std::fs::write(dir.join("bytes"), &bytes).expect("write");
-        std::fs::write(dir.join("sig"), sig).expect("write");
-        let out = std::process::Command::new("ssh-keygen")
-            .current_dir(&dir)
-            .args([
-                "-Y",
-                "verify",
-                "-f",
-                "allowed",
-                "-I",
-                "alice",
-                "-n",
-                "correspond",
-                "-s",
-                "sig",
-            ])
-            .stdin(std::fs::File::open(dir.join("bytes")).expect("bytes"))
-            .output()
-            .expect("ssh-keygen");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    // No proof is written over an existing file.
-    let (code, _, err) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
-    assert_eq!(code, 2, "{err}");
-}
-
-#[test]
-fn two_players_appending_at_once_is_a_race_not_equivocation() {
-    let club = Club::new();
-    club.play(&["e4", "e5"]);
-    club.sign("bob", &["resign", "game.yaml"]);
-    club.sign("alice", &["play", "game.yaml", "Nf3"]);
-    club.git("alice", &["push", "-q"]);
-    club.git("bob", &["fetch", "-q"]);
-    let theirs = club.git("bob", &["show", "origin/main:game.yaml"]);
-    std::fs::write(club.clone("bob").join("theirs.yaml"), theirs).expect("write");
-    let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
-    assert_eq!(code, 1);
-    assert!(
-        out.starts_with(
-            "game.yaml and theirs.yaml fork at record 4: bob signed resign in game.yaml"
-        ),
-        "{out}"
-    );
-    assert!(
-        out.contains("alice signed move g1f3 in theirs.yaml"),
-        "{out}"
-    );
-    assert!(!club.clone("bob").join("game.equivocation-4.yaml").exists());
-    // Without bob's resignation, his copy is behind theirs, and nothing is in dispute.
-    club.git("bob", &["reset", "-q", "--hard", "HEAD~1"]);
-    let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
-    assert_eq!(code, 0, "{out}");
-}
-
 /// Runs git in `who`'s clone, which may fail: (success, stdout and stderr).
-fn try_git(club: &Club, who: &str, args: &[&str]) -> (bool, String) {
+pub(crate) fn try_git(club: &Club, who: &str, args: &[&str]) -> (bool, String) {
     let out = std::process::Command::new("git")
         .current_dir(club.clone(who))
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -458,168 +330,73 @@ fn try_git(club: &Club, who: &str, args: &[&str]) -> (bool, String) {
     )
 }
 
-/// alice sets up the merge driver and commits `.gitattributes`; bob pulls it and sets up his
-/// clone.
-fn setup(club: &Club) {
-    let (code, out, err) = run(club, "alice", &["setup-git"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.starts_with("added `*.yaml merge=correspond` to .gitattributes"),
-        "{out}"
-    );
-    club.git("alice", &["add", ".gitattributes"]);
-    club.git(
-        "alice",
-        &["commit", "-q", "-m", "merge game files with correspond"],
-    );
-    club.git("alice", &["push", "-q"]);
-    club.git("bob", &["pull", "-q"]);
-    let (code, out, err) = run(club, "bob", &["setup-git"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.starts_with(".gitattributes already has `*.yaml merge=correspond`"),
-        "{out}"
-    );
-}
-
 #[test]
-fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
+fn rewrites_off_the_main_line_on_a_detached_head_or_uncommitted_are_caught() {
+    // A take-back on a side branch, merged in: the merge itself keeps both sides' records.
     let club = Club::new();
-    club.play(&["e4", "e5"]);
-    setup(&club);
-    assert_eq!(
-        std::fs::read_to_string(club.clone("bob").join(".gitattributes")).expect("attributes"),
-        "*.yaml merge=correspond\n"
-    );
-    // alice plays Nf3 and pushes; bob had it by mail, committed it, and answered Nc6.
-    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.play(&[]);
+    std::fs::write(club.clone("bob").join("notes.txt"), "e4 expected\n").expect("write");
+    club.git("bob", &["add", "notes.txt"]);
+    club.git("bob", &["commit", "-q", "-m", "notes"]);
+    club.sign("alice", &["play", "game.yaml", "e4"]);
+    let e4 = club.git("alice", &["rev-parse", "HEAD"]);
+    write(&club, "alice", before_document(&file(&club, "alice"), 2));
+    club.git("alice", &["commit", "-q", "-am", "take back"]);
+    let take_back = club.git("alice", &["rev-parse", "HEAD"]);
+    club.sign("alice", &["play", "game.yaml", "d4"]);
     club.git("alice", &["push", "-q"]);
-    std::fs::copy(
-        club.clone("alice").join("game.yaml"),
-        club.clone("bob").join("game.yaml"),
-    )
-    .expect("the mailed copy");
-    club.git("bob", &["commit", "-q", "-am", "alice's Nf3, by mail"]);
-    club.sign("bob", &["play", "game.yaml", "Nc6"]);
     let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
     assert!(merged, "{out}");
+    let (code, out) = club.audit("bob", &[]);
+    assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("game.yaml: ours extends theirs; keeping ours"),
+        out.contains(&format!(
+            "VIOLATION: commit {}, merged in from a side branch, drops record 2 (line 24), which \
+             commit {} wrote: a commit may only append records",
+            &take_back[..10],
+            &e4[..10]
+        )),
         "{out}"
     );
-    assert!(file(&club, "bob").contains("move: b8c6"));
-    let (code, audit) = club.audit("bob", &[]);
-    assert_eq!(code, 0, "{audit}");
-    club.git("bob", &["push", "-q"]);
-    club.git("alice", &["pull", "-q", "--no-rebase"]);
-    // Now both append record 6 at once: alice's Bb5 reaches the branch first; bob resigned.
-    club.sign("alice", &["play", "game.yaml", "Bb5"]);
-    club.git("alice", &["push", "-q"]);
-    club.sign("bob", &["resign", "game.yaml"]);
-    let before = file(&club, "bob");
-    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
-    assert!(!merged, "{out}");
-    assert!(
-        out.contains(
-            "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while \
-             bob signed resign here: theirs is already shared, so take it"
-        ),
-        "{out}"
-    );
-    assert_eq!(
-        file(&club, "bob"),
-        before,
-        "bob's version is left as it was"
-    );
-    let (code, verified, _) = run(&club, "bob", &["verify", "game.yaml"]);
-    assert_eq!(code, 0, "{verified}");
-}
-
-#[test]
-fn the_merge_driver_proves_equivocation() {
+    // A reset on a detached HEAD.
     let club = Club::new();
     club.play(&["e4", "e5"]);
-    setup(&club);
-    // alice, on two machines, signs two different third moves; one reaches the branch.
-    std::fs::copy(
-        club.clone("alice").join("game.yaml"),
-        club.clone("bob").join("game.yaml"),
-    )
-    .expect("alice's second machine");
-    club.sign("alice", &["play", "game.yaml", "Nf3"]);
-    club.git("alice", &["push", "-q"]);
-    let other = club.clone("bob").join("game.yaml");
-    let out = correspond()
-        .current_dir(club.clone("bob"))
-        .env("CORRESPOND_TIME", "2026-03-01T11:00:00Z")
-        .args([
-            "play",
-            other.to_str().expect("UTF-8"),
-            "d4",
-            "--no-commit",
-            "--key",
-        ])
-        .arg(keys_dir().join("alice"))
-        .output()
-        .expect("run");
+    club.git("alice", &["checkout", "-q", "--detach"]);
+    club.git("alice", &["reset", "-q", "--hard", "HEAD~1"]);
+    let (code, out) = club.audit("alice", &[]);
+    assert_eq!(code, 1, "{out}");
     assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    club.git("bob", &["commit", "-q", "-am", "alice's d4"]);
-    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
-    assert!(!merged, "{out}");
-    assert!(
-        out.contains(
-            "game.yaml: both sides claim record 4, and alice signed both (move d2d4 here, move \
-             g1f3 in theirs): that is equivocation; the proof is in game.equivocation-4.yaml"
-        ),
+        out.contains("VIOLATION: HEAD was moved from")
+            && out.contains("(reflog: reset: moving to HEAD~1): the move drops record 3"),
         "{out}"
     );
-    let (code, checked, _) = run(&club, "bob", &["check-proof", "game.equivocation-4.yaml"]);
-    assert_eq!(code, 0, "{checked}");
-}
-
-#[test]
-fn the_merge_driver_takes_theirs_when_it_extends_ours_and_never_writes_a_bad_file() {
+    // An uncommitted change in the working copy.
     let club = Club::new();
-    club.play(&["e4", "e5", "Nf3"]);
-    let dir = club.clone("alice");
-    let full = file(&club, "alice");
-    let short = before_document(&full, 4).to_owned();
-    std::fs::write(dir.join("base"), before_document(&full, 3)).expect("write");
-    std::fs::write(dir.join("ours"), &short).expect("write");
-    std::fs::write(dir.join("theirs"), &full).expect("write");
-    let (code, out, err) = run(
+    club.play(&["e4"]);
+    let text = file(&club, "alice");
+    write(
         &club,
         "alice",
-        &["merge-driver", "base", "ours", "theirs", "game.yaml"],
+        &text.replacen("move: e2e4", "move: d2d4", 1),
     );
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        out,
-        "game.yaml: theirs extends ours by record 4; taking theirs\n"
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.join("ours")).expect("read"),
-        full
-    );
-    // Theirs longer but forged: nothing is written.
-    std::fs::write(dir.join("ours"), &short).expect("write");
-    std::fs::write(dir.join("theirs"), full.replace("move: g1f3", "move: g1h3")).expect("write");
-    let (code, _, err) = run(
-        &club,
-        "alice",
-        &["merge-driver", "base", "ours", "theirs", "game.yaml"],
-    );
-    assert_eq!(code, 1);
+    let (code, out) = club.audit("alice", &[]);
+    assert_eq!(code, 1, "{out}");
     assert!(
-        err.starts_with("error: game.yaml: their version does not verify: record 4"),
-        "{err}"
+        out.contains("VIOLATION: the working copy, not committed, changes record 2"),
+        "{out}"
     );
-    assert_eq!(
-        std::fs::read_to_string(dir.join("ours")).expect("read"),
-        short
+    // The branch moved to a commit without the game: no commit on it holds the file now.
+    club.git("alice", &["checkout", "-q", "--", "game.yaml"]);
+    club.git("alice", &["checkout", "-q", "--orphan", "fresh"]);
+    club.git("alice", &["rm", "-rqf", "."]);
+    club.git(
+        "alice",
+        &["commit", "-q", "--allow-empty", "-m", "a fresh start"],
     );
+    club.git("alice", &["branch", "-q", "-f", "main", "fresh"]);
+    club.git("alice", &["checkout", "-q", "main"]);
+    let (code, out) = club.audit("alice", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("the move deletes the game file"), "{out}");
+    assert!(out.ends_with("at main: the file is not there\n"), "{out}");
 }

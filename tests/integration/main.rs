@@ -11,6 +11,7 @@ mod cli_games;
 mod cli_guerrilla;
 mod cli_rules;
 mod disputes;
+mod forks;
 mod games;
 mod guerrilla_agreement;
 mod guerrilla_naive;

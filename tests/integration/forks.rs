@@ -1,0 +1,353 @@
+//! Two copies of one game that disagree: equivocation proved and checked (by `check-proof` and
+//! by OpenSSH alone), a race told from cheating, and the git merge driver taking the longer
+//! game or refusing a fork with what to do. The club and its helpers are in `disputes.rs`.
+
+use crate::disputes::{Club, before_document, file, run, try_git};
+use crate::util::{correspond, keys_dir};
+
+#[test]
+fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    // alice's second laptop holds a copy from before her third move; she moves on both.
+    let laptop = club.dir.path().join("laptop.yaml");
+    std::fs::copy(club.clone("alice").join("game.yaml"), &laptop).expect("copy");
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.sign(
+        "alice",
+        &["play", laptop.to_str().expect("UTF-8"), "d4", "--no-commit"],
+    );
+    let (code, out, err) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    let text = file(&club, "alice");
+    let at = text.match_indices("\n---\n").nth(4).expect("record 4").0 + 1;
+    let line = 1 + text[..at].matches('\n').count();
+    assert_eq!(
+        out,
+        format!(
+            "EQUIVOCATION: alice signed two different records numbered 4: move g1f3 in game.yaml \
+             (line {line}), move d2d4 in ../laptop.yaml (line {line})\n\
+             proof written to game.equivocation-4.yaml: check it with `correspond check-proof \
+             game.equivocation-4.yaml`, or with OpenSSH alone (see the README)\n"
+        )
+    );
+    let (code, out, _) = run(&club, "alice", &["check-proof", "game.equivocation-4.yaml"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("valid proof: in game ")
+            && out.contains(
+                "alice signed two different records numbered 4: move g1f3 and move d2d4\n"
+            )
+            && out.contains("alice's key in the proof is SHA256:"),
+        "{out}"
+    );
+    // An arbiter with OpenSSH alone: both records verify as alice's.
+    let dir = club.clone("alice");
+    let (_, signers, _) = run(
+        &club,
+        "alice",
+        &[
+            "extract",
+            "game.equivocation-4.yaml",
+            "0",
+            "--allowed-signers",
+        ],
+    );
+    std::fs::write(dir.join("allowed"), signers).expect("write");
+    for document in ["4", "5"] {
+        let (_, bytes, _) = run(
+            &club,
+            "alice",
+            &[
+                "extract",
+                "game.equivocation-4.yaml",
+                document,
+                "--signed-bytes",
+            ],
+        );
+        let (_, sig, _) = run(
+            &club,
+            "alice",
+            &[
+                "extract",
+                "game.equivocation-4.yaml",
+                document,
+                "--signature",
+            ],
+        );
+        assert!(bytes.starts_with("---\nseq: 4\n"), "{bytes}");
+        std::fs::write(dir.join("bytes"), &bytes).expect("write");
+        std::fs::write(dir.join("sig"), sig).expect("write");
+        let out = std::process::Command::new("ssh-keygen")
+            .current_dir(&dir)
+            .args([
+                "-Y",
+                "verify",
+                "-f",
+                "allowed",
+                "-I",
+                "alice",
+                "-n",
+                "correspond",
+                "-s",
+                "sig",
+            ])
+            .stdin(std::fs::File::open(dir.join("bytes")).expect("bytes"))
+            .output()
+            .expect("ssh-keygen");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // No proof is written over an existing file, and the verdict still stands.
+    let (code, out, _) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("EQUIVOCATION: "), "{out}");
+    assert!(
+        out.contains("no proof written: game.equivocation-4.yaml: "),
+        "{out}"
+    );
+}
+
+#[test]
+fn two_players_appending_at_once_is_a_race_not_equivocation() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    club.sign("bob", &["resign", "game.yaml"]);
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.git("alice", &["push", "-q"]);
+    club.git("bob", &["fetch", "-q"]);
+    let theirs = club.git("bob", &["show", "origin/main:game.yaml"]);
+    std::fs::write(club.clone("bob").join("theirs.yaml"), theirs).expect("write");
+    let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(
+            "game.yaml and theirs.yaml fork at record 4: bob signed resign in game.yaml"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("alice signed move g1f3 in theirs.yaml"),
+        "{out}"
+    );
+    assert!(!club.clone("bob").join("game.equivocation-4.yaml").exists());
+    // Without bob's resignation, his copy is behind theirs, and nothing is in dispute.
+    club.git("bob", &["reset", "-q", "--hard", "HEAD~1"]);
+    let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// alice sets up the merge driver and commits `.gitattributes`; bob pulls it and sets up his
+/// clone.
+fn setup(club: &Club) {
+    let (code, out, err) = run(club, "alice", &["setup-git"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("added `*.yaml merge=correspond` to .gitattributes"),
+        "{out}"
+    );
+    club.git("alice", &["add", ".gitattributes"]);
+    club.git(
+        "alice",
+        &["commit", "-q", "-m", "merge game files with correspond"],
+    );
+    club.git("alice", &["push", "-q"]);
+    club.git("bob", &["pull", "-q"]);
+    let (code, out, err) = run(club, "bob", &["setup-git"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(".gitattributes already has `*.yaml merge=correspond`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    setup(&club);
+    assert_eq!(
+        std::fs::read_to_string(club.clone("bob").join(".gitattributes")).expect("attributes"),
+        "*.yaml merge=correspond\n"
+    );
+    // Other YAML files under the same pattern merge as git would merge them.
+    std::fs::write(
+        club.clone("alice").join("ci.yaml"),
+        "a: 1\nb: 2\nc: 3\nd: 4\n",
+    )
+    .expect("write");
+    club.git("alice", &["add", "ci.yaml"]);
+    club.git("alice", &["commit", "-q", "-m", "ci"]);
+    club.git("alice", &["push", "-q"]);
+    club.git("bob", &["pull", "-q"]);
+    std::fs::write(
+        club.clone("alice").join("ci.yaml"),
+        "a: 10\nb: 2\nc: 3\nd: 4\n",
+    )
+    .expect("write");
+    club.git("alice", &["commit", "-q", "-am", "a"]);
+    club.git("alice", &["push", "-q"]);
+    std::fs::write(
+        club.clone("bob").join("ci.yaml"),
+        "a: 1\nb: 2\nc: 3\nd: 40\n",
+    )
+    .expect("write");
+    club.git("bob", &["commit", "-q", "-am", "d"]);
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(merged, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(club.clone("bob").join("ci.yaml")).expect("read"),
+        "a: 10\nb: 2\nc: 3\nd: 40\n"
+    );
+    club.git("bob", &["push", "-q"]);
+    club.git("alice", &["pull", "-q", "--no-rebase"]);
+    // alice plays Nf3 and pushes; bob had it by mail, committed it, and answered Nc6.
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.git("alice", &["push", "-q"]);
+    std::fs::copy(
+        club.clone("alice").join("game.yaml"),
+        club.clone("bob").join("game.yaml"),
+    )
+    .expect("the mailed copy");
+    club.git("bob", &["commit", "-q", "-am", "alice's Nf3, by mail"]);
+    club.sign("bob", &["play", "game.yaml", "Nc6"]);
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(merged, "{out}");
+    assert!(
+        out.contains("game.yaml: ours extends theirs; keeping ours"),
+        "{out}"
+    );
+    assert!(file(&club, "bob").contains("move: b8c6"));
+    let (code, audit) = club.audit("bob", &[]);
+    assert_eq!(code, 0, "{audit}");
+    club.git("bob", &["push", "-q"]);
+    club.git("alice", &["pull", "-q", "--no-rebase"]);
+    // Now both append record 6 at once: alice's Bb5 reaches the branch first; bob resigned.
+    club.sign("alice", &["play", "game.yaml", "Bb5"]);
+    club.git("alice", &["push", "-q"]);
+    club.sign("bob", &["resign", "game.yaml"]);
+    let before = file(&club, "bob");
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(!merged, "{out}");
+    assert!(
+        out.contains(
+            "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while \
+             bob signed resign here: theirs is already shared, so abort the merge and take the \
+             shared branch as it is (`git merge --abort && git reset --hard @{upstream}`"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        file(&club, "bob"),
+        before,
+        "bob's version is left as it was"
+    );
+    let (code, verified, _) = run(&club, "bob", &["verify", "game.yaml"]);
+    assert_eq!(code, 0, "{verified}");
+    // Following the advice keeps the shared branch clean: only bob's own reflog shows that he
+    // dropped his unshared resignation.
+    club.git("bob", &["merge", "--abort"]);
+    club.git("bob", &["reset", "-q", "--hard", "@{upstream}"]);
+    assert!(file(&club, "bob").contains("move: f1b5"));
+    let (code, out) = club.audit("bob", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("(reflog: reset: moving to @{upstream}): the move changes record 6"),
+        "{out}"
+    );
+    club.git("alice", &["pull", "-q", "--no-rebase"]);
+    let (code, out) = club.audit("alice", &[]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn the_merge_driver_proves_equivocation() {
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    setup(&club);
+    // alice, on two machines, signs two different third moves; one reaches the branch.
+    std::fs::copy(
+        club.clone("alice").join("game.yaml"),
+        club.clone("bob").join("game.yaml"),
+    )
+    .expect("alice's second machine");
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.git("alice", &["push", "-q"]);
+    let other = club.clone("bob").join("game.yaml");
+    let out = correspond()
+        .current_dir(club.clone("bob"))
+        .env("CORRESPOND_TIME", "2026-03-01T11:00:00Z")
+        .args([
+            "play",
+            other.to_str().expect("UTF-8"),
+            "d4",
+            "--no-commit",
+            "--key",
+        ])
+        .arg(keys_dir().join("alice"))
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    club.git("bob", &["commit", "-q", "-am", "alice's d4"]);
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(!merged, "{out}");
+    assert!(
+        out.contains(
+            "game.yaml: both sides claim record 4, and alice signed both (move d2d4 here, move \
+             g1f3 in theirs): that is equivocation; the proof is in game.equivocation-4.yaml"
+        ),
+        "{out}"
+    );
+    let (code, checked, _) = run(&club, "bob", &["check-proof", "game.equivocation-4.yaml"]);
+    assert_eq!(code, 0, "{checked}");
+}
+
+#[test]
+fn the_merge_driver_takes_theirs_when_it_extends_ours_and_never_writes_a_bad_file() {
+    let club = Club::new();
+    club.play(&["e4", "e5", "Nf3"]);
+    let dir = club.clone("alice");
+    let full = file(&club, "alice");
+    let short = before_document(&full, 4).to_owned();
+    std::fs::write(dir.join("base"), before_document(&full, 3)).expect("write");
+    std::fs::write(dir.join("ours"), &short).expect("write");
+    std::fs::write(dir.join("theirs"), &full).expect("write");
+    let (code, out, err) = run(
+        &club,
+        "alice",
+        &["merge-driver", "base", "ours", "theirs", "game.yaml"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "game.yaml: theirs extends ours by record 4; taking theirs\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ours")).expect("read"),
+        full
+    );
+    // Theirs longer but forged: nothing is written.
+    std::fs::write(dir.join("ours"), &short).expect("write");
+    std::fs::write(dir.join("theirs"), full.replace("move: g1f3", "move: g1h3")).expect("write");
+    let (code, _, err) = run(
+        &club,
+        "alice",
+        &["merge-driver", "base", "ours", "theirs", "game.yaml"],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: game.yaml: their version does not verify: record 4"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ours")).expect("read"),
+        short
+    );
+}
