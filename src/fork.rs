@@ -181,10 +181,10 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
         .match_indices("\n---\n")
         .map(|(at, _)| at + 1)
         .collect();
-    let [.., first, second] = starts[..] else {
+    let [_, .., first, second] = starts[..] else {
         return Err(
             "a proof holds the game's header, its records up to the fork, and two \
-                    conflicting records"
+                    conflicting records; this holds fewer documents"
                 .into(),
         );
     };
@@ -202,12 +202,26 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
             .map(str::to_owned)
     };
     let (n1, n2) = (number(&bytes[first..second]), number(&bytes[second..]));
-    if n1 != n2 || n1.as_deref() != Some(document.to_string().as_str()) {
+    let expected = document.to_string();
+    if n1 != n2 || n1.as_deref() != Some(expected.as_str()) {
+        let shown = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".into());
+        let why = if n1 == n2 {
+            format!(
+                "its last two records are both numbered {}, but the records before them end at \
+                 {}: more than two rivals, or a record missing",
+                shown(&n1),
+                document - 1
+            )
+        } else {
+            format!(
+                "its last two records are numbered {} and {}: it reads as a game file, not a \
+                 proof",
+                shown(&n1),
+                shown(&n2)
+            )
+        };
         return Err(format!(
-            "its last two documents are not two records numbered {document} (they are numbered \
-             {} and {}): a proof ends with two rival records for the same place",
-            n1.as_deref().unwrap_or("?"),
-            n2.as_deref().unwrap_or("?")
+            "{why}; a proof ends with two rival records numbered alike"
         ));
     }
     let mut signers = Vec::new();

@@ -35,6 +35,12 @@ struct Row {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+    if args.file.is_dir() {
+        return Err(CliError::usage(format!(
+            "{} is a folder; audit takes one game file",
+            args.file.display()
+        )));
+    }
     let history = History::of(&args.file).map_err(|e| {
         CliError::usage(format!("{}: {e}", args.file.display()))
             .hint("audit reads the file's history from the git repository that holds it")
@@ -80,15 +86,26 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
     // Steps off the first-parent line, moves in the reflogs, and the working copy.
     let mut others: Vec<(&'static str, String)> = Vec::new();
+    let mut verified = std::collections::HashSet::new();
     for step in history.side_steps().map_err(git_error)? {
+        let child = &step.child.to_string()[..10];
         if let Some(what) = lost(&history, step.parent, step.before, step.after)? {
             others.push((
                 "side-branch",
                 format!(
-                    "commit {}, merged in from a side branch, {what}: a commit may only append records",
-                    &step.child.to_string()[..10]
+                    "commit {child}, merged in from a side branch, {what}: a commit may only append records"
                 ),
             ));
+        }
+        // Each version merged in must verify, as on the branch itself.
+        if let Some(after) = step.after.filter(|b| verified.insert(*b)) {
+            let bytes = history.blob(after).map_err(git_error)?;
+            if let Err(e) = crate::replay::verify(&bytes) {
+                others.push((
+                    "side-branch",
+                    format!("commit {child}, merged in from a side branch, does not verify: {e}"),
+                ));
+            }
         }
     }
     let mut moves = Vec::new();
@@ -368,7 +385,11 @@ fn rewound(r: &Rewind, what: &str) -> String {
         r.reference,
         &r.from.to_string()[..10],
         &r.to.to_string()[..10],
-        crate::log::shown(&r.message)
+        if r.message.is_empty() {
+            "no message".to_owned()
+        } else {
+            crate::log::shown(&r.message)
+        }
     )
 }
 

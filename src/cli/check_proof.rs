@@ -31,6 +31,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                 e.actions[0],
                 e.actions[1]
             )?;
+            if e.actions[0] == e.actions[1] {
+                writeln!(
+                    out,
+                    "(the same action, signed twice: the records differ in their time)"
+                )?;
+            }
             writeln!(
                 out,
                 "{}'s key in the proof is {}: check that it is the key you know to be theirs, and \

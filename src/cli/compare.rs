@@ -21,7 +21,7 @@ pub(crate) struct Args {
     /// The other copy (B).
     b: PathBuf,
     /// Where to write a proof of equivocation [default: next to A, named
-    /// `<A's name>.equivocation-<record>.yaml`]. An existing file is never overwritten.
+    /// `<A's name>.equivocation-<record>.proof`]. An existing file is never overwritten.
     #[arg(long, value_name = "PATH")]
     proof: Option<PathBuf>,
 }
@@ -73,10 +73,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             let [(sa, wa), (sb, wb)] = &f.records;
             let n = f.document;
             if f.equivocation {
-                let path = args
-                    .proof
-                    .clone()
-                    .unwrap_or_else(|| default_proof(&args.a, n));
+                let path = args.proof.clone().unwrap_or_else(|| proof_name(&args.a, n));
                 let same = if wa == wb {
                     " (the same action, signed twice: the records differ in their time)"
                 } else {
@@ -130,10 +127,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
 }
 
-/// `games/x.yaml` -> `games/x.equivocation-7.yaml`.
-fn default_proof(a: &Path, record: usize) -> PathBuf {
-    let stem = a
+/// Where a proof about a game file goes by default: next to it, `games/x.yaml` ->
+/// `games/x.equivocation-7.proof` (not `.yaml`, so that `verify games/` does not take it for a
+/// game).
+pub(crate) fn proof_name(game: &Path, record: usize) -> PathBuf {
+    let stem = game
         .file_stem()
         .map_or_else(|| "game".into(), |s| s.to_string_lossy());
-    a.with_file_name(format!("{stem}.equivocation-{record}.yaml"))
+    game.with_file_name(format!("{stem}.equivocation-{record}.proof"))
 }

@@ -2,6 +2,7 @@
 //! `correspond setup-git`).
 
 use super::CliError;
+use super::compare;
 use super::error::ExitStatus;
 use crate::fork::{self, CompareError, Copy, Relation};
 use std::io::Write;
@@ -34,7 +35,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let name = args
         .path
         .clone()
-        .unwrap_or_else(|| PathBuf::from("the game file"));
+        .unwrap_or_else(|| PathBuf::from("game.yaml"));
     let shown = name.display();
     let relation = fork::compare(&ours, &theirs).map_err(|e| match e {
         CompareError::Invalid { which, error } => CliError::rejected(format!(
@@ -68,46 +69,74 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             "{shown}: the two versions are different games (their headers differ)"
         ))
         .hint("nothing was merged; keep one game per file")),
-        Relation::Fork(f) => {
-            let [(ours_by, ours_did), (theirs_by, theirs_did)] = &f.records;
-            let n = f.document;
-            if f.equivocation {
-                let proof_path = proof_path(args, n);
-                let written = crate::log::create_new(&proof_path, &fork::proof(&ours, &theirs, &f))
-                    .map(|()| format!("the proof is in {}", proof_path.display()))
-                    .unwrap_or_else(|e| {
-                        format!("no proof written to {}: {e}", proof_path.display())
-                    });
-                return Err(CliError::rejected(format!(
-                    "{shown}: both sides claim record {n}, and {ours_by} signed both ({ours_did} \
-                     here, {theirs_did} in theirs): that is equivocation; {written}"
-                ))
-                .hint(
-                    "nothing was merged; `correspond check-proof` checks the proof, for an arbiter",
-                ));
-            }
-            // Resolving the merge in favour of theirs would commit a version that drops our
-            // record; dropping our unshared commit keeps the shared history clean.
-            let take = "abort the merge and take the shared branch as it is (`git merge --abort && \
-                        git reset --hard @{upstream}`: your record was never shared)";
-            let advice = if theirs_did == "resign" {
-                format!(
-                    "{theirs_by} resigned at record {n} while {ours_by} signed {ours_did}: the game \
-                     is over; {take}, and there is nothing left to do"
-                )
-            } else {
-                format!(
-                    "{theirs_by} signed {theirs_did} as record {n} while {ours_by} signed \
-                     {ours_did} here: theirs is already shared, so {take}, then append again on \
-                     top of it if there is still something to do"
-                )
-            };
-            Err(
-                CliError::rejected(format!("{shown}: both sides appended record {n}: {advice}"))
-                    .hint("nothing was merged; your version is left as it was"),
-            )
-        }
+        Relation::Fork(f) => Err(fork_refused(&f, &ours, &theirs, &name)),
     }
+}
+
+/// The refusal of a fork, saying who did what and what to do. During a rebase git swaps the
+/// sides: "ours" is then the shared version being rebased onto, and "theirs" the local commit.
+fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliError {
+    let shown = name.display();
+    let n = f.document;
+    let (rebasing, onto) = repository_state();
+    let (shared, local) = if rebasing {
+        (&f.records[0], &f.records[1])
+    } else {
+        (&f.records[1], &f.records[0])
+    };
+    if f.equivocation {
+        let path = compare::proof_name(name, n);
+        let written = crate::log::create_new(&path, &fork::proof(ours, theirs, f))
+            .map(|()| format!("the proof is in {}", path.display()))
+            .unwrap_or_else(|e| format!("no proof written to {}: {e}", path.display()));
+        return CliError::rejected(format!(
+            "{shown}: both sides claim record {n}, and {} signed both ({} in the shared \
+             version, {} in the local one): that is equivocation; {written}",
+            shared.0, shared.1, local.1
+        ))
+        .hint("nothing was merged; `correspond check-proof` checks the proof, for an arbiter");
+    }
+    // Resolving in favour of the shared version would commit a version that drops the local
+    // record; dropping the unshared local commit keeps the shared history clean.
+    let target = onto.unwrap_or_else(|| "MERGE_HEAD".to_owned());
+    let abort = if rebasing {
+        "git rebase --abort && "
+    } else {
+        ""
+    };
+    let take = format!(
+        "drop your local record and take the shared version (`{abort}git reset --hard {target}`: \
+         your record was never shared)"
+    );
+    let (shared_by, shared_did) = shared;
+    let (local_by, local_did) = local;
+    let advice = if shared_did == "resign" {
+        format!(
+            "{shared_by} resigned at record {n} while {local_by} signed {local_did}: the game is \
+             over; {take}, and there is nothing left to do"
+        )
+    } else {
+        format!(
+            "{shared_by} signed {shared_did} as record {n} while {local_by} signed {local_did} \
+             here: the shared version stands, so {take}, then append again on top of it if there \
+             is still something to do"
+        )
+    };
+    CliError::rejected(format!("{shown}: both sides appended record {n}: {advice}"))
+        .hint("nothing was merged; your version is left as it was")
+}
+
+/// Whether git is rebasing, and then the commit it replays onto (the shared version). In a
+/// merge, the other side is `MERGE_HEAD` once git stops at the conflict.
+fn repository_state() -> (bool, Option<String>) {
+    let Ok(repo) = git2::Repository::open_from_env() else {
+        return (false, None);
+    };
+    let onto = ["rebase-merge/onto", "rebase-apply/onto"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(repo.path().join(f)).ok())
+        .map(|id| id.trim().to_owned());
+    (onto.is_some(), onto)
 }
 
 /// git's own line-by-line merge, for files that are not game files: the result (with conflict
@@ -133,17 +162,4 @@ fn span(added: &std::ops::Range<usize>) -> String {
     } else {
         format!("records {}-{}", added.start, added.end - 1)
     }
-}
-
-/// Next to the file in the work tree: `games/x.yaml` -> `games/x.equivocation-7.yaml`. Git runs
-/// merge drivers at the top of the work tree, where %P is relative.
-fn proof_path(args: &Args, record: usize) -> PathBuf {
-    let path = args
-        .path
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("game.yaml"));
-    let stem = path
-        .file_stem()
-        .map_or_else(|| "game".into(), |s| s.to_string_lossy());
-    path.with_file_name(format!("{stem}.equivocation-{record}.yaml"))
 }

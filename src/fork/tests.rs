@@ -61,11 +61,15 @@ fn what_is_not_a_proof_is_refused() {
     let full = game("campaign/run-off-claim.yaml");
     let err = check_proof(b"hello").expect_err("not a proof");
     assert!(err.starts_with("a proof holds"), "{err}");
+    // A header and one record: too few documents to hold two rivals.
+    let file = GameFile::parse(&full).expect("valid");
+    let err = check_proof(&full[..file.span(1).end]).expect_err("too short");
+    assert!(err.contains("this holds fewer documents"), "{err}");
     // An honest file: its last two records are consecutive, not rivals.
     let err = check_proof(&full).expect_err("no conflict");
     assert!(
         err.starts_with(
-            "its last two documents are not two records numbered 15 (they are numbered 15 and 16)"
+            "its last two records are numbered 15 and 16: it reads as a game file, not a proof"
         ),
         "{err}"
     );

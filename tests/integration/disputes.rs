@@ -358,6 +358,31 @@ fn rewrites_off_the_main_line_on_a_detached_head_or_uncommitted_are_caught() {
         )),
         "{out}"
     );
+    // A half-written record committed on a side branch, then completed, merged in.
+    let club = Club::new();
+    club.play(&[]);
+    std::fs::write(club.clone("bob").join("notes.txt"), "e4 expected\n").expect("write");
+    club.git("bob", &["add", "notes.txt"]);
+    club.git("bob", &["commit", "-q", "-m", "notes"]);
+    club.sign("alice", &["play", "game.yaml", "e4", "--no-commit"]);
+    let whole = file(&club, "alice");
+    write(&club, "alice", &whole[..whole.len() - 30]);
+    club.git("alice", &["commit", "-q", "-am", "half"]);
+    let half = club.git("alice", &["rev-parse", "HEAD"]);
+    write(&club, "alice", &whole);
+    club.git("alice", &["commit", "-q", "-am", "the rest"]);
+    club.git("alice", &["push", "-q"]);
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(merged, "{out}");
+    let (code, out) = club.audit("bob", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(&format!(
+            "VIOLATION: commit {}, merged in from a side branch, does not verify: record 2",
+            &half[..10]
+        )),
+        "{out}"
+    );
     // A reset on a detached HEAD.
     let club = Club::new();
     club.play(&["e4", "e5"]);

@@ -27,11 +27,15 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
         format!(
             "EQUIVOCATION: alice signed two different records numbered 4: move g1f3 in game.yaml \
              (line {line}), move d2d4 in ../laptop.yaml (line {line})\n\
-             proof written to game.equivocation-4.yaml: check it with `correspond check-proof \
-             game.equivocation-4.yaml`, or with OpenSSH alone (see the README)\n"
+             proof written to game.equivocation-4.proof: check it with `correspond check-proof \
+             game.equivocation-4.proof`, or with OpenSSH alone (see the README)\n"
         )
     );
-    let (code, out, _) = run(&club, "alice", &["check-proof", "game.equivocation-4.yaml"]);
+    let (code, out, _) = run(
+        &club,
+        "alice",
+        &["check-proof", "game.equivocation-4.proof"],
+    );
     assert_eq!(code, 0);
     assert!(
         out.contains("valid proof: in game ")
@@ -48,7 +52,7 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
         "alice",
         &[
             "extract",
-            "game.equivocation-4.yaml",
+            "game.equivocation-4.proof",
             "0",
             "--allowed-signers",
         ],
@@ -60,7 +64,7 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
             "alice",
             &[
                 "extract",
-                "game.equivocation-4.yaml",
+                "game.equivocation-4.proof",
                 document,
                 "--signed-bytes",
             ],
@@ -70,7 +74,7 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
             "alice",
             &[
                 "extract",
-                "game.equivocation-4.yaml",
+                "game.equivocation-4.proof",
                 document,
                 "--signature",
             ],
@@ -106,7 +110,7 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
     assert_eq!(code, 1);
     assert!(out.starts_with("EQUIVOCATION: "), "{out}");
     assert!(
-        out.contains("no proof written: game.equivocation-4.yaml: "),
+        out.contains("no proof written: game.equivocation-4.proof: "),
         "{out}"
     );
 }
@@ -133,7 +137,7 @@ fn two_players_appending_at_once_is_a_race_not_equivocation() {
         out.contains("alice signed move g1f3 in theirs.yaml"),
         "{out}"
     );
-    assert!(!club.clone("bob").join("game.equivocation-4.yaml").exists());
+    assert!(!club.clone("bob").join("game.equivocation-4.proof").exists());
     // Without bob's resignation, his copy is behind theirs, and nothing is in dispute.
     club.git("bob", &["reset", "-q", "--hard", "HEAD~1"]);
     let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "theirs.yaml"]);
@@ -235,8 +239,9 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     assert!(
         out.contains(
             "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while \
-             bob signed resign here: theirs is already shared, so abort the merge and take the \
-             shared branch as it is (`git merge --abort && git reset --hard @{upstream}`"
+             bob signed resign here: the shared version stands, so drop your local record and \
+             take the shared version (`git reset --hard MERGE_HEAD`: your record was never \
+             shared)"
         ),
         "{out}"
     );
@@ -249,18 +254,39 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     assert_eq!(code, 0, "{verified}");
     // Following the advice keeps the shared branch clean: only bob's own reflog shows that he
     // dropped his unshared resignation.
-    club.git("bob", &["merge", "--abort"]);
-    club.git("bob", &["reset", "-q", "--hard", "@{upstream}"]);
+    club.git("bob", &["reset", "-q", "--hard", "MERGE_HEAD"]);
     assert!(file(&club, "bob").contains("move: f1b5"));
     let (code, out) = club.audit("bob", &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("(reflog: reset: moving to @{upstream}): the move changes record 6"),
+        out.contains("(reflog: reset: moving to MERGE_HEAD): the move changes record 6"),
         "{out}"
     );
     club.git("alice", &["pull", "-q", "--no-rebase"]);
     let (code, out) = club.audit("alice", &[]);
     assert_eq!(code, 0, "{out}");
+    // The same race met by `git pull --rebase`, where git swaps ours and theirs.
+    club.sign("bob", &["play", "game.yaml", "a6"]);
+    club.git("bob", &["push", "-q"]);
+    club.git("alice", &["pull", "-q"]);
+    club.sign("alice", &["play", "game.yaml", "Ba4"]);
+    club.git("alice", &["push", "-q"]);
+    club.sign("bob", &["resign", "game.yaml"]);
+    let onto = club.git("alice", &["rev-parse", "HEAD"]);
+    let (rebased, out) = try_git(&club, "bob", &["pull", "--rebase"]);
+    assert!(!rebased, "{out}");
+    assert!(
+        out.contains(&format!(
+            "game.yaml: both sides appended record 8: alice signed move b5a4 as record 8 while \
+             bob signed resign here: the shared version stands, so drop your local record and \
+             take the shared version (`git rebase --abort && git reset --hard {}`",
+            onto.trim()
+        )),
+        "{out}"
+    );
+    club.git("bob", &["rebase", "--abort"]);
+    club.git("bob", &["reset", "-q", "--hard", onto.trim()]);
+    assert!(file(&club, "bob").contains("move: b5a4"));
 }
 
 #[test]
@@ -300,12 +326,13 @@ fn the_merge_driver_proves_equivocation() {
     assert!(!merged, "{out}");
     assert!(
         out.contains(
-            "game.yaml: both sides claim record 4, and alice signed both (move d2d4 here, move \
-             g1f3 in theirs): that is equivocation; the proof is in game.equivocation-4.yaml"
+            "game.yaml: both sides claim record 4, and alice signed both (move g1f3 in the shared \
+             version, move d2d4 in the local one): that is equivocation; the proof is in \
+             game.equivocation-4.proof"
         ),
         "{out}"
     );
-    let (code, checked, _) = run(&club, "bob", &["check-proof", "game.equivocation-4.yaml"]);
+    let (code, checked, _) = run(&club, "bob", &["check-proof", "game.equivocation-4.proof"]);
     assert_eq!(code, 0, "{checked}");
 }
 

@@ -196,7 +196,7 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
         "0 violations in 3 commits; at ",
         "EQUIVOCATION: alice signed two different records numbered 2: move e2e4 in \
          alice/duel.yaml",
-        "proof.yaml: valid proof: in game ",
+        "duel.proof: valid proof: in game ",
         "Good \"correspond\" signature for alice",
         "move: d2d4",
     ] {
