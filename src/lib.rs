@@ -11,6 +11,7 @@
 //! - [`replay`]: a game file's bytes in, every state and the verdict out (pure);
 //! - [`audit`]: a file's versions in, each checked as an append of the one before (pure);
 //! - [`fork`]: two copies of a game compared, and proofs of equivocation (pure);
+//! - [`mail`]: records sent and received as mail messages (pure);
 //! - [`git`]: committing records and reading a file's history;
 //! - [`cli`]: the command line, the only layer that prints.
 
@@ -23,6 +24,7 @@ pub mod flip;
 pub mod fork;
 pub mod git;
 pub mod log;
+pub mod mail;
 pub mod pgn;
 pub mod replay;
 pub mod rules;

@@ -19,6 +19,7 @@ mod game;
 mod import_pgn;
 mod keys;
 mod log;
+mod mail;
 mod merge_driver;
 mod moves;
 mod new;
@@ -27,6 +28,7 @@ mod perft;
 mod pgn;
 mod play;
 mod position;
+mod receive;
 mod record;
 mod render;
 mod resign;
@@ -45,7 +47,7 @@ use std::process::ExitCode;
 ///
 /// Game files: `new`, `accept`, `play`, `flip`/`reveal`, `resign`, `offer-runoff`,
 /// `accept-runoff`, `claim-runoff` sign and append records; `status`, `show`, `log`, `verify`,
-/// `audit` and `extract` read them. Rules: `moves`, `perft`, `position` and `show` answer questions about
+/// `audit` and `extract` read them; `mail` and `receive` carry records by email. Rules: `moves`, `perft`, `position` and `show` answer questions about
 /// positions of a game.
 #[derive(Debug, Parser)]
 #[command(name = "correspond", version, about, long_about, max_term_width = 100)]
@@ -77,6 +79,8 @@ enum Command {
     CheckProof(check_proof::Args),
     SetupGit(setup_git::Args),
     MergeDriver(merge_driver::Args),
+    Mail(mail::Args),
+    Receive(receive::Args),
     Extract(extract::Args),
     Pgn(pgn::Args),
     ImportPgn(import_pgn::Args),
@@ -108,6 +112,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
         Command::Status(args) => status::run(&args, out),
         Command::Show(args) => show::run(&args, out),
         Command::Log(args) => log::run(&args, out),
+        Command::Mail(args) => mail::run(&args, out),
+        Command::Receive(args) => receive::run(&args, out),
         Command::Extract(args) => extract::run(&args, out),
         Command::Pgn(args) => pgn::run(&args, out),
         Command::ImportPgn(args) => import_pgn::run(&args, out),

@@ -161,15 +161,10 @@ pub(crate) fn append<G: CliGame + Protocol>(
     writeln!(out, "record {}: {seat} {}", record.seq, events.join("; "))?;
     writeln!(out, "now: {next}")?;
     if let Some(tracked) = tracked {
-        // Commits name the side, the role a reader of a game's history follows; before a coin
-        // flip has assigned the sides, the player.
-        let who = seat
-            .side
-            .map_or_else(|| seat.name.clone(), |side| side.to_string());
         let message = format!(
-            "{}: {who} {} (record {})",
+            "{}: {} (record {})",
             G::NAME,
-            summary(&record.action),
+            headline(&seat, &record.action),
             record.seq
         );
         super::commit::commit(&tracked, &message, out)?;
@@ -177,7 +172,18 @@ pub(crate) fn append<G: CliGame + Protocol>(
     Ok(())
 }
 
-/// A record in a few words, for commit messages.
+/// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`. They
+/// name the side, the role a reader of a game's history follows; before a coin flip has
+/// assigned the sides, the player.
+pub(crate) fn headline<S: std::fmt::Display>(seat: &replay::Seat<S>, action: &Action) -> String {
+    let who = seat
+        .side
+        .as_ref()
+        .map_or_else(|| seat.name.clone(), ToString::to_string);
+    format!("{who} {}", summary(action))
+}
+
+/// What a record does, in a few words.
 fn summary(action: &Action) -> String {
     match action {
         Action::Accept { .. } => "accepts the game".into(),

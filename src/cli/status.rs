@@ -3,7 +3,7 @@
 use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
-use crate::replay::Phase;
+use crate::replay::{Phase, Seat};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -67,20 +67,31 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
                     )?;
                 }
             }
-            let next = match phase {
-                Phase::AwaitingAccept(s) => format!("{}: correspond accept {file_arg}", who(*s)),
-                Phase::AwaitingCommit(s) | Phase::AwaitingNonce(s) => {
-                    format!("{}: correspond flip {file_arg}", who(*s))
-                }
-                Phase::AwaitingReveal(s) => format!("{}: correspond reveal {file_arg}", who(*s)),
-                Phase::Choosing(s) => {
-                    format!("{}: correspond play {file_arg} MOVE, or --defer", who(*s))
-                }
-                Phase::Playing(s) => format!("{}: correspond play {file_arg} MOVE", who(*s)),
-                Phase::Over(_) => unreachable!("handled above"),
-            };
-            writeln!(out, "next: {next}")?;
+            let next = next_step(phase, &replay.seats, &file_arg.to_string());
+            if let Some(next) = next {
+                writeln!(out, "next: {next}")?;
+            }
         }
     }
     Ok(())
+}
+
+/// Who acts next and the command they run: `bob (tails): correspond play FILE MOVE`. `None`
+/// once the game is over.
+pub(crate) fn next_step<S: std::fmt::Display>(
+    phase: &Phase,
+    seats: &[Seat<S>; 2],
+    file: &str,
+) -> Option<String> {
+    let who = |seat: &usize| seats[*seat].to_string();
+    Some(match phase {
+        Phase::AwaitingAccept(s) => format!("{}: correspond accept {file}", who(s)),
+        Phase::AwaitingCommit(s) | Phase::AwaitingNonce(s) => {
+            format!("{}: correspond flip {file}", who(s))
+        }
+        Phase::AwaitingReveal(s) => format!("{}: correspond reveal {file}", who(s)),
+        Phase::Choosing(s) => format!("{}: correspond play {file} MOVE, or --defer", who(s)),
+        Phase::Playing(s) => format!("{}: correspond play {file} MOVE", who(s)),
+        Phase::Over(_) => return None,
+    })
 }

@@ -84,6 +84,23 @@ impl Timestamp {
         ))
     }
 
+    /// Seconds since 1970-01-01T00:00:00Z (the inverse of [`Timestamp::from_unix`]).
+    #[must_use]
+    pub fn to_unix(&self) -> u64 {
+        let number = |r: std::ops::Range<usize>| self.0[r].parse::<i64>().unwrap_or(0);
+        let (month, day) = (number(5..7), number(8..10));
+        let year = number(0..4) - i64::from(month <= 2);
+        // Howard Hinnant's days-from-civil algorithm.
+        let era = year.div_euclid(400);
+        let yoe = year.rem_euclid(400);
+        let mp = (month + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + day - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        let days = era * 146_097 + doe - 719_468;
+        let seconds = days * 86_400 + number(11..13) * 3600 + number(14..16) * 60 + number(17..19);
+        u64::try_from(seconds).expect("a timestamp is not before 1970")
+    }
+
     /// The text.
     #[must_use]
     pub fn as_str(&self) -> &str {

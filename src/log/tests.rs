@@ -232,3 +232,22 @@ fn a_later_version_that_is_not_an_append_is_named() {
     assert_eq!(file.documents(), 6, "a refused version changes nothing");
     assert_eq!(file.extend(&text.as_bytes()[..ends[6]]), Ok(1));
 }
+
+#[test]
+fn timestamps_convert_to_and_from_unix_seconds() {
+    let known = [
+        (0, "1970-01-01T00:00:00Z"),
+        (951_782_400, "2000-02-29T00:00:00Z"),
+        (1_764_496_800, "2025-11-30T10:00:00Z"),
+        (4_107_542_399, "2100-02-28T23:59:59Z"),
+    ];
+    for (seconds, text) in known {
+        assert_eq!(Timestamp::from_unix(seconds).as_str(), text);
+        assert_eq!(Timestamp::parse(text).expect("valid").to_unix(), seconds);
+    }
+    // Every day of four centuries, at an odd time, goes there and back.
+    for day in (0..146_097 * 4).step_by(7) {
+        let seconds = day * 86_400 + 45_296;
+        assert_eq!(Timestamp::from_unix(seconds).to_unix(), seconds);
+    }
+}

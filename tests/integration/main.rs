@@ -20,6 +20,7 @@ mod guerrilla_vectors;
 mod hostile;
 mod invalid;
 mod keys;
+mod mail;
 mod perft_files;
 mod readme;
 mod reports;

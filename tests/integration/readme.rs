@@ -145,16 +145,9 @@ fn sh_blocks(readme: &str, heading: &str) -> String {
     script
 }
 
-/// The walk-through and the audit recipe run as written, in an empty folder, with this build
-/// of `correspond` first on the PATH.
-#[test]
-fn readme_walkthrough_and_audit_recipe_run_as_written() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
-    let script = sh_blocks(&readme, "## Playing over git")
-        + &sh_blocks(&readme, "## Auditing a game with OpenSSH alone")
-        + &sh_blocks(&readme, "## Settling a dispute");
-    assert!(script.contains("correspond new") && script.contains("ssh-keygen -Y verify"));
+/// Runs a script in an empty folder, with this build of `correspond` first on the PATH and
+/// nothing from the machine's configuration; returns its standard output.
+fn run_script(script: &str) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
     let bin = assert_cmd::cargo::cargo_bin("correspond");
     let path = format!(
@@ -163,7 +156,7 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
         std::env::var("PATH").unwrap_or_default()
     );
     let out = std::process::Command::new("bash")
-        .args(["-euo", "pipefail", "-c", &script])
+        .args(["-euo", "pipefail", "-c", script])
         .current_dir(dir.path())
         .env("PATH", path)
         .env("HOME", dir.path())
@@ -173,12 +166,28 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
         .env_remove("CORRESPOND_TIME")
         .output()
         .expect("bash");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "the walk-through failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    stdout
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
+}
+
+/// The walk-through and the audit recipe run as written.
+#[test]
+fn readme_walkthrough_and_audit_recipe_run_as_written() {
+    let readme = readme();
+    let script = sh_blocks(&readme, "## Playing over git")
+        + &sh_blocks(&readme, "## Auditing a game with OpenSSH alone")
+        + &sh_blocks(&readme, "## Settling a dispute");
+    assert!(script.contains("correspond new") && script.contains("ssh-keygen -Y verify"));
+    let stdout = run_script(&script);
     assert!(
         stdout.contains("valid: campaign, alice (heads) v bob (tails)"),
         "{stdout}"
@@ -209,4 +218,24 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
         2,
         "{stdout}"
     );
+}
+
+/// The game by email runs as written: challenge, acceptance, moves, a quoting reply, a message
+/// received twice, a mailbox out of order.
+#[test]
+fn readme_email_walkthrough_runs_as_written() {
+    let script = sh_blocks(&readme(), "## Playing by email");
+    assert!(script.contains("correspond mail") && script.contains("--mbox"));
+    let stdout = run_script(&script);
+    for expected in [
+        "record 0: alice (white) game proposed\n",
+        "players: alice (white) SHA256:",
+        "record 1: bob (black) accepted\n",
+        "record 2: alice (white) e4\n",
+        "nothing new: game.yaml already holds every record received (records 0 to 3)\n",
+        "record 3: bob (black) e5\nnow: alice (white) to move\n",
+        "alice and bob hold the same game file\n",
+    ] {
+        assert!(stdout.contains(expected), "no `{expected}` in\n{stdout}");
+    }
 }

@@ -1,0 +1,348 @@
+//! Blocks written, mangled the ways mail mangles text, and found again; packets merged onto
+//! copies cut from the example games. Messages made by another mail library, and games played
+//! by mail with real keys, are in the integration tests (`tests/integration/mail.rs`).
+
+use super::*;
+
+fn game(name: &str) -> GameFile {
+    let bytes = std::fs::read(format!("{}/games/{name}", env!("CARGO_MANIFEST_DIR")))
+        .expect("an example game");
+    GameFile::parse(&bytes).expect("the example games are well-formed")
+}
+
+fn opera() -> GameFile {
+    game("chess/morphy-opera-game-1858.yaml")
+}
+
+/// The file cut after document `last`.
+fn upto(file: &GameFile, last: usize) -> GameFile {
+    let end = file.span(last).end;
+    GameFile::parse(&file.text().as_bytes()[..end]).expect("a prefix is well-formed")
+}
+
+/// The block carrying documents `first..=last` of `file`.
+fn block(file: &GameFile, first: usize, last: usize) -> String {
+    armor(&upto(file, last), first)
+}
+
+fn packet(file: &GameFile, first: usize, last: usize) -> Packet {
+    let mut found = find(&block(file, first, last));
+    assert_eq!(found.len(), 1);
+    found.pop().expect("one").expect("a good block")
+}
+
+fn found(origin: &str, packet: Packet) -> Found {
+    Found {
+        origin: origin.to_owned(),
+        packet: Ok(packet),
+        in_mailbox: false,
+    }
+}
+
+#[test]
+fn a_block_carries_exact_bytes_and_says_which() {
+    let file = opera();
+    let text = block(&file, 3, 5);
+    assert!(text.starts_with(&format!("{BEGIN}\nGame: {}\n", file.game_id())));
+    assert!(text.contains("\nDocuments: 3-5\n"));
+    assert!(text.ends_with(&format!("\n{END}\n")));
+    assert!(text.lines().all(|l| l.len() <= 74), "{text}");
+    let p = packet(&file, 3, 5);
+    assert_eq!((p.game, p.first, p.last), (file.game_id(), 3, 5));
+    assert_eq!(
+        p.bytes,
+        file.text().as_bytes()[file.span(3).start..file.span(5).end]
+    );
+    // From document 0, the block is the whole file, comment lines included.
+    assert_eq!(packet(&file, 0, 2).bytes, upto(&file, 2).text().as_bytes());
+}
+
+#[test]
+fn quoting_indentation_line_endings_and_rewrapping_do_not_matter() {
+    let file = opera();
+    let text = block(&file, 1, 4);
+    let expected = packet(&file, 1, 4);
+    let quoted: String = text.lines().map(|l| format!("> {l}\n")).collect();
+    let twice: String = quoted.lines().map(|l| format!(">{l}\n")).collect();
+    let indented: String = text.lines().map(|l| format!("    {l}\r\n")).collect();
+    // A client that re-wraps at 40 columns puts the checksum on a line of its own.
+    let wrapped = text
+        .replace("Checksum: ", "Checksum:\n")
+        .replace("Game: ", "Game:\n");
+    // HTML turned into text can run every line together.
+    let one_line = text.replace('\n', " ");
+    let in_prose = format!("Dear Bob,\n\nmy move.\n\n{text}\n-- \nAlice\n");
+    // HTML whose text glues the markers to the words around them.
+    let glued = format!("Here:{}Regards", text.trim_end());
+    for mangled in [
+        &quoted, &twice, &indented, &wrapped, &one_line, &in_prose, &glued,
+    ] {
+        assert_eq!(find(mangled), vec![Ok(expected.clone())], "{mangled}");
+    }
+}
+
+#[test]
+fn several_blocks_are_found_in_order() {
+    let file = opera();
+    let text = format!(
+        "{}\nand\n{}",
+        block(&file, 5, 5),
+        block(&file, 1, 2).replace('\n', "\n> ")
+    );
+    assert_eq!(
+        find(&text),
+        vec![Ok(packet(&file, 5, 5)), Ok(packet(&file, 1, 2))]
+    );
+    assert_eq!(find("no block here"), vec![]);
+}
+
+#[test]
+fn a_damaged_block_is_reported_with_its_game() {
+    let file = opera();
+    let text = block(&file, 1, 6);
+    let game = Some(file.game_id());
+    let why = |text: &str| match find(text).as_slice() {
+        [Err(MailError::Damaged { game: g, why })] => {
+            assert_eq!(*g, game, "{text}");
+            why.clone()
+        }
+        other => panic!("not one damaged block: {other:?}"),
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    // A base64 line lost: the checksum catches it, or the base64 does not decode.
+    let lost = [&lines[..5], &lines[6..]].concat().join("\n");
+    assert!(why(&lost).contains("line lost or changed"));
+    // A character changed.
+    let changed = text.replacen(
+        "Documents: 1-6\nChecksum: ",
+        "Documents: 1-6\nChecksum: 0",
+        1,
+    );
+    assert!(why(&changed).contains("Checksum"));
+    let flipped = text.replacen(&lines[5][..8], "AAAAAAAA", 1);
+    assert!(why(&flipped).contains("checksum"));
+    assert!(why(&text.replace("Documents: 1-6", "Documents: 6-1")).contains("Documents"));
+    assert!(why(&text.replace(END, "")).contains("no end line"));
+    // A block cut short by the next one is reported, and the next one still read.
+    let cut = format!("{}\n{}", lines[..4].join("\n"), block(&file, 1, 1));
+    assert_eq!(find(&cut).len(), 2);
+    assert_eq!(find(&cut)[1], Ok(packet(&file, 1, 1)));
+}
+
+#[test]
+fn merging_knows_what_is_new_old_early_forked_or_foreign() {
+    let file = opera();
+    let local = upto(&file, 4);
+    assert_eq!(merge(&local, &packet(&file, 2, 4)), Ok(Merge::Known));
+    assert_eq!(merge(&local, &packet(&file, 0, 1)), Ok(Merge::Known));
+    let grown = upto(&file, 6).text().as_bytes().to_vec();
+    assert_eq!(
+        merge(&local, &packet(&file, 5, 6)),
+        Ok(Merge::Grows(grown.clone()))
+    );
+    // Overlapping what the file holds is fine when the overlap agrees.
+    assert_eq!(
+        merge(&local, &packet(&file, 3, 6)),
+        Ok(Merge::Grows(grown.clone()))
+    );
+    assert_eq!(merge(&local, &packet(&file, 0, 6)), Ok(Merge::Grows(grown)));
+    assert_eq!(
+        merge(&local, &packet(&file, 6, 7)),
+        Err(MailError::Gap { first: 6, last: 4 })
+    );
+    let other = game("campaign/fact-check.yaml");
+    assert_eq!(
+        merge(&local, &packet(&other, 1, 1)),
+        Err(MailError::WrongGame {
+            expected: file.game_id(),
+            found: other.game_id()
+        })
+    );
+    let mut changed = packet(&file, 3, 5);
+    let at = changed.bytes.len() / 2;
+    changed.bytes[at] ^= 1;
+    assert_eq!(merge(&local, &changed), Err(MailError::Fork(4)));
+}
+
+#[test]
+fn receiving_in_any_order_and_with_duplicates_ends_as_in_order() {
+    let file = opera();
+    let last = file.documents() - 1;
+    let blocks: Vec<Packet> = (1..=last).map(|n| packet(&file, n, n)).collect();
+    let local = upto(&file, 0);
+    let in_order: Vec<Found> = blocks.iter().map(|p| found("m", p.clone())).collect();
+    let done = receive(Some(&local), &in_order).expect("in order");
+    assert_eq!(done.bytes, file.text().as_bytes());
+    assert_eq!((done.added, done.known), (1..last + 1, 0));
+    let mut shuffled: Vec<Found> = in_order.iter().rev().cloned().collect();
+    shuffled.extend(in_order.iter().step_by(3).cloned());
+    let again = receive(Some(&local), &shuffled).expect("reversed, some twice");
+    assert_eq!(again.bytes, file.text().as_bytes());
+    assert_eq!(again.known, last.div_ceil(3));
+    // Received again: nothing new.
+    let twice = receive(Some(&file), &in_order).expect("all known");
+    assert_eq!((twice.added, twice.known), (last + 1..last + 1, last));
+}
+
+#[test]
+fn a_challenge_starts_a_file() {
+    let file = opera();
+    let blocks = [
+        found("b", packet(&file, 1, 3)),
+        found("a", packet(&file, 0, 0)),
+    ];
+    let done = receive(None, &blocks).expect("a challenge and what followed");
+    assert_eq!(done.bytes, upto(&file, 3).text().as_bytes());
+    assert_eq!(done.added, 0..4);
+    let no_challenge = receive(None, &blocks[..1]).expect_err("no document 0");
+    assert_eq!(no_challenge.error, MailError::NoChallenge);
+    let other = game("campaign/fact-check.yaml");
+    let two = [
+        found("a", packet(&file, 0, 0)),
+        found("c", packet(&other, 0, 0)),
+    ];
+    assert!(matches!(
+        receive(None, &two).expect_err("two games").error,
+        MailError::SeveralGames(games) if games.len() == 2
+    ));
+}
+
+#[test]
+fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
+    let file = opera();
+    let local = upto(&file, 2);
+    // A record changed and its block's checksum made again: the signature fails.
+    let mut forged = packet(&file, 3, 3);
+    let at = forged
+        .bytes
+        .windows(5)
+        .position(|w| w == b"move:")
+        .expect("a move record")
+        + 7;
+    forged.bytes[at] = if forged.bytes[at] == b'a' { b'b' } else { b'a' };
+    let error = receive(Some(&local), &[found("forged.eml", forged)]).expect_err("forged");
+    assert_eq!(error.origin.as_deref(), Some("forged.eml"));
+    assert!(
+        matches!(&error.error, MailError::Invalid(e) if e.document == Some(3)),
+        "{error}"
+    );
+    // A block whose `Documents:` line lies.
+    let mut lying = packet(&file, 3, 4);
+    lying.last = 5;
+    assert!(matches!(
+        receive(Some(&local), &[found("m", lying)])
+            .expect_err("lies")
+            .error,
+        MailError::Damaged { .. }
+    ));
+    // After a gap, even with other blocks that apply.
+    let gap = [
+        found("m4", packet(&file, 3, 3)),
+        found("m6", packet(&file, 6, 6)),
+    ];
+    let error = receive(Some(&local), &gap).expect_err("gap");
+    assert_eq!(error.origin.as_deref(), Some("m6"));
+    assert_eq!(error.error, MailError::Gap { first: 6, last: 3 });
+    // Another game's block, given as a message for this game; in a mailbox it is passed over.
+    let other = game("campaign/fact-check.yaml");
+    let foreign = found("c", packet(&other, 1, 1));
+    assert!(matches!(
+        receive(Some(&local), std::slice::from_ref(&foreign))
+            .expect_err("wrong game")
+            .error,
+        MailError::WrongGame { .. }
+    ));
+    let mailbox = [
+        Found {
+            in_mailbox: true,
+            ..foreign
+        },
+        found("m", packet(&file, 3, 3)),
+    ];
+    let done = receive(Some(&local), &mailbox).expect("other games passed over");
+    assert_eq!((done.other_games, done.added), (1, 3..4));
+    // A damaged block in a mailbox is passed over and reported; given alone, it is refused.
+    let damaged = Found {
+        origin: "box, message 2".into(),
+        packet: Err(MailError::Damaged {
+            game: Some(file.game_id()),
+            why: "its content does not match its checksum".into(),
+        }),
+        in_mailbox: true,
+    };
+    let done = receive(
+        Some(&local),
+        &[damaged.clone(), found("m", packet(&file, 3, 3))],
+    )
+    .expect("the damaged block passed over");
+    assert_eq!(done.added, 3..4);
+    assert_eq!(done.damaged.len(), 1);
+    assert_eq!(done.damaged[0].origin.as_deref(), Some("box, message 2"));
+    let alone = Found {
+        in_mailbox: false,
+        ..damaged
+    };
+    assert!(matches!(
+        receive(Some(&local), &[alone]).expect_err("damaged").error,
+        MailError::Damaged { .. }
+    ));
+    assert_eq!(
+        receive(Some(&local), &[]).expect_err("nothing").error,
+        MailError::NoBlock
+    );
+}
+
+#[test]
+fn a_composed_message_is_deterministic_and_reads_back() {
+    let file = opera();
+    let envelope = Envelope {
+        from: Mailbox {
+            name: Some("alice".into()),
+            address: "alice@example.org".into(),
+        },
+        to: vec![Mailbox {
+            name: Some("bob".into()),
+            address: "bob@example.org".into(),
+        }],
+        subject: "[correspond] chess: white plays e2e4 (record 1)".into(),
+        date: 1_764_496_800,
+        message_id: "abc.1-1@correspond.invalid".into(),
+        references: vec!["game@correspond.invalid".into()],
+    };
+    let body = format!("My move.\n\n{}", block(&file, 0, 3));
+    let message = compose(&envelope, &body);
+    assert_eq!(message, compose(&envelope, &body));
+    let text = String::from_utf8(message.clone()).expect("ASCII");
+    assert!(!text.contains('\r'));
+    for header in [
+        "From: \"alice\" <alice@example.org>\n",
+        "To: \"bob\" <bob@example.org>\n",
+        "Subject: [correspond] chess: white plays e2e4 (record 1)\n",
+        "Date: Sun, 30 Nov 2025 10:00:00 +0000\n",
+        "Message-ID: <abc.1-1@correspond.invalid>\n",
+        "In-Reply-To: <game@correspond.invalid>\n",
+        "References: <game@correspond.invalid>\n",
+    ] {
+        assert!(text.contains(header), "{header}\n{text}");
+    }
+    let parsed = in_message(&message);
+    assert_eq!(parsed.subject.as_deref(), Some(envelope.subject.as_str()));
+    assert_eq!(parsed.blocks, vec![Ok(packet(&file, 0, 3))]);
+}
+
+#[test]
+fn a_block_pasted_without_headers_is_found() {
+    let file = opera();
+    let parsed = in_message(block(&file, 2, 2).as_bytes());
+    assert_eq!(parsed.blocks, vec![Ok(packet(&file, 2, 2))]);
+}
+
+#[test]
+fn mailbox_messages_are_split_and_unquoted() {
+    let mbox = b"From alice Mon Nov 30 10:00:00 2026\nSubject: one\n\nbody\n>From here\n\n\
+                 From bob Mon Nov 30 11:00:00 2026\nSubject: two\n\nbody\n";
+    let messages = mailbox(mbox);
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[0], b"Subject: one\n\nbody\nFrom here\n\n");
+    assert_eq!(in_message(&messages[1]).subject.as_deref(), Some("two"));
+}

@@ -1,0 +1,581 @@
+//! Records by mail: messages made by another mail library (Python's `email`, by
+//! `tests/mail/make_fixtures.py`) in the shapes real clients produce, received onto copies of
+//! the Opera Game; mailboxes in order, shuffled and duplicated; every refusal; and whole games
+//! played between two files by `mail` and `receive` alone.
+
+use crate::disputes::before_document;
+use crate::util::{correspond, git, keys_dir};
+use std::path::{Path, PathBuf};
+
+const OPERA: &str = "games/chess/morphy-opera-game-1858.yaml";
+const OPERA_ID: &str = "04e56a1dc75da52f592d57cfc3cd9e6f19eda340b41a4898381184ac1b0e7061";
+const CAMPAIGN: &str = "games/campaign/fact-check.yaml";
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+fn fixture(name: &str) -> PathBuf {
+    repo("tests/mail").join(name)
+}
+
+fn opera() -> String {
+    std::fs::read_to_string(repo(OPERA)).expect("the Opera Game")
+}
+
+/// The Opera Game up to and including record `last`.
+fn opera_upto(last: usize) -> String {
+    before_document(&opera(), last + 1).to_owned()
+}
+
+/// Runs correspond in `dir`; returns (exit code, stdout, stderr).
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = correspond()
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("HOME", dir)
+        .args(args)
+        .output()
+        .expect("run correspond");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn receive(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["receive", "--no-commit"];
+    all.extend_from_slice(args);
+    run(dir, &all)
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// The files in a folder, to show that a refusal left nothing behind.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read the folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn messages_in_the_shapes_mail_clients_make_are_received_in_turn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("opera.yaml");
+    let (code, out, err) = receive(
+        dir.path(),
+        &["--new", "opera.yaml", arg(&fixture("challenge.eml"))],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("record 0: Paul Morphy (white) game proposed\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("players: Paul Morphy (white) SHA256:"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&game).expect("made"), opera_upto(0));
+    // Each message carries the next records (the reply also quotes two it follows).
+    for (name, first, last) in [
+        ("quoted-printable.eml", 1, 1),
+        ("reflowed.eml", 2, 2),
+        ("base64.eml", 3, 3),
+        ("crlf.eml", 4, 4),
+        ("alternative.eml", 5, 5),
+        ("html-only.eml", 6, 6),
+        ("reply.eml", 7, 7),
+        ("forwarded-attached.eml", 8, 8),
+        ("forwarded-inline.eml", 9, 9),
+        ("several-records.eml", 10, 14),
+    ] {
+        let message = fixture(name);
+        let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&message)]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let arrived: Vec<&str> = out.lines().filter(|l| l.starts_with("record ")).collect();
+        assert_eq!(arrived.len(), last - first + 1, "{name}: {out}");
+        assert!(
+            arrived[0].starts_with(&format!("record {first}: ")),
+            "{name}: {out}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&game).expect("the file"),
+            opera_upto(last),
+            "{name}"
+        );
+        // The same message again changes nothing, and says so.
+        let (code, out, _) = receive(dir.path(), &["opera.yaml", arg(&message)]);
+        assert_eq!(code, 0);
+        assert!(
+            out.starts_with("nothing new: opera.yaml already holds"),
+            "{name}: {out}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&game).expect("the file"),
+            opera_upto(last)
+        );
+    }
+    assert_eq!(listing(dir.path()), ["opera.yaml"]);
+}
+
+#[test]
+fn a_mailbox_in_order_shuffled_or_duplicated_leaves_the_same_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (file, mbox) in [("a.yaml", "games.mbox"), ("b.yaml", "games-shuffled.mbox")] {
+        let mbox = fixture(mbox);
+        let (code, out, err) = receive(
+            dir.path(),
+            &[
+                "--new",
+                file,
+                "--game",
+                &OPERA_ID[..8],
+                "--mbox",
+                arg(&mbox),
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("passed over"), "{out}");
+        assert!(out.ends_with("result: white wins: checkmate\n"), "{out}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(file)).expect("made"),
+            opera(),
+            "{mbox:?}"
+        );
+    }
+    // The other game in the same mailboxes, onto its challenge received alone.
+    let campaign = std::fs::read_to_string(repo(CAMPAIGN)).expect("fact-check");
+    std::fs::write(dir.path().join("c.yaml"), before_document(&campaign, 1)).expect("write");
+    let (code, out, err) = receive(
+        dir.path(),
+        &["c.yaml", "--mbox", arg(&fixture("games-shuffled.mbox"))],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("record 1: bob (tails) accepted; answered the coin flip\n"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("c.yaml")).expect("grown"),
+        campaign
+    );
+    // Without --game, a new file from a mailbox of two games is refused.
+    let (code, _, err) = receive(
+        dir.path(),
+        &["--new", "d.yaml", "--mbox", arg(&fixture("games.mbox"))],
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("blocks start 2 different games"), "{err}");
+    assert!(err.contains("--game ID"), "{err}");
+    assert!(!dir.path().join("d.yaml").exists());
+}
+
+/// A refusal: exit code 1, the reason on standard error, the file untouched and nothing else
+/// written.
+fn refused(upto: usize, args: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("opera.yaml");
+    std::fs::write(&game, opera_upto(upto)).expect("write the copy");
+    let mut all = vec!["opera.yaml"];
+    all.extend_from_slice(args);
+    let (code, out, err) = receive(dir.path(), &all);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&game).expect("the file"),
+        opera_upto(upto)
+    );
+    assert_eq!(listing(dir.path()), ["opera.yaml"]);
+    err
+}
+
+#[test]
+fn a_forged_record_is_refused_with_its_number_and_reason() {
+    let err = refused(14, &[arg(&fixture("forged.eml"))]);
+    assert!(
+        err.contains("forged.eml: the records do not verify: record 15"),
+        "{err}"
+    );
+    assert!(err.contains("bad signature"), "{err}");
+}
+
+#[test]
+fn a_damaged_block_is_refused() {
+    let err = refused(14, &[arg(&fixture("damaged.eml"))]);
+    assert!(err.contains("a record block is damaged"), "{err}");
+    assert!(err.contains("checksum"), "{err}");
+    assert!(err.contains("ask for the message again"), "{err}");
+}
+
+#[test]
+fn another_games_message_is_refused() {
+    let err = refused(14, &[arg(&fixture("other-game.eml"))]);
+    assert!(
+        err.contains("the records are from another game (960690592a11"),
+        "{err}"
+    );
+    assert!(err.contains(OPERA_ID), "{err}");
+}
+
+#[test]
+fn records_after_a_gap_are_refused_until_the_earlier_message_arrives() {
+    let err = refused(4, &[arg(&fixture("several-records.eml"))]);
+    assert!(
+        err.contains("the records start at record 10, but the file ends at record 4"),
+        "{err}"
+    );
+    assert!(err.contains("receive the earlier message first"), "{err}");
+    // With the missing messages, in any order, they apply.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(4)).expect("write");
+    let mut args = vec!["opera.yaml".to_owned()];
+    for name in [
+        "several-records.eml",
+        "forwarded-inline.eml",
+        "forwarded-attached.eml",
+    ] {
+        args.push(arg(&fixture(name)).to_owned());
+    }
+    args.push(arg(&fixture("reply.eml")).to_owned());
+    args.push(arg(&fixture("html-only.eml")).to_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = receive(dir.path(), &args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("grown"),
+        opera_upto(14)
+    );
+}
+
+#[test]
+fn a_message_that_disagrees_with_the_file_is_refused_as_a_fork() {
+    // Black's 8th move played differently on another copy, signed with Black's real key.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("other.yaml"), opera_upto(14)).expect("write");
+    let bob = keys_dir().join("bob");
+    let (code, _, err) = run(
+        dir.path(),
+        &[
+            "play",
+            "other.yaml",
+            "Qd7",
+            "--no-commit",
+            "--key",
+            arg(&bob),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, message, err) = run(
+        dir.path(),
+        &["mail", "other.yaml", "--from", "duke@example.org"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let message_path = dir.path().join("rival.eml");
+    std::fs::write(&message_path, message).expect("write the message");
+    let err = refused(16, &[arg(&message_path)]);
+    assert!(
+        err.contains("its record 15 differs from the one the file holds"),
+        "{err}"
+    );
+    assert!(err.contains("correspond compare"), "{err}");
+}
+
+#[test]
+fn bad_requests_are_refused_with_advice() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(3)).expect("write");
+    std::fs::write(
+        dir.path().join("note.eml"),
+        "Subject: hello\n\nNo moves today.\n",
+    )
+    .expect("write");
+    let not_a_challenge = fixture("base64.eml");
+    let cases: [(&[&str], i32, &str); 6] = [
+        (&["opera.yaml", "note.eml"], 1, "no correspond record block"),
+        (&["absent.yaml", "note.eml"], 2, "receive --new absent.yaml"),
+        (&["opera.yaml", "missing.eml"], 2, "missing.eml"),
+        (
+            &["--new", "opera.yaml", "note.eml"],
+            2,
+            "opera.yaml already exists",
+        ),
+        (
+            &["--new", "fresh.yaml", arg(&not_a_challenge)],
+            1,
+            "no block starts a game",
+        ),
+        (&["opera.yaml", "--game", "xyz", "note.eml"], 2, "--game"),
+    ];
+    for (args, expected, says) in cases {
+        let (code, out, err) = receive(dir.path(), args);
+        assert_eq!(code, expected, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert_eq!(listing(dir.path()), ["note.eml", "opera.yaml"]);
+    // A game file that does not verify is not grown.
+    let broken = opera_upto(3).replace("e7e5", "e7e6");
+    std::fs::write(dir.path().join("opera.yaml"), &broken).expect("write");
+    let (code, _, err) = receive(dir.path(), &["opera.yaml", arg(&fixture("crlf.eml"))]);
+    assert_eq!(code, 1);
+    assert!(err.contains("opera.yaml does not verify"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        broken
+    );
+}
+
+#[test]
+fn mail_refuses_what_would_break_the_message() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(3)).expect("write");
+    let cases: [(&[&str], &str); 4] = [
+        (&["opera.yaml"], "no sender address"),
+        (
+            &[
+                "opera.yaml",
+                "--from",
+                "duke@example.org\nBcc: eve@example.org",
+            ],
+            "is not a mail address",
+        ),
+        (
+            &["opera.yaml", "--from", "a@b.org", "--to", "not an address"],
+            "--to",
+        ),
+        (
+            &["opera.yaml", "--from", "a@b.org", "--since", "4"],
+            "has records 0 to 3",
+        ),
+    ];
+    for (args, says) in cases {
+        let mut all = vec!["mail"];
+        all.extend_from_slice(args);
+        let (code, out, err) = run(dir.path(), &all);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_mailed_block_is_the_one_the_format_describes() {
+    // The fixture's block was armoured by the Python script from docs/file-format.md alone.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(0)).expect("write");
+    let (code, message, err) = run(
+        dir.path(),
+        &["mail", "opera.yaml", "--from", "morphy@example.org"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let block = |text: &str| {
+        let start = text.find("-----BEGIN").expect("a block");
+        let end = text[start..].find("-----END").expect("its end") + start;
+        text[start..end].to_owned()
+    };
+    let python = std::fs::read_to_string(fixture("challenge.eml")).expect("fixture");
+    assert_eq!(block(&message), block(&python));
+}
+
+#[test]
+fn the_message_mail_writes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
+    let out = correspond()
+        .current_dir(dir.path())
+        .env("CORRESPOND_TIME", "2026-03-01T12:00:00Z")
+        .args(["mail", "opera.yaml", "--from", "morphy@example.org"])
+        .args(["--to", "duke@example.org"])
+        .output()
+        .expect("run correspond");
+    assert!(out.status.success());
+    let message = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(message.lines().all(|l| l.len() <= 78), "{message}");
+    insta::assert_snapshot!(message);
+}
+
+/// One player's side of a game by mail: a folder with their copy of the game, and their key.
+struct Player {
+    dir: PathBuf,
+    name: &'static str,
+    address: String,
+}
+
+impl Player {
+    fn act(&self, args: &[&str]) -> String {
+        let key = keys_dir().join(self.name);
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--key", arg(&key)]);
+        let (code, out, err) = run(&self.dir, &all);
+        assert_eq!(code, 0, "{} {args:?}: {err}", self.name);
+        out
+    }
+
+    fn mail(&self, to: &Player) -> Vec<u8> {
+        let out = correspond()
+            .current_dir(&self.dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .args([
+                "mail",
+                "game.yaml",
+                "--from",
+                &self.address,
+                "--to",
+                &to.address,
+            ])
+            .output()
+            .expect("run correspond");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    }
+
+    /// Takes a message in through standard input, as a mail filter would.
+    fn receive(&self, message: &[u8], new: bool) -> String {
+        let mut cmd = correspond();
+        cmd.current_dir(&self.dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .arg("receive");
+        if new {
+            cmd.arg("--new");
+        }
+        let out = cmd
+            .arg("game.yaml")
+            .write_stdin(message)
+            .output()
+            .expect("run correspond");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("UTF-8")
+    }
+
+    fn status(&self) -> String {
+        let (code, out, err) = run(&self.dir, &["status", "game.yaml"]);
+        assert_eq!(code, 0, "{err}");
+        out
+    }
+}
+
+#[test]
+fn a_whole_game_with_a_coin_flip_is_played_by_mail_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let player = |name: &'static str| {
+        let dir = dir.path().join(name);
+        std::fs::create_dir(&dir).expect("a folder each");
+        Player {
+            dir,
+            name,
+            address: format!("{name}@example.org"),
+        }
+    };
+    let (alice, bob) = (player("alice"), player("bob"));
+    // Alice keeps her copy in git: what arrives by mail is committed.
+    git(&alice.dir, &["init", "-q", "-b", "main"]);
+    git(&alice.dir, &["config", "user.name", "Alice"]);
+    git(&alice.dir, &["config", "user.email", "alice@example.org"]);
+    let bob_pub = keys_dir().join("bob.pub");
+    alice.act(&[
+        "new",
+        "chess",
+        "game.yaml",
+        "--name",
+        "alice",
+        "--side",
+        "toss",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        arg(&bob_pub),
+    ]);
+    let mut sent = Vec::new();
+    let challenge = alice.mail(&bob);
+    sent.push(challenge.clone());
+    let out = bob.receive(&challenge, true);
+    assert!(
+        out.contains("next: bob: correspond accept game.yaml"),
+        "{out}"
+    );
+    // Fool's mate, whoever the coin makes White.
+    let mut moves = ["f3", "e5", "g4", "Qh4#"].into_iter();
+    let players = [&alice, &bob];
+    for _ in 0..12 {
+        let status = alice.status();
+        if status.contains("result:") {
+            break;
+        }
+        let next = status
+            .lines()
+            .find_map(|l| l.strip_prefix("next: "))
+            .expect("whose turn");
+        let (mover, other) = if next.starts_with("alice") {
+            (players[0], players[1])
+        } else {
+            (players[1], players[0])
+        };
+        assert_eq!(bob.status(), status, "the copies agree");
+        let command = next
+            .split_whitespace()
+            .skip_while(|w| *w != "correspond")
+            .nth(1)
+            .expect("a command");
+        match command {
+            "play" => mover.act(&["play", "game.yaml", moves.next().expect("a move")]),
+            verb => mover.act(&[verb, "game.yaml"]),
+        };
+        let message = mover.mail(other);
+        let subject = String::from_utf8_lossy(&message)
+            .lines()
+            .find(|l| l.starts_with("Subject: [correspond] chess: "))
+            .map(str::to_owned);
+        assert!(subject.is_some(), "{}", String::from_utf8_lossy(&message));
+        let out = other.receive(&message, false);
+        assert!(out.starts_with("record "), "{out}");
+        sent.push(message);
+    }
+    assert!(moves.next().is_none(), "every move was played");
+    let (a, b) = (
+        std::fs::read(alice.dir.join("game.yaml")).expect("alice's copy"),
+        std::fs::read(bob.dir.join("game.yaml")).expect("bob's copy"),
+    );
+    assert_eq!(a, b, "both copies are the same file");
+    assert!(bob.status().contains("result: "), "{}", bob.status());
+    assert!(bob.status().contains("wins: checkmate"), "{}", bob.status());
+    // Alice's history holds one commit per message she received, and it audits clean.
+    let log = git(&alice.dir, &["log", "--format=%s"]);
+    assert!(
+        log.lines().any(|l| l.ends_with("received by mail)")),
+        "{log}"
+    );
+    let (code, out, err) = run(&alice.dir, &["audit", "game.yaml"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Every message, as a mailbox in reverse, rebuilds the game from nothing.
+    let mut mbox = Vec::new();
+    for message in sent.iter().rev() {
+        mbox.extend_from_slice(b"From correspond Sun Mar  1 12:00:00 2026\n");
+        mbox.extend_from_slice(message);
+        mbox.push(b'\n');
+    }
+    std::fs::write(dir.path().join("spool.mbox"), mbox).expect("write the mailbox");
+    let (code, _, err) = receive(
+        dir.path(),
+        &["--new", "rebuilt.yaml", "--mbox", "spool.mbox"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(dir.path().join("rebuilt.yaml")).expect("rebuilt"),
+        a
+    );
+}
