@@ -249,9 +249,19 @@ impl GameFile {
                 ..at
             });
         }
-        let appended = std::str::from_utf8(&bytes[old.len()..]).map_err(|e| LogError {
+        self.append(&bytes[old.len()..])
+    }
+
+    /// Reads documents appended to this file: `tail` is what follows its last byte. Returns the
+    /// number of documents added.
+    ///
+    /// # Errors
+    /// What is wrong with the appended documents. On error `self` is unchanged.
+    pub fn append(&mut self, tail: &[u8]) -> Result<usize, LogError> {
+        let old = self.text.as_bytes();
+        let appended = std::str::from_utf8(tail).map_err(|e| LogError {
             document: None,
-            line: self.lines + line_of(&bytes[old.len()..], e.valid_up_to()),
+            line: self.lines + line_of(tail, e.valid_up_to()),
             kind: LogErrorKind::NotUtf8,
         })?;
         if appended.is_empty() {

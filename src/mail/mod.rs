@@ -25,7 +25,7 @@ pub use message::{Envelope, Mailbox, Parsed, compose, in_message, mailbox};
 
 use crate::digest::Digest;
 use crate::log::GameFile;
-use crate::replay::{self, ReplayError};
+use crate::replay::{self, AnyReplayer, ReplayError};
 use base64ct::{Base64, Encoding};
 use std::ops::Range;
 
@@ -226,11 +226,12 @@ fn read(words: &[&str]) -> Result<Packet, MailError> {
 pub enum Merge {
     /// Everything in it is already in the file.
     Known,
-    /// The file would grow to these bytes (not yet verified).
+    /// These bytes follow the file's last byte (not yet verified).
     Grows(Vec<u8>),
 }
 
-/// Merges a packet onto a local file, by bytes alone: [`receive`] verifies the result.
+/// Merges a packet onto a local file, by bytes alone: [`receive`] verifies the result. The cost
+/// is the packet's size, not the file's.
 ///
 /// # Errors
 /// A packet from another game, after a gap, or disagreeing with the file.
@@ -254,21 +255,21 @@ pub fn merge(file: &GameFile, packet: &Packet) -> Result<Merge, MailError> {
         n if n == have => local.len(),
         n => file.span(n).start,
     };
-    let mut merged = local[..start].to_vec();
-    merged.extend_from_slice(&packet.bytes);
-    let common = local.len().min(merged.len());
-    if let Some(differs) = local[..common]
+    // The part of the packet the file already holds must be the file's, byte for byte.
+    let overlap = (local.len() - start).min(packet.bytes.len());
+    if let Some(differs) = local[start..start + overlap]
         .iter()
-        .zip(&merged[..common])
+        .zip(&packet.bytes)
         .position(|(a, b)| a != b)
     {
-        let document = (0..have).find(|&d| file.span(d).end > differs).unwrap_or(0);
+        let at = start + differs;
+        let document = (0..have).find(|&d| file.span(d).end > at).unwrap_or(0);
         return Err(MailError::Fork(document));
     }
-    if merged.len() <= local.len() {
+    if packet.bytes.len() <= local.len() - start {
         return Ok(Merge::Known);
     }
-    Ok(Merge::Grows(merged))
+    Ok(Merge::Grows(packet.bytes[local.len() - start..].to_vec()))
 }
 
 /// A block found in the mail, and where: `reply.eml`, `games.mbox, message 3`.
@@ -331,6 +332,13 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         None => start(found)?,
     };
     let initial = if local.is_some() { file.documents() } else { 0 };
+    // Replayed once; each block that grows the file then costs only its own records.
+    let mut replayer = AnyReplayer::start(&file)
+        .and_then(|r| r.advance(&file))
+        .map_err(|e| ReceiveError {
+            origin: None,
+            error: MailError::Invalid(e),
+        })?;
     let game = file.game_id();
     let mut pending = Vec::new();
     let mut other_games = 0;
@@ -351,6 +359,8 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
             Err(e) => return Err(refuse(&f.origin, e.clone())),
         }
     }
+    // In order of their first record, one pass applies a mailbox however it was shuffled.
+    pending.sort_by_key(|(_, p)| p.first);
     let mut known = 0;
     loop {
         let mut progress = false;
@@ -358,8 +368,11 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         for (origin, packet) in pending {
             match merge(&file, packet) {
                 Ok(Merge::Known) => known += 1,
-                Ok(Merge::Grows(bytes)) => {
-                    file = verified(&bytes, packet).map_err(|e| refuse(origin, e))?;
+                Ok(Merge::Grows(tail)) => {
+                    let invalid = |e: ReplayError| refuse(origin, MailError::Invalid(e));
+                    file.append(&tail).map_err(|e| invalid(e.into()))?;
+                    replayer = replayer.advance(&file).map_err(invalid)?;
+                    as_claimed(&file, packet).map_err(|e| refuse(origin, e))?;
                     progress = true;
                 }
                 Err(MailError::Gap { .. }) => waiting.push((origin, packet)),
@@ -422,10 +435,16 @@ fn start(found: &[Found]) -> Result<GameFile, ReceiveError> {
     })
 }
 
-/// The file `bytes` make, once they verify and agree with what the packet says it holds.
+/// The file a challenge's bytes make, once they verify and agree with what the packet says.
 fn verified(bytes: &[u8], packet: &Packet) -> Result<GameFile, MailError> {
     replay::verify(bytes).map_err(MailError::Invalid)?;
     let file = GameFile::parse(bytes).expect("a file that verifies parses");
+    as_claimed(&file, packet)?;
+    Ok(file)
+}
+
+/// Whether the file that a packet made holds what the packet's lines say it carries.
+fn as_claimed(file: &GameFile, packet: &Packet) -> Result<(), MailError> {
     let says = |why: String| MailError::Damaged {
         game: Some(packet.game),
         why,
@@ -445,7 +464,7 @@ fn verified(bytes: &[u8], packet: &Packet) -> Result<GameFile, MailError> {
             file.documents() - 1
         )));
     }
-    Ok(file)
+    Ok(())
 }
 
 #[cfg(test)]
