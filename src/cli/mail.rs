@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 /// takes them in with `correspond receive`. A new game (a challenge) is mailed the same way:
 /// its block carries the whole file.
 ///
-/// Without --since, the message carries the records made since the other player's last one:
-/// everything its signer has added that the other player cannot have yet.
+/// Run it after your own record: without --since, the message carries the records made since
+/// the other player's last one, which the other player cannot have yet.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
@@ -83,25 +83,15 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         || "GAME.yaml".to_owned(),
         |n| n.to_string_lossy().into_owned(),
     );
-    // Names from the game: the last record's signer sends, to the other player.
-    let sender = replay.last().signer;
-    let named = |address: String, seat: usize| Mailbox {
-        name: Some(replay.seats[seat].name.clone()),
+    // Addresses only: which player runs `mail` is not known for sure, so no names are put to
+    // them.
+    let mailbox = |address| Mailbox {
+        name: None,
         address,
     };
-    let to = match to.len() {
-        1 => to.into_iter().map(|a| named(a, 1 - sender)).collect(),
-        _ => to
-            .into_iter()
-            .map(|address| Mailbox {
-                name: None,
-                address,
-            })
-            .collect(),
-    };
     let envelope = Envelope {
-        from: named(from, sender),
-        to,
+        from: mailbox(from),
+        to: to.into_iter().map(mailbox).collect(),
         subject: format!("[correspond] {}", title(&file, &replay, last)),
         date: keys::now()?.to_unix(),
         // Unique per block sent and the same each time it is sent again, so that a resent
@@ -191,13 +181,23 @@ fn body<G: CliGame>(
     Ok(text)
 }
 
-/// An address as given, refused if it could break the message's headers.
+/// An address as given: `local@domain`, in plain ASCII, with nothing that could break the
+/// message's headers.
 fn address(text: &str, option: &str) -> Result<String, CliError> {
-    let ok = text.contains('@')
-        && !text
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | ',' | '"'));
-    if ok {
+    let valid = text.split_once('@').is_some_and(|(local, domain)| {
+        !local.is_empty()
+            && !domain.is_empty()
+            && local
+                .bytes()
+                .all(|b| b.is_ascii_graphic() && !b"()<>[]:;@\\,\"".contains(&b))
+            && domain.split('.').all(|label| {
+                !label.is_empty()
+                    && label
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            })
+    });
+    if valid {
         Ok(text.to_owned())
     } else {
         Err(CliError::usage(format!(

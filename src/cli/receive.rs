@@ -2,12 +2,14 @@
 
 use super::CliError;
 use super::commit;
+use super::compare::proof_name;
 use super::game::{CliGame, GameName, with_game};
-use super::record;
+use crate::fork::{self, Relation};
+use crate::git::Tracked;
 use crate::log::{self, GameFile};
-use crate::mail::{self, Found, MailError, Received};
+use crate::mail::{self, Found, MailError, ReceiveError, Received};
 use crate::replay::{self, Event};
-use std::io::{Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Take in records that arrived by mail: find the record block in each message (whatever the
@@ -15,20 +17,22 @@ use std::path::{Path, PathBuf};
 /// with `> ` in a reply, forwarded), check that its records chain onto the game file and
 /// verify (signatures, turns, moves), append them, and commit the file when it is in git.
 ///
-/// Nothing is written unless every record for this game verifies. A message already received
-/// changes nothing and says so (exit code 0). A message from another game, with a bad signature,
-/// that disagrees with the file, or whose records come after a gap (an earlier message not yet
-/// received) is refused with the reason (exit code 1).
+/// A message already received changes nothing and says so (exit code 0). A message from
+/// another game, with a bad signature, that disagrees with the file, or whose records come
+/// after a gap (an earlier message not yet received) is refused with the reason, and nothing
+/// is written (exit code 1); when the other player signed two different records with one
+/// number, a proof of it is written for an arbiter. A mailbox holds whatever arrived: what can
+/// be applied is, and each block passed over is listed with the reason.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
     file: PathBuf,
-    /// Messages as saved by a mail client (`.eml`), or any text holding a record block. `-` or
-    /// none: standard input.
+    /// Messages as saved by a mail client (`.eml`), text holding a record block, or a game
+    /// file sent as it is. `-` or none: standard input.
     #[arg(value_name = "MESSAGE")]
     messages: Vec<PathBuf>,
-    /// Also read every message of an mbox mailbox, in whatever order they come, passing over
-    /// other games' messages and mail without records; repeat for several.
+    /// Also read every message of an mbox mailbox, in whatever order they lie there, passing
+    /// over other games' messages and mail without records; repeat for several.
     #[arg(long, value_name = "MBOX")]
     mbox: Vec<PathBuf>,
     /// Start FILE (which must not exist) from a mailed challenge.
@@ -38,6 +42,10 @@ pub(crate) struct Args {
     /// over every other game's: to start one game of several in a mailbox.
     #[arg(long, value_name = "ID")]
     game: Option<String>,
+    /// Where to write the proof when a message shows that a player signed two different
+    /// records with one number. Default: next to FILE, `FILE-STEM.equivocation-N.proof`.
+    #[arg(long, value_name = "PATH")]
+    proof: Option<PathBuf>,
     /// Do not commit the file to git, even inside a git work tree.
     #[arg(long)]
     no_commit: bool,
@@ -63,6 +71,17 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let mut found = gather(args)?;
     let mut other_games = 0;
     if let Some(id) = game {
+        if !args.new {
+            let file =
+                GameFile::parse(&super::record::read(path)?).map_err(|e| invalid(path, &e))?;
+            if !file.game_id().to_string().starts_with(&id) {
+                return Err(CliError::usage(format!(
+                    "{} is game {}, not --game {id}",
+                    path.display(),
+                    file.game_id()
+                )));
+            }
+        }
         let before = found.len();
         found.retain(|f| match &f.packet {
             Ok(p) => p.game.to_string().starts_with(&id),
@@ -70,22 +89,32 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             Err(_) => true,
         });
         other_games = before - found.len();
+        if found.is_empty() {
+            return Err(CliError::rejected(format!(
+                "no block of game {id} was found ({other_games} of other games)"
+            ))
+            .hint("`correspond status FILE` shows a game's id"));
+        }
     }
-    let tracked = if args.no_commit {
-        None
-    } else {
-        commit::find(path)?
+    let mut write = Writing {
+        path,
+        commit: !args.no_commit,
+        tracked: None,
     };
     let mut received = if args.new {
-        start(path, &found)?
+        write.start(&found)
     } else {
-        grow(path, &found)?
-    };
+        write.grow(&found)
+    }
+    .map_err(|stop| match stop {
+        Stop::Cli(e) => e,
+        Stop::Refused(e) => refused(&e, args),
+    })?;
     received.other_games += other_games;
-    let game = GameFile::parse(&received.bytes).expect("received files verify");
-    let name = GameName::of_file(&game.header().game).expect("received files verify");
-    let message = with_game!(name, G => report::<G>(path, &game, &received, out)?);
-    if let (Some(tracked), Some(message)) = (tracked, message) {
+    let file = GameFile::parse(&received.bytes).expect("received files verify");
+    let name = GameName::of_file(&file.header().game).expect("received files verify");
+    let message = with_game!(name, G => report::<G>(path, &file, &received, out)?);
+    if let (Some(tracked), Some(message)) = (write.tracked, message) {
         commit::commit(&tracked, &message, out)?;
     }
     Ok(())
@@ -108,19 +137,21 @@ fn game_prefix(id: &str) -> Result<String, CliError> {
 /// Every block in the messages and mailboxes, with where it was found.
 fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
     let mut found = Vec::new();
-    let stdin = args.messages.is_empty() && args.mbox.is_empty();
-    if stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        return Err(CliError::usage("no message given").hint(
-            "name the saved message (`correspond receive FILE MESSAGE.eml`), pipe it in, or \
-             give a mailbox with --mbox",
-        ));
-    }
-    let stdin_path = PathBuf::from("-");
-    let messages = if stdin {
-        std::slice::from_ref(&stdin_path)
+    let stdin = PathBuf::from("-");
+    let messages = if args.messages.is_empty() && args.mbox.is_empty() {
+        if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            return Err(CliError::usage("no message given").hint(
+                "name the saved message (`correspond receive FILE MESSAGE.eml`), pipe it in, \
+                 or give a mailbox with --mbox",
+            ));
+        }
+        std::slice::from_ref(&stdin)
     } else {
         &args.messages[..]
     };
+    if messages.iter().filter(|m| m.as_os_str() == "-").count() > 1 {
+        return Err(CliError::usage("standard input (`-`) is given twice"));
+    }
     for path in messages {
         let (origin, bytes) = if path.as_os_str() == "-" {
             ("standard input".to_owned(), read_stdin()?)
@@ -136,114 +167,230 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                 ),
             );
         }
-        found.extend(parsed.blocks.into_iter().map(|packet| Found {
-            origin: origin.clone(),
-            packet,
-            in_mailbox: false,
-        }));
+        add(&mut found, &origin, parsed.blocks, false);
     }
     for path in &args.mbox {
-        let bytes = read_message(path)?;
-        for (i, message) in mail::mailbox(&bytes).iter().enumerate() {
+        let file = std::fs::File::open(path).map_err(|e| CliError::io(path, &e))?;
+        let mut messages = 0;
+        let mut oversized = Vec::new();
+        let limit = usize::try_from(log::MAX_FILE_SIZE).unwrap_or(usize::MAX);
+        mail::mailbox(BufReader::new(file), limit, |number, message| {
+            messages += 1;
+            let Ok(message) = message else {
+                oversized.push(number);
+                return;
+            };
             let parsed = mail::in_message(message);
             let origin = match &parsed.subject {
                 Some(subject) => format!(
-                    "{}, message {} ({})",
+                    "{}, message {number} ({})",
                     path.display(),
-                    i + 1,
                     log::shown(subject)
                 ),
-                None => format!("{}, message {}", path.display(), i + 1),
+                None => format!("{}, message {number}", path.display()),
             };
-            found.extend(parsed.blocks.into_iter().map(|packet| Found {
-                origin: origin.clone(),
-                packet,
-                in_mailbox: true,
-            }));
+            add(&mut found, &origin, parsed.blocks, true);
+        })
+        .map_err(|e| CliError::io(path, &e))?;
+        if messages == 0 {
+            return Err(CliError::usage(format!(
+                "{}: no messages (an mbox mailbox starts with a `From ` line)",
+                path.display()
+            ))
+            .hint("give a single saved message without --mbox"));
         }
+        for number in oversized {
+            found.push(Found {
+                origin: format!("{}, message {number}", path.display()),
+                packet: Err(MailError::Damaged {
+                    game: None,
+                    why: "the message is larger than 64 MiB, which no game's message is".into(),
+                }),
+                in_mailbox: true,
+            });
+        }
+    }
+    if found.is_empty() {
+        return Err(CliError::rejected(MailError::NoBlock.to_string())
+            .hint("nothing was written; are these the game's messages?"));
     }
     Ok(found)
 }
 
+/// Adds a message's blocks, numbered when it holds several.
+fn add(
+    found: &mut Vec<Found>,
+    origin: &str,
+    blocks: Vec<Result<mail::Packet, MailError>>,
+    in_mailbox: bool,
+) {
+    let several = blocks.len() > 1;
+    for (i, packet) in blocks.into_iter().enumerate() {
+        let origin = if several {
+            format!("{origin}, block {}", i + 1)
+        } else {
+            origin.to_owned()
+        };
+        found.push(Found {
+            origin,
+            packet,
+            in_mailbox,
+        });
+    }
+}
+
+/// A message from a file, a pipe (`<(...)`) or `/dev/stdin`.
 fn read_message(path: &Path) -> Result<Vec<u8>, CliError> {
-    log::read_limited(path).map_err(|e| CliError::io(path, &e))
+    let file = std::fs::File::open(path).map_err(|e| CliError::io(path, &e))?;
+    limited(file, &path.display().to_string())
 }
 
 fn read_stdin() -> Result<Vec<u8>, CliError> {
+    limited(std::io::stdin(), "standard input")
+}
+
+fn limited(reader: impl Read, name: &str) -> Result<Vec<u8>, CliError> {
     let mut bytes = Vec::new();
-    std::io::stdin()
+    reader
         .take(log::MAX_FILE_SIZE + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| CliError::usage(format!("standard input: {e}")))?;
+        .map_err(|e| CliError::usage(format!("{name}: {e}")))?;
     if bytes.len() as u64 > log::MAX_FILE_SIZE {
         return Err(CliError::usage(format!(
-            "standard input: larger than {} MiB, which no message of a game needs",
+            "{name}: larger than {} MiB, which no message of a game is",
             log::MAX_FILE_SIZE >> 20
         )));
     }
     Ok(bytes)
 }
 
-/// The refusal of what arrived, with advice.
-fn refused(e: &mail::ReceiveError) -> CliError {
-    let error = CliError::rejected(e);
-    let error = match &e.error {
-        MailError::Gap { .. } => {
-            error.hint("receive the earlier message first (or all of them at once, in any order)")
-        }
-        MailError::Fork(_) => error.hint(
-            "the sender's copy and yours disagree: ask for their file and run `correspond \
-             compare` on the two",
-        ),
-        MailError::Damaged { .. } => {
-            error.hint("ask for the message again, or for the game file as an attachment")
-        }
-        MailError::WrongGame { .. } => error.hint("is it the right game file?"),
-        MailError::SeveralGames(_) => {
-            error.hint("choose one with --game ID (its id's first 8 characters or more)")
-        }
-        _ => error,
-    };
-    error.hint("nothing was written")
+/// Why receiving stopped: an error for the user, or what arrived refused.
+enum Stop {
+    Cli(CliError),
+    Refused(ReceiveError),
 }
 
-/// A new file from a challenge.
-fn start(path: &Path, found: &[Found]) -> Result<Received, CliError> {
-    let received = mail::receive(None, found).map_err(|e| refused(&e))?;
-    log::create_new(path, &received.bytes).map_err(|e| CliError::io(path, &e))?;
-    Ok(received)
-}
-
-/// The file with what arrived appended, under the file's lock.
-fn grow(path: &Path, found: &[Found]) -> Result<Received, CliError> {
-    let mut received = None;
-    let appended = log::append_locked(path, |bytes| {
-        let file = GameFile::parse(bytes).map_err(|e| invalid(path, &e))?;
-        replay::verify(bytes).map_err(|e| invalid(path, &e))?;
-        let done = mail::receive(Some(&file), found).map_err(|e| refused(&e))?;
-        let addition = done.bytes[bytes.len()..].to_vec();
-        let nothing = addition.is_empty();
-        received = Some(done);
-        if nothing {
-            // Leave the file alone, its time stamp too.
-            return Err(None);
-        }
-        Ok(addition)
-    });
-    match appended {
-        Ok(_) | Err(log::AppendError::Rejected(None)) => {
-            Ok(received.expect("the file was read and what arrived checked"))
-        }
-        Err(log::AppendError::Rejected(Some(e))) => Err(e),
-        Err(log::AppendError::Io(e)) => Err(CliError::io(path, &e)),
+impl From<CliError> for Stop {
+    fn from(e: CliError) -> Stop {
+        Stop::Cli(e)
     }
 }
 
-fn invalid(path: &Path, e: &dyn std::fmt::Display) -> Option<CliError> {
-    Some(
-        CliError::rejected(format!("{} does not verify: {e}", path.display()))
-            .hint("nothing was written; `correspond audit` shows who changed it, if it is in git"),
-    )
+/// Writing what arrived, and the repository to commit it to (looked up only when there is
+/// something to write, before it is written).
+struct Writing<'a> {
+    path: &'a Path,
+    commit: bool,
+    tracked: Option<Tracked>,
+}
+
+impl Writing<'_> {
+    fn find_repository(&mut self) -> Result<(), CliError> {
+        if self.commit {
+            self.tracked = commit::find(self.path)?;
+        }
+        Ok(())
+    }
+
+    /// A new file from a challenge.
+    fn start(&mut self, found: &[Found]) -> Result<Received, Stop> {
+        let received = mail::receive(None, found).map_err(Stop::Refused)?;
+        self.find_repository()?;
+        log::create_new(self.path, &received.bytes).map_err(|e| CliError::io(self.path, &e))?;
+        Ok(received)
+    }
+
+    /// The file with what arrived appended, under the file's lock.
+    fn grow(&mut self, found: &[Found]) -> Result<Received, Stop> {
+        let path = self.path;
+        let mut received = None;
+        let appended = log::append_locked(path, |bytes| {
+            let file = GameFile::parse(bytes).map_err(|e| invalid(path, &e))?;
+            replay::verify(bytes).map_err(|e| invalid(path, &e))?;
+            let done = mail::receive(Some(&file), found).map_err(Stop::Refused)?;
+            let addition = done.bytes[bytes.len()..].to_vec();
+            let nothing = addition.is_empty();
+            received = Some(done);
+            if nothing {
+                // Leave the file alone, its time stamp too.
+                return Err(None);
+            }
+            self.find_repository()?;
+            Ok(addition)
+        });
+        match appended {
+            Ok(_) | Err(log::AppendError::Rejected(None)) => {
+                Ok(received.expect("the file was read and what arrived checked"))
+            }
+            Err(log::AppendError::Rejected(Some(stop))) => Err(stop),
+            Err(log::AppendError::Io(e)) => Err(Stop::Cli(CliError::io(path, &e))),
+        }
+    }
+}
+
+impl From<CliError> for Option<Stop> {
+    fn from(e: CliError) -> Option<Stop> {
+        Some(Stop::Cli(e))
+    }
+}
+
+fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
+    CliError::rejected(format!("{} does not verify: {e}", path.display()))
+        .hint("nothing was written; `correspond audit` shows who changed it, if it is in git")
+}
+
+/// The refusal of what arrived, with advice; for equivocation, the proof written.
+fn refused(e: &ReceiveError, args: &Args) -> CliError {
+    let mut error = CliError::rejected(e);
+    for other in &e.passed_over {
+        error = error.hint(format!("also passed over: {other}"));
+    }
+    let error =
+        match &*e.error {
+            MailError::Gap { .. } => error
+                .hint("receive the earlier message first (or all of them at once, in any order)"),
+            MailError::Fork {
+                equivocation: true,
+                versions,
+                document,
+                ..
+            } => {
+                let [ours, rival] = &**versions;
+                let path = args
+                    .proof
+                    .clone()
+                    .unwrap_or_else(|| proof_name(&args.file, *document));
+                match fork::compare(ours, rival) {
+                    Ok(Relation::Fork(f)) => {
+                        match log::create_new(&path, &fork::proof(ours, rival, &f)) {
+                        Ok(()) => error.hint(format!(
+                            "a proof of it is in {}, for an arbiter: `correspond check-proof {}` \
+                             checks it",
+                            path.display(),
+                            path.display()
+                        )),
+                        Err(e) => error.hint(format!(
+                            "no proof written: {}: {e} (give another path with --proof)",
+                            path.display()
+                        )),
+                    }
+                    }
+                    _ => error,
+                }
+            }
+            MailError::Fork { .. } => error.hint(
+                "both players signed a record at the same place, each before seeing the other's: \
+             agree which stands; the other player then plays again on top of it",
+            ),
+            MailError::Damaged { .. } => error
+                .hint("ask for the message again, or for the game file itself as an attachment"),
+            MailError::WrongGame { .. } => error.hint("is it the right game file?"),
+            MailError::SeveralGames(_) => {
+                error.hint("choose one with --game ID (its id's first 8 characters or more)")
+            }
+            _ => error,
+        };
+    error.hint("nothing was written to the game file")
 }
 
 /// Says what arrived; returns the commit message, if anything did.
@@ -260,8 +407,8 @@ fn report<G: CliGame>(
             let blocks = if n == 1 { "block" } else { "blocks" };
             writeln!(out, "passed over {n} {blocks} of other games")?;
         }
-        for damaged in &received.damaged {
-            writeln!(out, "passed over: {damaged}")?;
+        for passed in &received.passed_over {
+            writeln!(out, "passed over {passed}")?;
         }
         Ok(())
     };
@@ -311,7 +458,7 @@ fn report<G: CliGame>(
     let what = if first == 0 {
         format!("new game, {}", replay.matchup())
     } else {
-        record::headline(
+        super::record::headline(
             &replay.seats[replay.steps[last].signer],
             &file.records()[last - 1].action,
         )

@@ -2,11 +2,13 @@
 //! encodings, and messages forwarded inside it), splitting a mailbox, and writing a message.
 //! `mail-parser` and `mail-builder` do the RFC 5322 and MIME work.
 
-use super::{MailError, Packet, find};
+use super::{MailError, Packet, find, game_file};
+use crate::digest::Digest;
 use mail_builder::MessageBuilder;
 use mail_builder::headers::address::Address;
 use mail_builder::headers::message_id::MessageId;
 use mail_parser::{HeaderName, Message, MessageParser, PartType};
+use std::collections::HashSet;
 
 /// What a raw message holds for us.
 #[derive(Clone, Debug, Default)]
@@ -18,10 +20,17 @@ pub struct Parsed {
 }
 
 /// Every block in a raw message (RFC 5322, as received or saved): in its text and HTML parts,
-/// decoded from quoted-printable or base64, and in messages forwarded inside it. A text that is
-/// not a message (a block pasted into a file) is searched as it is.
+/// decoded from quoted-printable or base64, in attachments (a game file sent as it is counts as
+/// a block of all its records), and in messages forwarded inside it. A text that is not a
+/// message (a block pasted into a file, a game file) is searched as it is.
 #[must_use]
 pub fn in_message(raw: &[u8]) -> Parsed {
+    if let Some(packet) = game_file(raw) {
+        return Parsed {
+            subject: None,
+            blocks: vec![Ok(packet)],
+        };
+    }
     let parser = MessageParser::new()
         .with_mime_headers()
         .header_text(HeaderName::Subject);
@@ -38,43 +47,112 @@ pub fn in_message(raw: &[u8]) -> Parsed {
         blocks = find(&String::from_utf8_lossy(raw));
     }
     // The same block in a text part and its HTML twin, or quoted again in a reply, counts once.
-    let mut unique: Vec<Result<Packet, MailError>> = Vec::with_capacity(blocks.len());
-    for block in blocks {
-        if !unique.contains(&block) {
-            unique.push(block);
-        }
-    }
+    let mut seen = HashSet::new();
+    blocks.retain(|block| {
+        seen.insert(match block {
+            Ok(p) => format!("{} {} {} {}", p.game, p.first, p.last, Digest::of(&p.bytes)),
+            Err(e) => format!("{e:?}"),
+        })
+    });
     Parsed {
         subject: message.subject().map(str::to_owned),
-        blocks: unique,
+        blocks,
     }
 }
 
 fn collect(message: &Message<'_>, found: &mut Vec<Result<Packet, MailError>>) {
     for part in &message.parts {
         match &part.body {
-            PartType::Text(text) => found.extend(find(text)),
-            PartType::Html(html) => {
-                found.extend(find(&mail_parser::decoders::html::html_to_text(html)));
-            }
+            PartType::Text(text) => found.extend(in_text(text.as_bytes())),
+            PartType::Html(html) => found.extend(find(&html_text(html))),
             PartType::Message(inner) => collect(inner, found),
-            // An attached `.txt` or a game file sent as an attachment.
+            // An attached `.txt` or game file.
             PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
-                found.extend(find(&String::from_utf8_lossy(bytes)));
+                found.extend(in_text(bytes));
             }
             PartType::Multipart(_) => {}
         }
     }
 }
 
+/// The blocks in a text part or an attachment: a game file is one block of all its records.
+fn in_text(bytes: &[u8]) -> Vec<Result<Packet, MailError>> {
+    match game_file(bytes) {
+        Some(packet) => vec![Ok(packet)],
+        None => find(&String::from_utf8_lossy(bytes)),
+    }
+}
+
+/// The words of an HTML part: every tag a space (so that `<div>`s do not run lines together),
+/// entities decoded, nothing else interpreted. Blocks are all this program looks for.
+fn html_text(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find(['<', '&']) {
+        text.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with('<') {
+            // A tag, or a stray `<` (which no block holds) to the end of the text.
+            rest = rest.find('>').map_or("", |end| &rest[end + 1..]);
+            text.push(' ');
+            continue;
+        }
+        let entity = rest[1..]
+            .find(';')
+            .filter(|&end| end <= 10)
+            .map(|end| &rest[1..=end]);
+        let decoded = entity.and_then(|name| match name {
+            "nbsp" | "ensp" | "emsp" | "thinsp" => Some(' '),
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            _ => {
+                let number = name.strip_prefix('#')?;
+                let code = match number.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                    None => number.parse().ok()?,
+                };
+                char::from_u32(code)
+            }
+        });
+        match (entity, decoded) {
+            (Some(name), Some(c)) => {
+                text.push(c);
+                rest = &rest[name.len() + 2..];
+            }
+            _ => {
+                text.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    text.push_str(rest);
+    text
+}
+
 /// The messages of an mbox mailbox, in order (`From ` lines separate them; `>From ` quoting is
-/// undone).
-#[must_use]
-pub fn mailbox(bytes: &[u8]) -> Vec<Vec<u8>> {
-    mail_parser::mailbox::mbox::MessageIterator::new(bytes)
-        .filter_map(Result::ok)
-        .map(mail_parser::mailbox::mbox::Message::unwrap_contents)
-        .collect()
+/// undone), read as a stream so that a mailbox of any size can be searched; a message larger
+/// than `limit` bytes is given as `Err` with its number (from 1), for the caller to report.
+///
+/// # Errors
+/// When the mailbox cannot be read.
+pub fn mailbox(
+    reader: impl std::io::BufRead,
+    limit: usize,
+    mut each: impl FnMut(usize, Result<&[u8], usize>),
+) -> std::io::Result<()> {
+    for (i, message) in mail_parser::mailbox::mbox::MessageIterator::new(reader).enumerate() {
+        let message = message?;
+        let contents = message.contents();
+        if contents.len() > limit {
+            each(i + 1, Err(contents.len()));
+        } else {
+            each(i + 1, Ok(contents));
+        }
+    }
+    Ok(())
 }
 
 /// A person's mail address, with the name mail clients show.

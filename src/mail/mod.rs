@@ -19,20 +19,17 @@
 //! tells a mangled block from a good one; trust comes from the signatures and the hash chain,
 //! which [`receive`] checks on the merged file before it returns anything to write.
 
+mod block;
 mod message;
 
+pub use block::{BEGIN, END, armor, find, game_file};
 pub use message::{Envelope, Mailbox, Parsed, compose, in_message, mailbox};
 
 use crate::digest::Digest;
+use crate::fork::{self, Relation};
 use crate::log::GameFile;
 use crate::replay::{self, AnyReplayer, ReplayError};
-use base64ct::{Base64, Encoding};
 use std::ops::Range;
-
-/// The line that opens a block.
-pub const BEGIN: &str = "-----BEGIN CORRESPOND RECORDS-----";
-/// The line that closes it.
-pub const END: &str = "-----END CORRESPOND RECORDS-----";
 
 /// Documents of one game, as a block carries them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,11 +77,22 @@ pub enum MailError {
         /// The file's last document.
         last: usize,
     },
-    /// The block's records differ from the file's at the same numbers.
-    #[error("its record {0} differs from the one the file holds: the two copies have forked")]
-    Fork(usize),
+    /// The block's records differ from records the file holds (or that a block received with
+    /// it added) at the same numbers, and both verify.
+    #[error("{}", fork_words(*.document, .signers, *.equivocation))]
+    Fork {
+        /// The first document that differs.
+        document: usize,
+        /// Who signed the file's record there, and the block's.
+        signers: [String; 2],
+        /// Whether one player signed both.
+        equivocation: bool,
+        /// The file's version of the game (with what blocks received before added) and the
+        /// block's, to the end of the block: the makings of a proof of equivocation.
+        versions: Box<[Vec<u8>; 2]>,
+    },
     /// The records, appended, do not verify: a bad signature, a broken chain, an illegal move.
-    #[error("the records do not verify: {0}")]
+    #[error("the records do not verify: record {}: {}", .0.document.unwrap_or(0), .0.kind)]
     Invalid(ReplayError),
     /// `--new` without a block that starts a game.
     #[error("no block starts a game (a challenge carries records from 0)")]
@@ -98,127 +106,21 @@ pub enum MailError {
     SeveralGames(Vec<Digest>),
 }
 
-/// The block carrying documents `first..` of `file`.
-///
-/// # Panics
-/// If the file has no document `first`.
-#[must_use]
-pub fn armor(file: &GameFile, first: usize) -> String {
-    let start = if first == 0 {
-        0
+fn fork_words(document: usize, signers: &[String; 2], equivocation: bool) -> String {
+    if equivocation {
+        format!(
+            "its record {document} differs from the record {document} already received, and {} \
+             signed both: two different records with one number (equivocation)",
+            signers[0]
+        )
     } else {
-        file.span(first).start
-    };
-    let bytes = &file.text().as_bytes()[start..];
-    let encoded = Base64::encode_string(bytes);
-    let mut out = format!(
-        "{BEGIN}\nGame: {}\nDocuments: {first}-{}\nChecksum: {}\n",
-        file.game_id(),
-        file.documents() - 1,
-        Digest::of(bytes)
-    );
-    for chunk in encoded.as_bytes().chunks(64) {
-        out.push_str(std::str::from_utf8(chunk).expect("base64 is ASCII"));
-        out.push('\n');
+        format!(
+            "its record {document} (signed by {}) differs from the record {document} already \
+             received (signed by {}): the two copies have forked, each player having signed a \
+             record at once",
+            signers[1], signers[0]
+        )
     }
-    out.push_str(END);
-    out.push('\n');
-    out
-}
-
-/// Every block in a text, in order, however quoted, indented or re-wrapped.
-///
-/// The text is read as words, not lines: mail clients re-wrap lines, quote them with `>` (no
-/// word of a block starts with one), and HTML turned into text may run them together, but none
-/// of them changes a word's letters. A word broken in two (by a client that re-wraps long
-/// lines hard) is caught by the checksum.
-#[must_use]
-pub fn find(text: &str) -> Vec<Result<Packet, MailError>> {
-    let begin: Vec<&str> = BEGIN.split(' ').collect();
-    let end: Vec<&str> = END.split(' ').collect();
-    // HTML turned into text may glue a marker to the text around it (`Here:-----BEGIN`); no
-    // `-` is part of base64, so spacing the markers out changes nothing else.
-    let spaced = text
-        .replace("-----BEGIN ", " -----BEGIN ")
-        .replace("-----END ", " -----END ")
-        .replace(" RECORDS-----", " RECORDS----- ");
-    let words: Vec<&str> = spaced
-        .split_whitespace()
-        .map(|w| w.trim_start_matches('>'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        if !words[i..].starts_with(&begin) {
-            i += 1;
-            continue;
-        }
-        let body = i + begin.len();
-        let next_begin = (body..words.len()).find(|&j| words[j..].starts_with(&begin));
-        let close = (body..words.len()).find(|&j| words[j..].starts_with(&end));
-        match close {
-            Some(j) if next_begin.is_none_or(|b| j < b) => {
-                found.push(read(&words[body..j]));
-                i = j + end.len();
-            }
-            _ => {
-                // A block cut short is reported, not passed over in silence.
-                let stop = next_begin.unwrap_or(words.len());
-                found.push(Err(damaged(&words[body..stop], "it has no end line")));
-                i = stop;
-            }
-        }
-    }
-    found
-}
-
-/// The value of a field: the word after `name`.
-fn field<'a>(words: &[&'a str], name: &str) -> Option<&'a str> {
-    let at = words.iter().position(|w| *w == name)?;
-    words.get(at + 1).copied()
-}
-
-fn damaged(words: &[&str], why: &str) -> MailError {
-    MailError::Damaged {
-        game: field(words, "Game:").and_then(Digest::parse),
-        why: why.to_owned(),
-    }
-}
-
-fn read(words: &[&str]) -> Result<Packet, MailError> {
-    let fail = |why: &str| damaged(words, why);
-    let game = field(words, "Game:")
-        .and_then(Digest::parse)
-        .ok_or_else(|| fail("its `Game:` line is missing or is not a game id"))?;
-    let (first, last) = field(words, "Documents:")
-        .and_then(|range| range.split_once('-'))
-        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-        .filter(|(a, b): &(usize, usize)| a <= b)
-        .ok_or_else(|| fail("its `Documents:` line is missing or is not a range such as `4-5`"))?;
-    let checksum = field(words, "Checksum:")
-        .and_then(Digest::parse)
-        .ok_or_else(|| fail("its `Checksum:` line is missing or is not a SHA-256 digest"))?;
-    // The payload is every word after the three fields' names and values.
-    let payload: String = words
-        .split(|w| matches!(*w, "Game:" | "Documents:" | "Checksum:"))
-        .skip(1)
-        .flat_map(|fields| fields.iter().skip(1))
-        .copied()
-        .collect();
-    let bytes = Base64::decode_vec(&payload)
-        .map_err(|_| fail("its base64 lines do not decode (was a line lost or changed?)"))?;
-    if Digest::of(&bytes) != checksum {
-        return Err(fail(
-            "its content does not match its checksum (was a line lost or changed?)",
-        ));
-    }
-    Ok(Packet {
-        game,
-        first,
-        last,
-        bytes,
-    })
 }
 
 /// What a packet adds to a local file.
@@ -228,13 +130,16 @@ pub enum Merge {
     Known,
     /// These bytes follow the file's last byte (not yet verified).
     Grows(Vec<u8>),
+    /// It differs from the file at this document (not yet verified: it may be a forgery).
+    Differs(usize),
 }
 
 /// Merges a packet onto a local file, by bytes alone: [`receive`] verifies the result. The cost
 /// is the packet's size, not the file's.
 ///
 /// # Errors
-/// A packet from another game, after a gap, or disagreeing with the file.
+/// A packet from another game, after a gap, or whose `Documents:` line does not match the
+/// documents it overlaps.
 pub fn merge(file: &GameFile, packet: &Packet) -> Result<Merge, MailError> {
     if packet.game != file.game_id() {
         return Err(MailError::WrongGame {
@@ -256,7 +161,8 @@ pub fn merge(file: &GameFile, packet: &Packet) -> Result<Merge, MailError> {
         n => file.span(n).start,
     };
     // The part of the packet the file already holds must be the file's, byte for byte.
-    let overlap = (local.len() - start).min(packet.bytes.len());
+    let held = local.len() - start;
+    let overlap = held.min(packet.bytes.len());
     if let Some(differs) = local[start..start + overlap]
         .iter()
         .zip(&packet.bytes)
@@ -264,23 +170,35 @@ pub fn merge(file: &GameFile, packet: &Packet) -> Result<Merge, MailError> {
     {
         let at = start + differs;
         let document = (0..have).find(|&d| file.span(d).end > at).unwrap_or(0);
-        return Err(MailError::Fork(document));
+        return Ok(Merge::Differs(document));
     }
-    if packet.bytes.len() <= local.len() - start {
-        return Ok(Merge::Known);
+    if packet.bytes.len() > held {
+        return Ok(Merge::Grows(packet.bytes[held..].to_vec()));
     }
-    Ok(Merge::Grows(packet.bytes[local.len() - start..].to_vec()))
+    // Within the file: it must end where its last document does.
+    let end = start + packet.bytes.len();
+    if packet.last >= have || file.span(packet.last).end != end {
+        return Err(MailError::Damaged {
+            game: Some(packet.game),
+            why: format!(
+                "its `Documents:` line says {}-{}, which is not what it carries",
+                packet.first, packet.last
+            ),
+        });
+    }
+    Ok(Merge::Known)
 }
 
-/// A block found in the mail, and where: `reply.eml`, `games.mbox, message 3`.
+/// A block found in the mail, and where: `reply.eml`, `games.mbox, message 3 (subject)`.
 #[derive(Clone, Debug)]
 pub struct Found {
     /// Where it was found, for messages.
     pub origin: String,
     /// The block, or why it cannot be read.
     pub packet: Result<Packet, MailError>,
-    /// Whether it came from a mailbox, where other games' blocks are passed over; a message
-    /// given on its own is meant for this game.
+    /// Whether it came from a mailbox. A mailbox holds whatever arrived: its blocks are
+    /// applied where they can be and the others passed over, with the reason. A message given
+    /// on its own is meant for this game and is refused whole if any block in it is wrong.
     pub in_mailbox: bool,
 }
 
@@ -295,88 +213,104 @@ pub struct Received {
     pub known: usize,
     /// Blocks of other games passed over.
     pub other_games: usize,
-    /// Damaged blocks passed over in mailboxes, and where.
-    pub damaged: Vec<ReceiveError>,
+    /// Blocks passed over, and why: damaged copies of what a good block carried, and in
+    /// mailboxes whatever could not be applied.
+    pub passed_over: Vec<ReceiveError>,
 }
 
-/// A refusal, with the block it concerns.
+/// A block that cannot be applied, and where it was found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}{error}", origin.as_ref().map(|o| format!("{o}: ")).unwrap_or_default())]
 pub struct ReceiveError {
     /// Where the block was found, if the error concerns one.
     pub origin: Option<String>,
     /// What is wrong.
-    pub error: MailError,
+    pub error: Box<MailError>,
+    /// Other blocks passed over on the way, which may explain it (a damaged copy of the
+    /// missing records, say).
+    pub passed_over: Vec<ReceiveError>,
+}
+
+impl ReceiveError {
+    fn at(origin: &str, error: MailError) -> ReceiveError {
+        ReceiveError {
+            origin: Some(origin.to_owned()),
+            error: Box::new(error),
+            passed_over: Vec::new(),
+        }
+    }
 }
 
 /// Applies every block for the file's game onto `local` (or, with `None`, starts from the one
-/// block that begins a game), in whatever order they come: blocks are tried again while any of
-/// them makes progress, so a reordered or duplicated mailbox ends as the in-order one does.
-/// Every new version is verified in full (signatures, chain, turns, moves) before it is kept.
+/// block that begins a game), in whatever order they come: blocks are taken in order of their
+/// first record and tried again while any makes progress, so a reordered or duplicated mailbox
+/// ends as the in-order one does. Every record added is verified (signatures, chain, turns,
+/// moves) before it is kept, each once.
 ///
 /// # Errors
-/// The first block that cannot be applied, and why; then nothing is to be written.
+/// The first block of a message that cannot be applied, and why; then nothing is to be
+/// written. Blocks from mailboxes are passed over instead (see [`Found::in_mailbox`]).
 pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, ReceiveError> {
-    let refuse = |origin: &str, error: MailError| ReceiveError {
-        origin: Some(origin.to_owned()),
-        error,
-    };
     if found.is_empty() {
         return Err(ReceiveError {
             origin: None,
-            error: MailError::NoBlock,
+            error: Box::new(MailError::NoBlock),
+            passed_over: Vec::new(),
         });
     }
-    let mut file = match local {
+    let file = match local {
         Some(file) => file.clone(),
         None => start(found)?,
     };
     let initial = if local.is_some() { file.documents() } else { 0 };
     // Replayed once; each block that grows the file then costs only its own records.
-    let mut replayer = AnyReplayer::start(&file)
+    let replayer = AnyReplayer::start(&file)
         .and_then(|r| r.advance(&file))
         .map_err(|e| ReceiveError {
             origin: None,
-            error: MailError::Invalid(e),
+            error: Box::new(MailError::Invalid(e)),
+            passed_over: Vec::new(),
         })?;
-    let game = file.game_id();
+    let mut state = State {
+        replayer: Some(replayer),
+        file,
+        known: 0,
+        other_games: 0,
+        passed_over: Vec::new(),
+    };
+    let game = state.file.game_id();
     let mut pending = Vec::new();
-    let mut other_games = 0;
     let mut damaged = Vec::new();
     for f in found {
         match &f.packet {
-            Ok(p) if p.game != game && f.in_mailbox => other_games += 1,
+            Ok(p) if p.game != game && f.in_mailbox => state.other_games += 1,
             Err(MailError::Damaged { game: Some(g), .. }) if *g != game && f.in_mailbox => {
-                other_games += 1;
+                state.other_games += 1;
             }
-            // One mangled message must not make a whole mailbox unusable: it is passed over
-            // and reported, and a gap it leaves is refused in its turn.
-            Err(e @ MailError::Damaged { .. }) if f.in_mailbox => damaged.push(ReceiveError {
-                origin: Some(f.origin.clone()),
-                error: e.clone(),
-            }),
-            Ok(p) => pending.push((f.origin.as_str(), p)),
-            Err(e) => return Err(refuse(&f.origin, e.clone())),
+            Ok(p) => pending.push((f, p)),
+            Err(e) => damaged.push((f.in_mailbox, ReceiveError::at(&f.origin, e.clone()))),
         }
     }
-    // In order of their first record, one pass applies a mailbox however it was shuffled.
-    pending.sort_by_key(|(_, p)| p.first);
-    let mut known = 0;
+    // By first record, then by content: the outcome depends on the set of blocks, never on
+    // their order (even where two players' records crossed in the mail, the same one is
+    // applied and the other reported, however the mailbox is sorted).
+    pending.sort_by_cached_key(|(_, p)| (p.first, Digest::of(&p.bytes)));
+    let mut applied_any = false;
     loop {
         let mut progress = false;
         let mut waiting = Vec::new();
-        for (origin, packet) in pending {
-            match merge(&file, packet) {
-                Ok(Merge::Known) => known += 1,
-                Ok(Merge::Grows(tail)) => {
-                    let invalid = |e: ReplayError| refuse(origin, MailError::Invalid(e));
-                    file.append(&tail).map_err(|e| invalid(e.into()))?;
-                    replayer = replayer.advance(&file).map_err(invalid)?;
-                    as_claimed(&file, packet).map_err(|e| refuse(origin, e))?;
-                    progress = true;
+        for (f, packet) in pending {
+            match state.apply(packet) {
+                Ok(Applied::Known) => applied_any = true,
+                Ok(Applied::Grew) => (applied_any, progress) = (true, true),
+                Err(MailError::Gap { .. }) => waiting.push((f, packet)),
+                Err(e) if f.in_mailbox => state.passed_over.push(ReceiveError::at(&f.origin, e)),
+                Err(e) => {
+                    return Err(ReceiveError {
+                        passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
+                        ..ReceiveError::at(&f.origin, e)
+                    });
                 }
-                Err(MailError::Gap { .. }) => waiting.push((origin, packet)),
-                Err(e) => return Err(refuse(origin, e)),
             }
         }
         pending = waiting;
@@ -384,22 +318,129 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
             break;
         }
     }
-    if let Some((origin, packet)) = pending.iter().min_by_key(|(_, p)| p.first) {
-        return Err(refuse(
-            origin,
-            MailError::Gap {
-                first: packet.first,
-                last: file.documents() - 1,
-            },
-        ));
+    let last = state.file.documents() - 1;
+    for (f, packet) in pending {
+        let gap = MailError::Gap {
+            first: packet.first,
+            last,
+        };
+        if !f.in_mailbox {
+            return Err(ReceiveError {
+                passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
+                ..ReceiveError::at(&f.origin, gap)
+            });
+        }
+        state.passed_over.push(ReceiveError::at(&f.origin, gap));
     }
+    // A damaged block is harmless beside a good copy of it, or in a mailbox; a message with
+    // nothing usable in it is refused with the damage.
+    if let Some((_, refused)) = damaged
+        .iter()
+        .find(|(in_mailbox, _)| !applied_any && !in_mailbox)
+    {
+        return Err(refused.clone());
+    }
+    // Damage first: it may explain the gaps listed after it.
+    let mut passed_over: Vec<ReceiveError> = damaged.into_iter().map(|(_, d)| d).collect();
+    passed_over.append(&mut state.passed_over);
+    state.passed_over = passed_over;
     Ok(Received {
-        added: initial..file.documents(),
-        bytes: file.text().as_bytes().to_vec(),
-        known: known - usize::from(local.is_none()),
-        other_games,
-        damaged,
+        added: initial..state.file.documents(),
+        bytes: state.file.text().as_bytes().to_vec(),
+        known: state.known - usize::from(local.is_none()),
+        other_games: state.other_games,
+        passed_over: state.passed_over,
     })
+}
+
+/// The file as blocks grow it, and its replay so far.
+struct State {
+    file: GameFile,
+    /// `None` only while a record is being checked.
+    replayer: Option<AnyReplayer>,
+    known: usize,
+    other_games: usize,
+    passed_over: Vec<ReceiveError>,
+}
+
+enum Applied {
+    Known,
+    Grew,
+}
+
+impl State {
+    /// Applies one packet, or leaves everything as it was and says why not.
+    fn apply(&mut self, packet: &Packet) -> Result<Applied, MailError> {
+        match merge(&self.file, packet)? {
+            Merge::Known => {
+                self.known += 1;
+                Ok(Applied::Known)
+            }
+            Merge::Grows(tail) => {
+                let before = self.file.documents();
+                self.file
+                    .append(&tail)
+                    .map_err(|e| MailError::Invalid(e.into()))?;
+                let replayer = self
+                    .replayer
+                    .take()
+                    .expect("the replay is kept between blocks");
+                match replayer.advance(&self.file) {
+                    Ok(advanced) => self.replayer = Some(advanced),
+                    Err(e) => {
+                        // Back to the file as it was, and its replay (a rare, slow path).
+                        self.file.truncate(before);
+                        self.replayer = Some(
+                            AnyReplayer::start(&self.file)
+                                .and_then(|r| r.advance(&self.file))
+                                .expect("the file verified before this block"),
+                        );
+                        return Err(MailError::Invalid(e));
+                    }
+                }
+                if let Err(e) = as_claimed(&self.file, packet) {
+                    self.file.truncate(before);
+                    self.replayer = Some(
+                        AnyReplayer::start(&self.file)
+                            .and_then(|r| r.advance(&self.file))
+                            .expect("the file verified before this block"),
+                    );
+                    return Err(e);
+                }
+                Ok(Applied::Grew)
+            }
+            Merge::Differs(document) => Err(self.differs(packet, document)),
+        }
+    }
+
+    /// Why a packet that disagrees with the file is refused: its version does not verify (a
+    /// forgery, or junk under this game's id), or it does, and the copies have forked.
+    fn differs(&self, packet: &Packet, document: usize) -> MailError {
+        let local = self.file.text().as_bytes();
+        let start = match packet.first {
+            0 => 0,
+            n => self.file.span(n).start,
+        };
+        let rival = [&local[..start], &packet.bytes].concat();
+        if let Err(e) = replay::verify(&rival) {
+            return MailError::Invalid(e);
+        }
+        match fork::compare(local, &rival) {
+            Ok(Relation::Fork(f)) => MailError::Fork {
+                document: f.document,
+                signers: f.records.map(|(signer, _)| signer),
+                equivocation: f.equivocation,
+                versions: Box::new([local.to_vec(), rival]),
+            },
+            // Both verify and differ at `document`: a fork is all it can be.
+            _ => MailError::Fork {
+                document,
+                signers: [String::new(), String::new()],
+                equivocation: false,
+                versions: Box::new([local.to_vec(), rival]),
+            },
+        }
+    }
 }
 
 /// The game file a challenge block starts, for `receive` without a local file.
@@ -420,30 +461,25 @@ fn start(found: &[Found]) -> Result<GameFile, ReceiveError> {
             .unwrap_or(MailError::NoChallenge);
         return Err(ReceiveError {
             origin: found.first().map(|f| f.origin.clone()),
-            error,
+            error: Box::new(error),
+            passed_over: Vec::new(),
         });
     };
     if games.len() > 1 {
         return Err(ReceiveError {
             origin: None,
-            error: MailError::SeveralGames(games),
+            error: Box::new(MailError::SeveralGames(games)),
+            passed_over: Vec::new(),
         });
     }
-    verified(&packet.bytes, packet).map_err(|error| ReceiveError {
-        origin: Some((*origin).to_owned()),
-        error,
-    })
-}
-
-/// The file a challenge's bytes make, once they verify and agree with what the packet says.
-fn verified(bytes: &[u8], packet: &Packet) -> Result<GameFile, MailError> {
-    replay::verify(bytes).map_err(MailError::Invalid)?;
-    let file = GameFile::parse(bytes).expect("a file that verifies parses");
-    as_claimed(&file, packet)?;
+    let invalid = |error| ReceiveError::at(origin, error);
+    replay::verify(&packet.bytes).map_err(|e| invalid(MailError::Invalid(e)))?;
+    let file = GameFile::parse(&packet.bytes).expect("a file that verifies parses");
+    as_claimed(&file, packet).map_err(invalid)?;
     Ok(file)
 }
 
-/// Whether the file that a packet made holds what the packet's lines say it carries.
+/// Whether the file that a packet grew holds what the packet's lines say it carries.
 fn as_claimed(file: &GameFile, packet: &Packet) -> Result<(), MailError> {
     let says = |why: String| MailError::Damaged {
         game: Some(packet.game),

@@ -161,7 +161,14 @@ fn merging_knows_what_is_new_old_early_forked_or_foreign() {
     let mut changed = packet(&file, 3, 5);
     let at = changed.bytes.len() / 2;
     changed.bytes[at] ^= 1;
-    assert_eq!(merge(&local, &changed), Err(MailError::Fork(4)));
+    assert_eq!(merge(&local, &changed), Ok(Merge::Differs(4)));
+    // A block inside the file whose `Documents:` line does not match what it carries.
+    let mut lying = packet(&file, 2, 3);
+    lying.last = 2;
+    assert!(matches!(
+        merge(&local, &lying),
+        Err(MailError::Damaged { .. })
+    ));
 }
 
 #[test]
@@ -195,14 +202,14 @@ fn a_challenge_starts_a_file() {
     assert_eq!(done.bytes, upto(&file, 3).text().as_bytes());
     assert_eq!(done.added, 0..4);
     let no_challenge = receive(None, &blocks[..1]).expect_err("no document 0");
-    assert_eq!(no_challenge.error, MailError::NoChallenge);
+    assert_eq!(*no_challenge.error, MailError::NoChallenge);
     let other = game("campaign/fact-check.yaml");
     let two = [
         found("a", packet(&file, 0, 0)),
         found("c", packet(&other, 0, 0)),
     ];
     assert!(matches!(
-        receive(None, &two).expect_err("two games").error,
+        *receive(None, &two).expect_err("two games").error,
         MailError::SeveralGames(games) if games.len() == 2
     ));
 }
@@ -220,17 +227,48 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
         .expect("a move record")
         + 7;
     forged.bytes[at] = if forged.bytes[at] == b'a' { b'b' } else { b'a' };
-    let error = receive(Some(&local), &[found("forged.eml", forged)]).expect_err("forged");
+    let error = receive(Some(&local), &[found("forged.eml", forged.clone())]).expect_err("forged");
     assert_eq!(error.origin.as_deref(), Some("forged.eml"));
     assert!(
-        matches!(&error.error, MailError::Invalid(e) if e.document == Some(3)),
+        matches!(&*error.error, MailError::Invalid(e) if e.document == Some(3)),
         "{error}"
     );
+    assert_eq!(
+        error.to_string(),
+        "forged.eml: the records do not verify: record 3: bad signature: the signature does \
+         not match the signed bytes"
+    );
+    // In a mailbox the forgery is passed over, with the reason, and the genuine record applies.
+    let mailbox = [
+        Found {
+            in_mailbox: true,
+            ..found("box, message 1", forged)
+        },
+        Found {
+            in_mailbox: true,
+            ..found("box, message 2", packet(&file, 3, 4))
+        },
+    ];
+    let done = receive(Some(&local), &mailbox).expect("the genuine records");
+    assert_eq!(done.added, 3..5);
+    assert_eq!(done.passed_over.len(), 1);
+    assert!(matches!(*done.passed_over[0].error, MailError::Invalid(_)));
+    // Junk under this game's id where the file holds a record is a forgery, not a fork.
+    let junk = Packet {
+        bytes: b"---\nnot a record\n".to_vec(),
+        ..packet(&file, 2, 2)
+    };
+    assert!(matches!(
+        *receive(Some(&local), &[found("junk", junk)])
+            .expect_err("junk")
+            .error,
+        MailError::Invalid(_)
+    ));
     // A block whose `Documents:` line lies.
     let mut lying = packet(&file, 3, 4);
     lying.last = 5;
     assert!(matches!(
-        receive(Some(&local), &[found("m", lying)])
+        *receive(Some(&local), &[found("m", lying)])
             .expect_err("lies")
             .error,
         MailError::Damaged { .. }
@@ -242,12 +280,12 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
     ];
     let error = receive(Some(&local), &gap).expect_err("gap");
     assert_eq!(error.origin.as_deref(), Some("m6"));
-    assert_eq!(error.error, MailError::Gap { first: 6, last: 3 });
+    assert_eq!(*error.error, MailError::Gap { first: 6, last: 3 });
     // Another game's block, given as a message for this game; in a mailbox it is passed over.
     let other = game("campaign/fact-check.yaml");
     let foreign = found("c", packet(&other, 1, 1));
     assert!(matches!(
-        receive(Some(&local), std::slice::from_ref(&foreign))
+        *receive(Some(&local), std::slice::from_ref(&foreign))
             .expect_err("wrong game")
             .error,
         MailError::WrongGame { .. }
@@ -276,18 +314,21 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
     )
     .expect("the damaged block passed over");
     assert_eq!(done.added, 3..4);
-    assert_eq!(done.damaged.len(), 1);
-    assert_eq!(done.damaged[0].origin.as_deref(), Some("box, message 2"));
+    assert_eq!(done.passed_over.len(), 1);
+    assert_eq!(
+        done.passed_over[0].origin.as_deref(),
+        Some("box, message 2")
+    );
     let alone = Found {
         in_mailbox: false,
         ..damaged
     };
     assert!(matches!(
-        receive(Some(&local), &[alone]).expect_err("damaged").error,
+        *receive(Some(&local), &[alone]).expect_err("damaged").error,
         MailError::Damaged { .. }
     ));
     assert_eq!(
-        receive(Some(&local), &[]).expect_err("nothing").error,
+        *receive(Some(&local), &[]).expect_err("nothing").error,
         MailError::NoBlock
     );
 }
@@ -340,9 +381,90 @@ fn a_block_pasted_without_headers_is_found() {
 #[test]
 fn mailbox_messages_are_split_and_unquoted() {
     let mbox = b"From alice Mon Nov 30 10:00:00 2026\nSubject: one\n\nbody\n>From here\n\n\
-                 From bob Mon Nov 30 11:00:00 2026\nSubject: two\n\nbody\n";
-    let messages = mailbox(mbox);
-    assert_eq!(messages.len(), 2);
-    assert_eq!(messages[0], b"Subject: one\n\nbody\nFrom here\n\n");
-    assert_eq!(in_message(&messages[1]).subject.as_deref(), Some("two"));
+                 From bob Mon Nov 30 11:00:00 2026\nSubject: two\n\nbody\n\
+                 From carol Mon Nov 30 12:00:00 2026\nSubject: three\n\nmuch too long for this limit\n";
+    let mut messages = Vec::new();
+    mailbox(&mbox[..], 35, |n, m| {
+        messages.push((n, m.map(<[u8]>::to_vec)))
+    })
+    .expect("in memory");
+    assert_eq!(messages.len(), 3);
+    assert_eq!(
+        messages[0],
+        (1, Ok(b"Subject: one\n\nbody\nFrom here\n\n".to_vec()))
+    );
+    let two = messages[1].1.as_ref().expect("small");
+    assert_eq!(in_message(two).subject.as_deref(), Some("two"));
+    assert_eq!(messages[2], (3, Err(45)));
+}
+
+#[test]
+fn blocks_in_html_are_found_however_it_is_laid_out() {
+    let file = opera();
+    let text = block(&file, 4, 4);
+    let expected = vec![Ok(packet(&file, 4, 4))];
+    let lines: Vec<&str> = text.lines().collect();
+    let divs: String = lines.iter().map(|l| format!("<div>{l}</div>")).collect();
+    let paragraphs: String = lines
+        .iter()
+        .map(|l| {
+            format!(
+                "<p class=MsoNormal><span>{}</span></p>\r\n",
+                l.replace(' ', "&nbsp;")
+            )
+        })
+        .collect();
+    let quoted = format!(
+        "<blockquote><pre>{}</pre></blockquote>",
+        text.replace('+', "&#43;")
+    );
+    for html in [divs, paragraphs, quoted] {
+        let message = format!(
+            "Subject: x\nMIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n\
+             <html><body><div>Here:</div>{html}<div>Regards</div></body></html>\n"
+        );
+        assert_eq!(in_message(message.as_bytes()).blocks, expected, "{html}");
+    }
+}
+
+#[test]
+fn a_word_broken_by_wrapping_or_an_invisible_character_does_no_harm() {
+    let file = opera();
+    let text = block(&file, 4, 5);
+    let expected = vec![Ok(packet(&file, 4, 5))];
+    // Long words broken at 40 columns, as hard-wrapping clients do, and a zero-width space.
+    let broken: String = text
+        .lines()
+        .flat_map(|l| {
+            let (a, b) = l.split_at(l.len().min(40));
+            [a.to_owned(), b.to_owned()]
+        })
+        .map(|l| format!("> {l}\n"))
+        .collect();
+    assert_eq!(find(&broken), expected);
+    let invisible = text.replacen("LS0t", "LS\u{200B}0t", 1);
+    assert_eq!(find(&invisible), expected);
+}
+
+#[test]
+fn finding_blocks_costs_time_linear_in_the_text() {
+    // Thousands of opening lines with no end: each is reported, once, without rescanning.
+    let text = format!("{BEGIN}\nGame: x\n").repeat(20_000);
+    let found = find(&text);
+    assert_eq!(found.len(), 20_000);
+    assert!(found.iter().all(Result::is_err));
+}
+
+#[test]
+fn a_game_file_sent_as_it_is_counts_as_a_block_of_all_its_records() {
+    let file = upto(&opera(), 3);
+    let expected = vec![Ok(packet(&opera(), 0, 3))];
+    assert_eq!(in_message(file.text().as_bytes()).blocks, expected);
+    let attached = format!(
+        "Subject: the game\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n\n\
+         --b\nContent-Type: text/plain\n\nAttached.\n--b\nContent-Type: application/yaml\n\
+         Content-Disposition: attachment; filename=game.yaml\n\n{}\n--b--\n",
+        file.text()
+    );
+    assert_eq!(in_message(attached.as_bytes()).blocks, expected);
 }

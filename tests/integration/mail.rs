@@ -180,11 +180,16 @@ fn a_mailbox_in_order_shuffled_or_duplicated_leaves_the_same_file() {
 /// written.
 fn refused(upto: usize, args: &[&str]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
-    let game = dir.path().join("opera.yaml");
+    refused_in(dir.path(), upto, args)
+}
+
+fn refused_in(dir: &Path, upto: usize, args: &[&str]) -> String {
+    let game = dir.join("opera.yaml");
     std::fs::write(&game, opera_upto(upto)).expect("write the copy");
     let mut all = vec!["opera.yaml"];
     all.extend_from_slice(args);
-    let (code, out, err) = receive(dir.path(), &all);
+    let before = listing(dir);
+    let (code, out, err) = receive(dir, &all);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("nothing was written"), "{err}");
@@ -192,7 +197,7 @@ fn refused(upto: usize, args: &[&str]) -> String {
         std::fs::read_to_string(&game).expect("the file"),
         opera_upto(upto)
     );
-    assert_eq!(listing(dir.path()), ["opera.yaml"]);
+    assert_eq!(listing(dir), before);
     err
 }
 
@@ -254,37 +259,97 @@ fn records_after_a_gap_are_refused_until_the_earlier_message_arrives() {
     );
 }
 
+/// A message carrying `record` played on another copy of the Opera Game up to `upto`, signed
+/// with `who`'s test key.
+fn rival_message(dir: &Path, upto: usize, record: &[&str], who: &str) -> PathBuf {
+    std::fs::write(dir.join("other.yaml"), opera_upto(upto)).expect("write");
+    let key = keys_dir().join(who);
+    let mut args = record.to_vec();
+    args.extend(["--no-commit", "--key", arg(&key)]);
+    let (code, _, err) = run(dir, &args);
+    assert_eq!(code, 0, "{err}");
+    let (code, message, err) = run(dir, &["mail", "other.yaml", "--from", "x@example.org"]);
+    assert_eq!(code, 0, "{err}");
+    let path = dir.join("rival.eml");
+    std::fs::write(&path, message).expect("write the message");
+    path
+}
+
 #[test]
-fn a_message_that_disagrees_with_the_file_is_refused_as_a_fork() {
+fn a_player_who_signed_two_records_with_one_number_is_caught_with_a_proof() {
     // Black's 8th move played differently on another copy, signed with Black's real key.
     let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("other.yaml"), opera_upto(14)).expect("write");
-    let bob = keys_dir().join("bob");
-    let (code, _, err) = run(
-        dir.path(),
-        &[
-            "play",
-            "other.yaml",
-            "Qd7",
-            "--no-commit",
-            "--key",
-            arg(&bob),
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let (code, message, err) = run(
-        dir.path(),
-        &["mail", "other.yaml", "--from", "duke@example.org"],
-    );
-    assert_eq!(code, 0, "{err}");
-    let message_path = dir.path().join("rival.eml");
-    std::fs::write(&message_path, message).expect("write the message");
-    let err = refused(16, &[arg(&message_path)]);
+    let rival = rival_message(dir.path(), 14, &["play", "other.yaml", "Qd7"], "bob");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&rival)]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
     assert!(
-        err.contains("its record 15 differs from the one the file holds"),
+        err.contains(
+            "its record 15 differs from the record 15 already received, and Duke Karl Count \
+             Isouard signed both: two different records with one number (equivocation)"
+        ),
         "{err}"
     );
-    assert!(err.contains("correspond compare"), "{err}");
+    assert!(
+        err.contains("a proof of it is in opera.equivocation-15.proof"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera_upto(16)
+    );
+    let (code, out, err) = run(dir.path(), &["check-proof", "opera.equivocation-15.proof"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("valid proof"), "{out}");
+}
+
+#[test]
+fn moves_that_crossed_in_the_mail_are_refused_as_a_race() {
+    // White resigned on another copy while Black's 8th move was on its way.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rival = rival_message(dir.path(), 14, &["resign", "other.yaml"], "alice");
+    std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
+    let err = refused_in(dir.path(), 16, &[arg(&rival)]);
+    assert!(
+        err.contains(
+            "its record 15 (signed by Paul Morphy) differs from the record 15 already received \
+             (signed by Duke Karl Count Isouard): the two copies have forked"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("agree which stands"), "{err}");
+}
+
+#[test]
+fn a_mailbox_applies_what_verifies_and_lists_what_it_passes_over() {
+    // The Opera Game's mailbox, with a forged message and a damaged one added.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut mbox = std::fs::read(fixture("games.mbox")).expect("the mailbox");
+    for name in ["forged.eml", "damaged.eml"] {
+        mbox.extend_from_slice(b"From mallory Sun Mar  1 12:00:00 2026\n");
+        mbox.extend(std::fs::read(fixture(name)).expect("fixture"));
+        mbox.push(b'\n');
+    }
+    std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(0)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(
+            "passed over box.mbox, message 77 (chess): the records do not verify: \
+                      record 15: bad signature"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("passed over box.mbox, message 78 (chess): a record block is damaged"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera()
+    );
 }
 
 #[test]
@@ -578,4 +643,54 @@ fn a_whole_game_with_a_coin_flip_is_played_by_mail_alone() {
         std::fs::read(dir.path().join("rebuilt.yaml")).expect("rebuilt"),
         a
     );
+}
+
+#[test]
+fn records_that_crossed_in_a_mailbox_settle_the_same_whatever_its_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let resign = std::fs::read(rival_message(
+        dir.path(),
+        14,
+        &["resign", "other.yaml"],
+        "alice",
+    ))
+    .expect("white's resignation");
+    std::fs::write(dir.path().join("other.yaml"), opera_upto(15)).expect("write");
+    let (code, move15, err) = run(
+        dir.path(),
+        &[
+            "mail",
+            "other.yaml",
+            "--from",
+            "duke@example.org",
+            "--since",
+            "15",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let mbox = |messages: [&[u8]; 2]| {
+        let mut mbox = Vec::new();
+        for message in messages {
+            mbox.extend_from_slice(b"From x Sun Mar  1 12:00:00 2026\n");
+            mbox.extend_from_slice(message);
+            mbox.push(b'\n');
+        }
+        mbox
+    };
+    let mut results = Vec::new();
+    for (name, order) in [
+        ("a", [&resign[..], move15.as_bytes()]),
+        ("b", [move15.as_bytes(), &resign[..]]),
+    ] {
+        std::fs::write(dir.path().join(format!("{name}.mbox")), mbox(order)).expect("write");
+        std::fs::write(dir.path().join(format!("{name}.yaml")), opera_upto(14)).expect("write");
+        let (code, out, err) = receive(
+            dir.path(),
+            &[&format!("{name}.yaml"), "--mbox", &format!("{name}.mbox")],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("the two copies have forked"), "{out}");
+        results.push(std::fs::read(dir.path().join(format!("{name}.yaml"))).expect("read"));
+    }
+    assert_eq!(results[0], results[1]);
 }

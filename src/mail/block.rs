@@ -1,0 +1,181 @@
+//! The record block: written by [`armor`], found again by [`find`] in text however mail has
+//! quoted, wrapped or reflowed it. The format is in docs/file-format.md ("Records by mail").
+
+use super::{MailError, Packet};
+use crate::digest::Digest;
+use crate::log::GameFile;
+use base64ct::{Base64, Encoding};
+
+/// The line that opens a block.
+pub const BEGIN: &str = "-----BEGIN CORRESPOND RECORDS-----";
+/// The line that closes it.
+pub const END: &str = "-----END CORRESPOND RECORDS-----";
+
+/// More records than any game file within the size limit can hold; a larger `Documents:`
+/// number is damage, not a game.
+const MAX_DOCUMENTS: usize = 1_000_000;
+
+/// The block carrying documents `first..` of `file`.
+///
+/// # Panics
+/// If the file has no document `first`.
+#[must_use]
+pub fn armor(file: &GameFile, first: usize) -> String {
+    let start = if first == 0 {
+        0
+    } else {
+        file.span(first).start
+    };
+    let bytes = &file.text().as_bytes()[start..];
+    let encoded = Base64::encode_string(bytes);
+    let mut out = format!(
+        "{BEGIN}\nGame: {}\nDocuments: {first}-{}\nChecksum: {}\n",
+        file.game_id(),
+        file.documents() - 1,
+        Digest::of(bytes)
+    );
+    for chunk in encoded.as_bytes().chunks(64) {
+        out.push_str(std::str::from_utf8(chunk).expect("base64 is ASCII"));
+        out.push('\n');
+    }
+    out.push_str(END);
+    out.push('\n');
+    out
+}
+
+/// Every block in a text, in order, however quoted, indented, wrapped or reflowed.
+///
+/// The text is read as words, not lines: mail clients re-wrap lines, quote them with `>` (no
+/// word of a block starts with one), and HTML turned into text may run them together. A word
+/// broken in two does no harm either: base64 words are joined, and a digest is read from as
+/// many words as its 64 characters take. A lost or changed character is caught by the
+/// checksum. The cost is linear in the text, whatever it holds.
+#[must_use]
+pub fn find(text: &str) -> Vec<Result<Packet, MailError>> {
+    // Text from HTML may glue a marker to the words around it (`Here:-----BEGIN`); no `-` is
+    // part of base64, so spacing the markers out changes nothing else. Invisible characters
+    // that editors slip into long words are dropped.
+    let spaced = text
+        .replace("-----BEGIN ", " -----BEGIN ")
+        .replace("-----END ", " -----END ")
+        .replace(" RECORDS-----", " RECORDS----- ")
+        .replace(
+            [
+                '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}', '\u{AD}',
+            ],
+            "",
+        );
+    let words: Vec<&str> = spaced
+        .split_whitespace()
+        .map(|w| w.trim_start_matches('>'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let marker = |m: &str| -> Vec<usize> {
+        let m: Vec<&str> = m.split(' ').collect();
+        (0..words.len())
+            .filter(|&i| words[i..].starts_with(&m))
+            .collect()
+    };
+    let (begins, ends) = (marker(BEGIN), marker(END));
+    let mut found = Vec::new();
+    let mut next_end = 0;
+    for (k, &begin) in begins.iter().enumerate() {
+        let body = begin + 3;
+        let next_begin = begins.get(k + 1).copied().unwrap_or(words.len());
+        while ends.get(next_end).is_some_and(|&e| e < body) {
+            next_end += 1;
+        }
+        match ends.get(next_end) {
+            Some(&end) if end < next_begin => found.push(read(&words[body..end])),
+            // A block cut short is reported, not passed over in silence.
+            _ => found.push(Err(damaged(
+                &words[body..next_begin],
+                "it has no end line (was it cut short?)",
+            ))),
+        }
+    }
+    found
+}
+
+/// The word after `name`.
+fn field<'a>(words: &[&'a str], name: &str) -> Option<&'a str> {
+    let at = words.iter().position(|w| *w == name)?;
+    words.get(at + 1).copied()
+}
+
+/// A SHA-256 digest after `name`, from the words that follow it until its 64 characters are
+/// read (a client that breaks long words splits it).
+fn digest(words: &[&str], name: &str) -> Option<Digest> {
+    let at = words.iter().position(|w| *w == name)?;
+    let mut hex = String::with_capacity(64);
+    for word in &words[at + 1..] {
+        if hex.len() >= 64 || !word.bytes().all(|b| b.is_ascii_hexdigit()) {
+            break;
+        }
+        hex.push_str(word);
+    }
+    Digest::parse(&hex)
+}
+
+fn damaged(words: &[&str], why: &str) -> MailError {
+    MailError::Damaged {
+        game: digest(words, "Game:"),
+        why: why.to_owned(),
+    }
+}
+
+fn read(words: &[&str]) -> Result<Packet, MailError> {
+    let fail = |why: &str| damaged(words, why);
+    let game = digest(words, "Game:")
+        .ok_or_else(|| fail("its `Game:` line is missing or is not a game id"))?;
+    let (first, last) = field(words, "Documents:")
+        .and_then(|range| range.split_once('-'))
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .filter(|&(a, b): &(usize, usize)| a <= b && b < MAX_DOCUMENTS)
+        .ok_or_else(|| fail("its `Documents:` line is missing or is not a range such as `4-5`"))?;
+    let checksum = digest(words, "Checksum:")
+        .ok_or_else(|| fail("its `Checksum:` line is missing or is not a SHA-256 digest"))?;
+    // The payload: the words after the checksum's, whatever wrapping did to them.
+    let after_checksum = words
+        .iter()
+        .position(|w| *w == "Checksum:")
+        .expect("the checksum was read");
+    let mut rest = &words[after_checksum + 1..];
+    let mut hex = 0;
+    while let Some((word, tail)) = rest.split_first().filter(|_| hex < 64) {
+        hex += word.len();
+        rest = tail;
+    }
+    let payload: String = rest.concat();
+    let bytes = Base64::decode_vec(&payload)
+        .map_err(|_| fail("its base64 lines do not decode (was a line lost or changed?)"))?;
+    if Digest::of(&bytes) != checksum {
+        return Err(fail(
+            "its content does not match its checksum (was a line lost or changed?)",
+        ));
+    }
+    if bytes.is_empty() {
+        return Err(fail("it carries no records"));
+    }
+    Ok(Packet {
+        game,
+        first,
+        last,
+        bytes,
+    })
+}
+
+/// A whole game file sent as it is (attached, or pasted), as the packet of all its documents.
+#[must_use]
+pub fn game_file(bytes: &[u8]) -> Option<Packet> {
+    if !bytes.starts_with(b"# correspond game file") {
+        return None;
+    }
+    let file = GameFile::parse(bytes).ok()?;
+    Some(Packet {
+        game: file.game_id(),
+        first: 0,
+        last: file.documents() - 1,
+        bytes: bytes.to_vec(),
+    })
+}
