@@ -26,6 +26,19 @@ pub enum GitError {
     /// The repository has no commit yet.
     #[error("the repository has no commits yet")]
     NoCommits,
+    /// Another git command holds the index (or left its lock behind).
+    #[error(
+        "git's index is locked ({0} exists: another git command is running, or one was cut short)"
+    )]
+    IndexLocked(PathBuf),
+    /// The commit was made, but git's index could not be brought up to date with it.
+    #[error("committed {id}, but git's index could not be updated: {error}")]
+    IndexAfterCommit {
+        /// The commit.
+        id: Oid,
+        /// Why.
+        error: git2::Error,
+    },
 }
 
 /// A game file inside a git work tree, ready to be committed.
@@ -65,6 +78,10 @@ impl Tracked {
         let Some((repo, relative)) = locate(path)? else {
             return Ok(None);
         };
+        // A file the repository ignores is the user's to keep out of it.
+        if repo.is_path_ignored(&relative).unwrap_or(false) {
+            return Ok(None);
+        }
         let signature = repo.signature().map_err(|_| GitError::Identity)?.to_owned();
         Ok(Some(Tracked {
             repo,
@@ -79,12 +96,19 @@ impl Tracked {
         &self.relative
     }
 
-    /// Commits the file as it now is on disk, alone, on top of `HEAD`.
+    /// Commits the file as it now is on disk, alone, on top of `HEAD`, and stages it in git's
+    /// index so that `git status` agrees.
     ///
     /// # Errors
-    /// When the file cannot be read or git fails.
+    /// When the file cannot be read or git fails; [`GitError::IndexLocked`] (nothing committed)
+    /// when another git command holds the index; [`GitError::IndexAfterCommit`] when the commit
+    /// was made but the index could not be updated.
     pub fn commit(&self, message: &str) -> Result<Oid, GitError> {
         let repo = &self.repo;
+        let lock = repo.path().join("index.lock");
+        if lock.exists() {
+            return Err(GitError::IndexLocked(lock));
+        }
         let workdir = repo
             .workdir()
             .expect("a tracked repository has a work tree");
@@ -113,9 +137,11 @@ impl Tracked {
             &tree,
             &parents,
         )?;
-        let mut index = repo.index()?;
-        index.add_path(&self.relative)?;
-        index.write()?;
+        let staged = repo.index().and_then(|mut index| {
+            index.add_path(&self.relative)?;
+            index.write()
+        });
+        staged.map_err(|error| GitError::IndexAfterCommit { id, error })?;
         Ok(id)
     }
 }

@@ -25,11 +25,15 @@ pub(crate) fn commit(
     message: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let id = tracked.commit(message).map_err(|e| {
-        CliError::usage(format!("the file was written, but the commit failed: {e}")).hint(format!(
-            "commit it yourself: git add {0} && git commit",
-            tracked.relative().display()
-        ))
+    let file = tracked.relative().display();
+    let id = tracked.commit(message).map_err(|e| match e {
+        GitError::IndexAfterCommit { .. } => {
+            CliError::usage(format!("the file was written and {e}")).hint(format!(
+                "once no other git command runs, stage it again: git add {file}"
+            ))
+        }
+        _ => CliError::usage(format!("the file was written, but the commit failed: {e}"))
+            .hint(format!("commit it yourself: git add {file} && git commit")),
     })?;
     let short = id.to_string();
     writeln!(out, "committed {}: {message}", &short[..10])?;

@@ -480,6 +480,35 @@ fn without_a_git_identity_nothing_is_written() {
 }
 
 #[test]
+fn a_locked_git_index_is_reported_and_nothing_is_committed() {
+    let t = Table::new();
+    t.start();
+    let head = git(&t.repo, &["rev-parse", "HEAD"]);
+    std::fs::write(t.repo.join(".git/index.lock"), "").expect("a stale lock");
+    let (code, out, err) = t.run("alice", &["play", "game.yaml", "c2c3"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("git's index is locked"), "{err}");
+    assert!(err.contains("commit it yourself"), "{err}");
+    assert_eq!(git(&t.repo, &["rev-parse", "HEAD"]), head, "no commit made");
+    std::fs::remove_file(t.repo.join(".git/index.lock")).expect("unlock");
+    // The record was written; committed by hand, the history is whole.
+    git(&t.repo, &["commit", "-q", "-am", "c2c3"]);
+    let (code, out, err) = t.read(&["audit", "game.yaml"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_game_file_git_ignores_is_not_committed() {
+    let t = Table::new();
+    std::fs::write(t.repo.join(".gitignore"), "game.yaml\n").expect("ignore the game");
+    git(&t.repo, &["add", ".gitignore"]);
+    git(&t.repo, &["commit", "-q", "-m", "ignore"]);
+    t.start();
+    assert_eq!(git(&t.repo, &["log", "--format=%s"]), "ignore\n");
+    assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");
+}
+
+#[test]
 fn status_show_and_log_describe_the_game() {
     let t = Table::new();
     t.start();
