@@ -11,8 +11,10 @@
 
 use correspond::digest::Digest;
 use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned, signature_line};
-use correspond::sign::{KeySigner, Signer};
-use std::path::Path;
+use correspond::sign::Signer;
+
+mod common;
+use common::{key, opening};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -99,59 +101,6 @@ fn main() {
 
 fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1000.0)
-}
-
-fn key(name: &str) -> KeySigner {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/keys")
-        .join(name);
-    KeySigner::new(ssh_key::PrivateKey::read_openssh_file(&path).expect("a test key"))
-        .expect("ed25519")
-}
-
-/// The game's header, acceptance and toss, made by the program itself; heads to move.
-fn opening(dir: &Path, file: &Path) -> String {
-    let keys = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/keys");
-    let run = |who: &str, args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_correspond"))
-            .current_dir(dir)
-            .env("CORRESPOND_TIME", "2026-01-01T00:00:00Z")
-            .args(args)
-            .arg("--key")
-            .arg(keys.join(who))
-            .arg("--no-commit")
-            .output()
-            .expect("run correspond");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let path = file.to_str().expect("UTF-8");
-    let bob = keys.join("bob.pub");
-    run(
-        "alice",
-        &[
-            "new",
-            "campaign",
-            path,
-            "--name",
-            "alice",
-            "--side",
-            "heads",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            bob.to_str().expect("UTF-8"),
-        ],
-    );
-    run("bob", &["accept", path]);
-    if run("alice", &["reveal", path]).contains("bob (tails) wins the toss") {
-        run("bob", &["play", path, "--defer"]);
-    }
-    std::fs::read_to_string(file).expect("the opening")
 }
 
 /// Commits `text` as game.yaml on top of HEAD.
