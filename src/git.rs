@@ -78,11 +78,17 @@ impl Tracked {
         let Some((repo, relative)) = locate(path)? else {
             return Ok(None);
         };
-        // A file the repository ignores is the user's to keep out of it.
-        if repo.is_path_ignored(&relative).unwrap_or(false) {
+        // A file the repository ignores, and does not track already, is the user's to keep out
+        // of it.
+        let tracked = repo
+            .index()
+            .is_ok_and(|index| index.get_path(&relative, 0).is_some());
+        if !tracked && repo.is_path_ignored(&relative).unwrap_or(false) {
             return Ok(None);
         }
         let signature = repo.signature().map_err(|_| GitError::Identity)?.to_owned();
+        // Checked now, before anything is written, and again when committing.
+        index_unlocked(&repo)?;
         Ok(Some(Tracked {
             repo,
             relative,
@@ -105,10 +111,7 @@ impl Tracked {
     /// was made but the index could not be updated.
     pub fn commit(&self, message: &str) -> Result<Oid, GitError> {
         let repo = &self.repo;
-        let lock = repo.path().join("index.lock");
-        if lock.exists() {
-            return Err(GitError::IndexLocked(lock));
-        }
+        index_unlocked(repo)?;
         let workdir = repo
             .workdir()
             .expect("a tracked repository has a work tree");
@@ -146,9 +149,25 @@ impl Tracked {
     }
 }
 
+/// Fails when another git command holds the index (`.git/index.lock` exists).
+fn index_unlocked(repo: &Repository) -> Result<(), GitError> {
+    let lock = repo.path().join("index.lock");
+    if !lock.exists() {
+        return Ok(());
+    }
+    let shown = repo
+        .workdir()
+        .and_then(|w| lock.strip_prefix(w).ok())
+        .map_or_else(|| lock.clone(), Path::to_path_buf);
+    Err(GitError::IndexLocked(shown))
+}
+
 /// The repository whose work tree holds `path` (which need not exist: a deleted file has a
 /// history too), and the path relative to the work tree.
 fn locate(path: &Path) -> Result<Option<(Repository, PathBuf)>, GitError> {
+    // Through a symbolic link, the file is its target (which is what gets written).
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
     let dir = existing_dir(path);
     let Ok(repo) = Repository::discover(&dir) else {
         return Ok(None);

@@ -14,6 +14,10 @@ pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
                 "set them with `git config user.name ...` and `git config user.email ...`, or \
                  pass --no-commit",
             ),
+            GitError::IndexLocked(_) => error.hint(
+                "wait for the other git command to finish, or remove the lock file if none is \
+                 running",
+            ),
             _ => error.hint("pass --no-commit to write the file without committing it"),
         }
     })

@@ -49,11 +49,15 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let path = &args.file;
     let from = match &args.from {
         Some(from) => address(from, "--from")?,
-        None => git_email(path).ok_or_else(|| {
-            CliError::usage("no sender address").hint(
-                "pass --from ADDRESS, or set one with `git config --global user.email ADDRESS`",
-            )
-        })?,
+        None => match git_email(path) {
+            Some(email) => address(&email, "git's user.email")?,
+            None => {
+                return Err(CliError::usage("no sender address").hint(
+                    "pass --from ADDRESS, or set one with `git config --global user.email \
+                     ADDRESS`",
+                ));
+            }
+        },
     };
     let to = args
         .to
@@ -187,6 +191,9 @@ fn address(text: &str, option: &str) -> Result<String, CliError> {
     let valid = text.split_once('@').is_some_and(|(local, domain)| {
         !local.is_empty()
             && !domain.is_empty()
+            && !local.starts_with('.')
+            && !local.ends_with('.')
+            && !local.contains("..")
             && local
                 .bytes()
                 .all(|b| b.is_ascii_graphic() && !b"()<>[]:;@\\,\"".contains(&b))
@@ -211,5 +218,5 @@ fn address(text: &str, option: &str) -> Result<String, CliError> {
 fn git_email(path: &Path) -> Option<String> {
     let config = crate::git::config_near(path)?;
     let email = config.get_string("user.email").ok()?;
-    address(email.trim(), "user.email").ok()
+    Some(email.trim().to_owned())
 }

@@ -1,9 +1,9 @@
 //! `correspond receive`: records that arrived by mail, checked and appended to a game file.
 
-use super::CliError;
 use super::commit;
 use super::compare::proof_name;
 use super::game::{CliGame, GameName, with_game};
+use super::{CliError, ExitStatus};
 use crate::fork::{self, Relation};
 use crate::git::Tracked;
 use crate::log::{self, GameFile};
@@ -51,7 +51,7 @@ pub(crate) struct Args {
     no_commit: bool,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     let path = &args.file;
     if args.new && path.exists() {
         return Err(
@@ -113,11 +113,23 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     received.other_games += other_games;
     let file = GameFile::parse(&received.bytes).expect("received files verify");
     let name = GameName::of_file(&file.header().game).expect("received files verify");
-    let message = with_game!(name, G => report::<G>(path, &file, &received, out)?);
+    let message = with_game!(name, G => report::<G>(path, &file, &received, args, out)?);
     if let (Some(tracked), Some(message)) = (write.tracked, message) {
         commit::commit(&tracked, &message, out)?;
     }
-    Ok(())
+    // What was written verifies; a forgery or a fork passed over in a mailbox still needs the
+    // player's attention.
+    let alarming = received.passed_over.iter().any(|p| {
+        matches!(
+            *p.error,
+            MailError::Invalid(_) | MailError::Fork { .. } | MailError::Undecided(_)
+        )
+    });
+    Ok(if alarming {
+        ExitStatus::Rejected
+    } else {
+        ExitStatus::Success
+    })
 }
 
 /// The `--game` option: a game id or its first 8 characters or more, in lower case.
@@ -159,18 +171,28 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
             (path.display().to_string(), read_message(path)?)
         };
         let parsed = mail::in_message(&bytes);
-        if parsed.blocks.is_empty() {
+        if parsed.blocks.is_empty() && messages.len() == 1 {
             return Err(
                 CliError::rejected(format!("{origin}: {}", MailError::NoBlock)).hint(
                     "give the whole message as your mail client saves it (`.eml`, \"save as\", \
-                 \"show original\"); nothing was written",
+                     \"show original\"); nothing was written",
                 ),
             );
         }
+        // Of several messages (a folder's files), those without a block are other mail.
         add(&mut found, &origin, parsed.blocks, false);
     }
+    if args.mbox.iter().any(|m| m.as_os_str() == "-")
+        && messages.iter().any(|m| m.as_os_str() == "-")
+    {
+        return Err(CliError::usage("standard input (`-`) is given twice"));
+    }
     for path in &args.mbox {
-        let file = std::fs::File::open(path).map_err(|e| CliError::io(path, &e))?;
+        let file: Box<dyn Read> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin())
+        } else {
+            Box::new(std::fs::File::open(path).map_err(|e| CliError::io(path, &e))?)
+        };
         let mut messages = 0;
         let mut oversized = Vec::new();
         let limit = usize::try_from(log::MAX_FILE_SIZE).unwrap_or(usize::MAX);
@@ -204,7 +226,8 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                 origin: format!("{}, message {number}", path.display()),
                 packet: Err(MailError::Damaged {
                     game: None,
-                    why: "the message is larger than 64 MiB, which no game's message is".into(),
+                    range: None,
+                    why: "its message is larger than 64 MiB, which no game's message is".into(),
                 }),
                 in_mailbox: true,
             });
@@ -350,34 +373,11 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
             MailError::Gap { .. } => error
                 .hint("receive the earlier message first (or all of them at once, in any order)"),
             MailError::Fork {
-                equivocation: true,
-                versions,
-                document,
-                ..
-            } => {
-                let [ours, rival] = &**versions;
-                let path = args
-                    .proof
-                    .clone()
-                    .unwrap_or_else(|| proof_name(&args.file, *document));
-                match fork::compare(ours, rival) {
-                    Ok(Relation::Fork(f)) => {
-                        match log::create_new(&path, &fork::proof(ours, rival, &f)) {
-                        Ok(()) => error.hint(format!(
-                            "a proof of it is in {}, for an arbiter: `correspond check-proof {}` \
-                             checks it",
-                            path.display(),
-                            path.display()
-                        )),
-                        Err(e) => error.hint(format!(
-                            "no proof written: {}: {e} (give another path with --proof)",
-                            path.display()
-                        )),
-                    }
-                    }
-                    _ => error,
-                }
-            }
+                equivocation: true, ..
+            } => match write_proof(&e.error, args) {
+                Some(said) => error.hint(said),
+                None => error,
+            },
             MailError::Fork { .. } => error.hint(
                 "both players signed a record at the same place, each before seeing the other's: \
              agree which stands; the other player then plays again on top of it",
@@ -393,11 +393,47 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
     error.hint("nothing was written to the game file")
 }
 
+/// For a fork where one player signed both records, writes the proof (to --proof, or next to
+/// the game file) and says where; `None` for any other error.
+fn write_proof(error: &MailError, args: &Args) -> Option<String> {
+    let MailError::Fork {
+        equivocation: true,
+        versions,
+        document,
+        ..
+    } = error
+    else {
+        return None;
+    };
+    let [ours, rival] = &**versions;
+    let Ok(Relation::Fork(f)) = fork::compare(ours, rival) else {
+        return None;
+    };
+    let path = args
+        .proof
+        .clone()
+        .unwrap_or_else(|| proof_name(&args.file, *document));
+    Some(
+        match log::create_new(&path, &fork::proof(ours, rival, &f)) {
+            Ok(()) => format!(
+                "a proof of it is in {}, for an arbiter: `correspond check-proof {}` checks it",
+                path.display(),
+                path.display()
+            ),
+            Err(e) => format!(
+                "no proof written: {}: {e} (give another path with --proof)",
+                path.display()
+            ),
+        },
+    )
+}
+
 /// Says what arrived; returns the commit message, if anything did.
 fn report<G: CliGame>(
     path: &Path,
     file: &GameFile,
     received: &Received,
+    args: &Args,
     out: &mut dyn Write,
 ) -> Result<Option<String>, CliError> {
     let replay = replay::replay::<G>(file).expect("received files verify");
@@ -409,6 +445,9 @@ fn report<G: CliGame>(
         }
         for passed in &received.passed_over {
             writeln!(out, "passed over {passed}")?;
+            if let Some(said) = write_proof(&passed.error, args) {
+                writeln!(out, "  {said}")?;
+            }
         }
         Ok(())
     };

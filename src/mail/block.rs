@@ -120,19 +120,26 @@ fn digest(words: &[&str], name: &str) -> Option<Digest> {
 fn damaged(words: &[&str], why: &str) -> MailError {
     MailError::Damaged {
         game: digest(words, "Game:"),
+        range: documents(words),
         why: why.to_owned(),
     }
+}
+
+/// The `Documents:` range, when it reads as one.
+fn documents(words: &[&str]) -> Option<(usize, usize)> {
+    field(words, "Documents:")
+        .and_then(|range| range.split_once('-'))
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .filter(|&(a, b): &(usize, usize)| a <= b && b < MAX_DOCUMENTS)
 }
 
 fn read(words: &[&str]) -> Result<Packet, MailError> {
     let fail = |why: &str| damaged(words, why);
     let game = digest(words, "Game:")
         .ok_or_else(|| fail("its `Game:` line is missing or is not a game id"))?;
-    let (first, last) = field(words, "Documents:")
-        .and_then(|range| range.split_once('-'))
-        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
-        .filter(|&(a, b): &(usize, usize)| a <= b && b < MAX_DOCUMENTS)
-        .ok_or_else(|| fail("its `Documents:` line is missing or is not a range such as `4-5`"))?;
+    let (first, last) = documents(words).ok_or_else(|| {
+        fail("its `Documents:` line is missing, or is not a range of records such as `4-5`")
+    })?;
     let checksum = digest(words, "Checksum:")
         .ok_or_else(|| fail("its `Checksum:` line is missing or is not a SHA-256 digest"))?;
     // The payload: the words after the checksum's, whatever wrapping did to them.
@@ -167,15 +174,23 @@ fn read(words: &[&str]) -> Result<Packet, MailError> {
 
 /// A whole game file sent as it is (attached, or pasted), as the packet of all its documents.
 #[must_use]
+///
+/// What mail does to a text attachment is undone first: a byte-order mark, CRLF line endings,
+/// and blank lines or a missing newline at the end. None of it is signed (game files have LF
+/// line endings and end with a signature line), so the signatures still decide.
 pub fn game_file(bytes: &[u8]) -> Option<Packet> {
+    let bytes = bytes.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(bytes);
     if !bytes.starts_with(b"# correspond game file") {
         return None;
     }
-    let file = GameFile::parse(bytes).ok()?;
+    let mut text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
+    text.truncate(text.trim_end().len());
+    text.push('\n');
+    let file = GameFile::parse(text.as_bytes()).ok()?;
     Some(Packet {
         game: file.game_id(),
         first: 0,
         last: file.documents() - 1,
-        bytes: bytes.to_vec(),
+        bytes: text.into_bytes(),
     })
 }

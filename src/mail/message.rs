@@ -92,22 +92,38 @@ fn html_text(html: &str) -> String {
         text.push_str(&rest[..at]);
         rest = &rest[at..];
         if rest.starts_with('<') {
-            // A tag, or a stray `<` (which no block holds) to the end of the text.
-            rest = rest.find('>').map_or("", |end| &rest[end + 1..]);
-            text.push(' ');
+            // A tag starts with a letter, `/`, `!` or `?`; any other `<` is text.
+            let tag = rest[1..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'));
+            if tag {
+                rest = rest.find('>').map_or("", |end| &rest[end + 1..]);
+                text.push(' ');
+            } else {
+                text.push('<');
+                rest = &rest[1..];
+            }
             continue;
         }
-        let entity = rest[1..]
-            .find(';')
-            .filter(|&end| end <= 10)
+        // An entity's name is short: looking further for its `;` would make the cost grow with
+        // the square of a text full of `&`.
+        let window = &rest.as_bytes()[1..rest.len().min(12)];
+        let entity = window
+            .iter()
+            .position(|&b| b == b';')
             .map(|end| &rest[1..=end]);
         let decoded = entity.and_then(|name| match name {
             "nbsp" | "ensp" | "emsp" | "thinsp" => Some(' '),
+            "zwnj" | "zwj" | "shy" => Some('\u{200B}'),
             "amp" => Some('&'),
             "lt" => Some('<'),
             "gt" => Some('>'),
             "quot" => Some('"'),
             "apos" => Some('\''),
+            "plus" => Some('+'),
+            "sol" => Some('/'),
+            "equals" => Some('='),
             _ => {
                 let number = name.strip_prefix('#')?;
                 let code = match number.strip_prefix(['x', 'X']) {

@@ -55,6 +55,8 @@ pub enum MailError {
     Damaged {
         /// The block's game, when its `Game:` line could be read.
         game: Option<Digest>,
+        /// The documents it says it carries, when its `Documents:` line could be read.
+        range: Option<(usize, usize)>,
         /// What is wrong.
         why: String,
     },
@@ -94,6 +96,12 @@ pub enum MailError {
     /// The records, appended, do not verify: a bad signature, a broken chain, an illegal move.
     #[error("the records do not verify: record {}: {}", .0.document.unwrap_or(0), .0.kind)]
     Invalid(ReplayError),
+    /// Two versions of a record arrived together (in a mailbox) and the file holds neither.
+    #[error(
+        "two versions of record {0} arrived and the file holds neither: nothing from record {0} \
+         on was applied"
+    )]
+    Undecided(usize),
     /// `--new` without a block that starts a game.
     #[error("no block starts a game (a challenge carries records from 0)")]
     NoChallenge,
@@ -180,6 +188,7 @@ pub fn merge(file: &GameFile, packet: &Packet) -> Result<Merge, MailError> {
     if packet.last >= have || file.span(packet.last).end != end {
         return Err(MailError::Damaged {
             game: Some(packet.game),
+            range: Some((packet.first, packet.last)),
             why: format!(
                 "its `Documents:` line says {}-{}, which is not what it carries",
                 packet.first, packet.last
@@ -262,6 +271,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         Some(file) => file.clone(),
         None => start(found)?,
     };
+    // With no local file, the header counts as arrived.
     let initial = if local.is_some() { file.documents() } else { 0 };
     // Replayed once; each block that grows the file then costs only its own records.
     let replayer = AnyReplayer::start(&file)
@@ -295,14 +305,13 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
     // their order (even where two players' records crossed in the mail, the same one is
     // applied and the other reported, however the mailbox is sorted).
     pending.sort_by_cached_key(|(_, p)| (p.first, Digest::of(&p.bytes)));
-    let mut applied_any = false;
     loop {
         let mut progress = false;
         let mut waiting = Vec::new();
         for (f, packet) in pending {
             match state.apply(packet) {
-                Ok(Applied::Known) => applied_any = true,
-                Ok(Applied::Grew) => (applied_any, progress) = (true, true),
+                Ok(Applied::Known) => {}
+                Ok(Applied::Grew) => progress = true,
                 Err(MailError::Gap { .. }) => waiting.push((f, packet)),
                 Err(e) if f.in_mailbox => state.passed_over.push(ReceiveError::at(&f.origin, e)),
                 Err(e) => {
@@ -332,12 +341,32 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         }
         state.passed_over.push(ReceiveError::at(&f.origin, gap));
     }
-    // A damaged block is harmless beside a good copy of it, or in a mailbox; a message with
-    // nothing usable in it is refused with the damage.
-    if let Some((_, refused)) = damaged
+    // Two versions of a record that both arrived now: the mailbox cannot say which stands, so
+    // neither does (a message given alone can).
+    let undecided = state
+        .passed_over
         .iter()
-        .find(|(in_mailbox, _)| !applied_any && !in_mailbox)
-    {
+        .filter_map(|p| match *p.error {
+            MailError::Fork { document, .. } if document >= initial.max(1) => Some(document),
+            _ => None,
+        })
+        .min();
+    if let Some(document) = undecided {
+        state.truncate(document);
+        state.passed_over.push(ReceiveError {
+            origin: None,
+            error: Box::new(MailError::Undecided(document)),
+            passed_over: Vec::new(),
+        });
+    }
+    // A damaged block is harmless beside a good copy of what it carried, or in a mailbox; a
+    // message with damage in what it brings is refused.
+    let have = state.file.documents();
+    if let Some((_, refused)) = damaged.iter().find(|(in_mailbox, d)| {
+        !in_mailbox
+            && !matches!(*d.error, MailError::Damaged { game: Some(g), range: Some((_, last)), .. }
+                if g == game && last < have)
+    }) {
         return Err(refused.clone());
     }
     // Damage first: it may explain the gaps listed after it.
@@ -347,7 +376,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
     Ok(Received {
         added: initial..state.file.documents(),
         bytes: state.file.text().as_bytes().to_vec(),
-        known: state.known - usize::from(local.is_none()),
+        known: state.known,
         other_games: state.other_games,
         passed_over: state.passed_over,
     })
@@ -369,6 +398,16 @@ enum Applied {
 }
 
 impl State {
+    /// Back to the file's first `documents` documents, and their replay (a rare, slow path).
+    fn truncate(&mut self, documents: usize) {
+        self.file.truncate(documents);
+        self.replayer = Some(
+            AnyReplayer::start(&self.file)
+                .and_then(|r| r.advance(&self.file))
+                .expect("the file verified before this block"),
+        );
+    }
+
     /// Applies one packet, or leaves everything as it was and says why not.
     fn apply(&mut self, packet: &Packet) -> Result<Applied, MailError> {
         match merge(&self.file, packet)? {
@@ -388,23 +427,12 @@ impl State {
                 match replayer.advance(&self.file) {
                     Ok(advanced) => self.replayer = Some(advanced),
                     Err(e) => {
-                        // Back to the file as it was, and its replay (a rare, slow path).
-                        self.file.truncate(before);
-                        self.replayer = Some(
-                            AnyReplayer::start(&self.file)
-                                .and_then(|r| r.advance(&self.file))
-                                .expect("the file verified before this block"),
-                        );
+                        self.truncate(before);
                         return Err(MailError::Invalid(e));
                     }
                 }
                 if let Err(e) = as_claimed(&self.file, packet) {
-                    self.file.truncate(before);
-                    self.replayer = Some(
-                        AnyReplayer::start(&self.file)
-                            .and_then(|r| r.advance(&self.file))
-                            .expect("the file verified before this block"),
-                    );
+                    self.truncate(before);
                     return Err(e);
                 }
                 Ok(Applied::Grew)
@@ -443,28 +471,19 @@ impl State {
     }
 }
 
-/// The game file a challenge block starts, for `receive` without a local file.
+/// The header a challenge block carries, for `receive` without a local file: the blocks, the
+/// challenge among them, then add the records. Of several challenges of one game, the header
+/// is the same bytes (the game id is its digest), so which block gives it does not matter.
 fn start(found: &[Found]) -> Result<GameFile, ReceiveError> {
-    let challenges: Vec<(&str, &Packet)> = found
+    let mut challenges: Vec<(&str, &Packet)> = found
         .iter()
         .filter_map(|f| f.packet.as_ref().ok().map(|p| (f.origin.as_str(), p)))
         .filter(|(_, p)| p.first == 0)
         .collect();
+    challenges.sort_by_cached_key(|(_, p)| Digest::of(&p.bytes));
     let mut games: Vec<Digest> = challenges.iter().map(|(_, p)| p.game).collect();
     games.sort();
     games.dedup();
-    let Some((origin, packet)) = challenges.first() else {
-        let error = found
-            .iter()
-            .find_map(|f| f.packet.as_ref().err())
-            .cloned()
-            .unwrap_or(MailError::NoChallenge);
-        return Err(ReceiveError {
-            origin: found.first().map(|f| f.origin.clone()),
-            error: Box::new(error),
-            passed_over: Vec::new(),
-        });
-    };
     if games.len() > 1 {
         return Err(ReceiveError {
             origin: None,
@@ -472,10 +491,47 @@ fn start(found: &[Found]) -> Result<GameFile, ReceiveError> {
             passed_over: Vec::new(),
         });
     }
-    let invalid = |error| ReceiveError::at(origin, error);
-    replay::verify(&packet.bytes).map_err(|e| invalid(MailError::Invalid(e)))?;
-    let file = GameFile::parse(&packet.bytes).expect("a file that verifies parses");
-    as_claimed(&file, packet).map_err(invalid)?;
+    let mut refusal = None;
+    for (origin, packet) in &challenges {
+        match header(packet) {
+            Ok(file) => return Ok(file),
+            Err(e) => refusal = refusal.or_else(|| Some(ReceiveError::at(origin, e))),
+        }
+    }
+    Err(refusal.unwrap_or_else(|| {
+        let error = found
+            .iter()
+            .find_map(|f| f.packet.as_ref().err())
+            .cloned()
+            .unwrap_or(MailError::NoChallenge);
+        ReceiveError {
+            origin: found.first().map(|f| f.origin.clone()),
+            error: Box::new(error),
+            passed_over: Vec::new(),
+        }
+    }))
+}
+
+/// The comment lines and header at the start of a challenge's bytes, verified.
+fn header(packet: &Packet) -> Result<GameFile, MailError> {
+    let invalid = |e: ReplayError| MailError::Invalid(e);
+    let end = crate::log::raw_document(&packet.bytes, 0)
+        .map_err(|e| invalid(e.into()))?
+        .end;
+    let bytes = &packet.bytes[..end];
+    replay::verify(bytes).map_err(invalid)?;
+    let file = GameFile::parse(bytes).expect("a file that verifies parses");
+    if file.game_id() != packet.game {
+        return Err(MailError::Damaged {
+            game: Some(packet.game),
+            range: Some((packet.first, packet.last)),
+            why: format!(
+                "its `Game:` line says {}, but its header is game {}",
+                packet.game,
+                file.game_id()
+            ),
+        });
+    }
     Ok(file)
 }
 
@@ -483,6 +539,7 @@ fn start(found: &[Found]) -> Result<GameFile, ReceiveError> {
 fn as_claimed(file: &GameFile, packet: &Packet) -> Result<(), MailError> {
     let says = |why: String| MailError::Damaged {
         game: Some(packet.game),
+        range: Some((packet.first, packet.last)),
         why,
     };
     if file.game_id() != packet.game {

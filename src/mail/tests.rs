@@ -102,7 +102,7 @@ fn a_damaged_block_is_reported_with_its_game() {
     let text = block(&file, 1, 6);
     let game = Some(file.game_id());
     let why = |text: &str| match find(text).as_slice() {
-        [Err(MailError::Damaged { game: g, why })] => {
+        [Err(MailError::Damaged { game: g, why, .. })] => {
             assert_eq!(*g, game, "{text}");
             why.clone()
         }
@@ -304,6 +304,7 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
         origin: "box, message 2".into(),
         packet: Err(MailError::Damaged {
             game: Some(file.game_id()),
+            range: Some((4, 4)),
             why: "its content does not match its checksum".into(),
         }),
         in_mailbox: true,
@@ -467,4 +468,101 @@ fn a_game_file_sent_as_it_is_counts_as_a_block_of_all_its_records() {
         file.text()
     );
     assert_eq!(in_message(attached.as_bytes()).blocks, expected);
+}
+
+#[test]
+fn a_damaged_block_is_harmless_only_beside_a_good_copy_of_what_it_carried() {
+    let file = opera();
+    let local = upto(&file, 2);
+    let damaged = |range| Found {
+        origin: "reply.eml, block 1".into(),
+        packet: Err(MailError::Damaged {
+            game: Some(file.game_id()),
+            range,
+            why: "its content does not match its checksum".into(),
+        }),
+        in_mailbox: false,
+    };
+    // Its records arrived in a good copy: passed over.
+    let twin = [
+        damaged(Some((3, 3))),
+        found("reply.eml, block 2", packet(&file, 3, 3)),
+    ];
+    let done = receive(Some(&local), &twin).expect("the good copy");
+    assert_eq!((done.added, done.passed_over.len()), (3..4, 1));
+    // Its records did not arrive (a known block quoted beside it does not help), or what it
+    // carried cannot be told: refused.
+    for range in [Some((3, 3)), None] {
+        let quoted = [
+            damaged(range),
+            found("reply.eml, block 2", packet(&file, 2, 2)),
+        ];
+        let error = receive(Some(&local), &quoted).expect_err("damaged news");
+        assert!(matches!(*error.error, MailError::Damaged { .. }), "{error}");
+    }
+}
+
+#[test]
+fn a_changed_block_in_a_mailbox_is_passed_over_as_a_forgery_not_a_fork() {
+    // Forks and undecided races need records signed with keys: tests/integration/mail.rs.
+    let file = opera();
+    let local = upto(&file, 3);
+    let mut changed = packet(&file, 3, 4);
+    let at = changed.bytes.len() / 2;
+    changed.bytes[at] ^= 1;
+    let mailbox = [Found {
+        in_mailbox: true,
+        ..found("box, message 1", changed)
+    }];
+    let done = receive(Some(&local), &mailbox).expect("passed over");
+    assert_eq!(done.added, 4..4);
+    assert!(matches!(*done.passed_over[0].error, MailError::Invalid(_)));
+}
+
+#[test]
+fn a_new_file_starts_from_the_header_whatever_the_order_of_challenges() {
+    let file = opera();
+    let mut forged = packet(&file, 0, 3);
+    let at = forged.bytes.len() - 30;
+    forged.bytes[at] ^= 1;
+    let genuine = packet(&file, 0, 2);
+    for order in [[&forged, &genuine], [&genuine, &forged]] {
+        let blocks: Vec<Found> = order
+            .iter()
+            .map(|p| Found {
+                in_mailbox: true,
+                ..found("box", (*p).clone())
+            })
+            .collect();
+        let done = receive(None, &blocks).expect("the genuine records");
+        assert_eq!(done.bytes, upto(&file, 2).text().as_bytes());
+        assert_eq!(done.passed_over.len(), 1);
+    }
+}
+
+#[test]
+fn html_reading_is_linear_and_leaves_stray_characters_alone() {
+    let file = opera();
+    let text = block(&file, 4, 4);
+    let expected = vec![Ok(packet(&file, 4, 4))];
+    let html = format!(
+        "<p>a < b & c &plus; {}</p>",
+        text.replace('\n', "<br>").replace('+', "&plus;")
+    );
+    let message = format!("Subject: x\nMIME-Version: 1.0\nContent-Type: text/html\n\n{html}\n");
+    assert_eq!(in_message(message.as_bytes()).blocks, expected);
+    // A part full of `&` with no `;`: read in one pass.
+    let ampersands = format!(
+        "Subject: x\nMIME-Version: 1.0\nContent-Type: text/html\n\n{}\n",
+        "& ".repeat(500_000)
+    );
+    assert_eq!(in_message(ampersands.as_bytes()).blocks, vec![]);
+}
+
+#[test]
+fn a_game_file_attached_as_text_survives_crlf_and_trailing_lines() {
+    let file = upto(&opera(), 3);
+    let mangled = format!("\u{FEFF}{}\n\n", file.text()).replace('\n', "\r\n");
+    let expected = vec![Ok(packet(&opera(), 0, 3))];
+    assert_eq!(in_message(mangled.as_bytes()).blocks, expected);
 }

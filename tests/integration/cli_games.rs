@@ -485,14 +485,19 @@ fn a_locked_git_index_is_reported_and_nothing_is_committed() {
     t.start();
     let head = git(&t.repo, &["rev-parse", "HEAD"]);
     std::fs::write(t.repo.join(".git/index.lock"), "").expect("a stale lock");
+    let before = t.file();
     let (code, out, err) = t.run("alice", &["play", "game.yaml", "c2c3"]);
     assert_eq!(code, 2, "{out}{err}");
-    assert!(err.contains("git's index is locked"), "{err}");
-    assert!(err.contains("commit it yourself"), "{err}");
+    assert!(
+        err.contains("git's index is locked (.git/index.lock exists"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(t.file(), before);
     assert_eq!(git(&t.repo, &["rev-parse", "HEAD"]), head, "no commit made");
     std::fs::remove_file(t.repo.join(".git/index.lock")).expect("unlock");
-    // The record was written; committed by hand, the history is whole.
-    git(&t.repo, &["commit", "-q", "-am", "c2c3"]);
+    t.ok("alice", &["play", "game.yaml", "c2c3"]);
+    assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");
     let (code, out, err) = t.read(&["audit", "game.yaml"]);
     assert_eq!(code, 0, "{out}{err}");
 }
@@ -506,6 +511,27 @@ fn a_game_file_git_ignores_is_not_committed() {
     t.start();
     assert_eq!(git(&t.repo, &["log", "--format=%s"]), "ignore\n");
     assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");
+    // Once tracked (added by force), it is committed like any other game file.
+    git(&t.repo, &["add", "-f", "game.yaml"]);
+    git(&t.repo, &["commit", "-q", "-m", "the game"]);
+    t.ok("alice", &["play", "game.yaml", "c2c3"]);
+    assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn a_game_file_reached_through_a_symbolic_link_is_committed_where_it_lives() {
+    let t = Table::new();
+    t.start();
+    std::fs::create_dir(t.repo.join("games")).expect("a folder");
+    git(&t.repo, &["mv", "game.yaml", "games/game.yaml"]);
+    git(&t.repo, &["commit", "-q", "-m", "move"]);
+    std::os::unix::fs::symlink("games/game.yaml", t.repo.join("game.yaml")).expect("link");
+    git(&t.repo, &["add", "game.yaml"]);
+    git(&t.repo, &["commit", "-q", "-m", "link"]);
+    t.ok("alice", &["play", "game.yaml", "c2c3"]);
+    assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");
+    let changed = git(&t.repo, &["show", "--name-only", "--format=", "HEAD"]);
+    assert_eq!(changed, "games/game.yaml\n");
 }
 
 #[test]

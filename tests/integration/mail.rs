@@ -334,7 +334,8 @@ fn a_mailbox_applies_what_verifies_and_lists_what_it_passes_over() {
     std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
     std::fs::write(dir.path().join("opera.yaml"), opera_upto(0)).expect("write");
     let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
-    assert_eq!(code, 0, "{err}");
+    // The game is received whole; the forgery makes the exit code 1.
+    assert_eq!(code, 1, "{err}");
     assert!(
         out.contains(
             "passed over box.mbox, message 77 (chess): the records do not verify: \
@@ -646,7 +647,7 @@ fn a_whole_game_with_a_coin_flip_is_played_by_mail_alone() {
 }
 
 #[test]
-fn records_that_crossed_in_a_mailbox_settle_the_same_whatever_its_order() {
+fn records_that_crossed_in_a_mailbox_are_left_for_the_players_to_settle() {
     let dir = tempfile::tempdir().expect("temp dir");
     let resign = std::fs::read(rival_message(
         dir.path(),
@@ -655,42 +656,87 @@ fn records_that_crossed_in_a_mailbox_settle_the_same_whatever_its_order() {
         "alice",
     ))
     .expect("white's resignation");
-    std::fs::write(dir.path().join("other.yaml"), opera_upto(15)).expect("write");
-    let (code, move15, err) = run(
-        dir.path(),
-        &[
-            "mail",
-            "other.yaml",
-            "--from",
-            "duke@example.org",
-            "--since",
-            "15",
-        ],
-    );
-    assert_eq!(code, 0, "{err}");
-    let mbox = |messages: [&[u8]; 2]| {
-        let mut mbox = Vec::new();
-        for message in messages {
-            mbox.extend_from_slice(b"From x Sun Mar  1 12:00:00 2026\n");
-            mbox.extend_from_slice(message);
-            mbox.push(b'\n');
-        }
-        mbox
-    };
-    let mut results = Vec::new();
+    let move15 = mail_of(dir.path(), 15);
     for (name, order) in [
-        ("a", [&resign[..], move15.as_bytes()]),
-        ("b", [move15.as_bytes(), &resign[..]]),
+        ("a", [&resign[..], &move15[..]]),
+        ("b", [&move15[..], &resign[..]]),
     ] {
-        std::fs::write(dir.path().join(format!("{name}.mbox")), mbox(order)).expect("write");
+        std::fs::write(dir.path().join(format!("{name}.mbox")), mbox(&order)).expect("write");
         std::fs::write(dir.path().join(format!("{name}.yaml")), opera_upto(14)).expect("write");
         let (code, out, err) = receive(
             dir.path(),
             &[&format!("{name}.yaml"), "--mbox", &format!("{name}.mbox")],
         );
-        assert_eq!(code, 0, "{err}");
+        assert_eq!(code, 1, "{out}{err}");
         assert!(out.contains("the two copies have forked"), "{out}");
-        results.push(std::fs::read(dir.path().join(format!("{name}.yaml"))).expect("read"));
+        assert!(
+            out.contains("two versions of record 15 arrived and the file holds neither"),
+            "{out}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(format!("{name}.yaml"))).expect("read"),
+            opera_upto(14)
+        );
     }
-    assert_eq!(results[0], results[1]);
+    // Given alone, the message whose version stands is received.
+    std::fs::write(dir.path().join("c.yaml"), opera_upto(14)).expect("write");
+    std::fs::write(dir.path().join("move15.eml"), &move15).expect("write");
+    let (code, _, err) = receive(dir.path(), &["c.yaml", "move15.eml"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn equivocation_in_a_mailbox_is_proved_too() {
+    // Black's 8th move signed twice, differently, both in the mailbox; the file holds neither.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rival = std::fs::read(rival_message(
+        dir.path(),
+        14,
+        &["play", "other.yaml", "Qd7"],
+        "bob",
+    ))
+    .expect("the rival");
+    let genuine = mail_of(dir.path(), 15);
+    std::fs::write(dir.path().join("box.mbox"), mbox(&[&rival, &genuine])).expect("write");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(14)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("(equivocation)"), "{out}");
+    assert!(
+        out.contains("a proof of it is in opera.equivocation-15.proof"),
+        "{out}"
+    );
+    let (code, out, err) = run(dir.path(), &["check-proof", "opera.equivocation-15.proof"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("valid proof"), "{out}");
+}
+
+/// `correspond mail` of the Opera Game's record `n` alone.
+fn mail_of(dir: &Path, n: usize) -> Vec<u8> {
+    std::fs::write(dir.join("other.yaml"), opera_upto(n)).expect("write");
+    let n = n.to_string();
+    let (code, message, err) = run(
+        dir,
+        &[
+            "mail",
+            "other.yaml",
+            "--from",
+            "x@example.org",
+            "--since",
+            &n,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    message.into_bytes()
+}
+
+/// An mbox mailbox of these messages.
+fn mbox(messages: &[&[u8]]) -> Vec<u8> {
+    let mut mbox = Vec::new();
+    for message in messages {
+        mbox.extend_from_slice(b"From x Sun Mar  1 12:00:00 2026\n");
+        mbox.extend_from_slice(message);
+        mbox.push(b'\n');
+    }
+    mbox
 }
