@@ -301,9 +301,8 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
             Err(e) => damaged.push((f.in_mailbox, ReceiveError::at(&f.origin, e.clone()))),
         }
     }
-    // By first record, then by content: the outcome depends on the set of blocks, never on
-    // their order (even where two players' records crossed in the mail, the same one is
-    // applied and the other reported, however the mailbox is sorted).
+    // By first record, then by content: one pass applies a shuffled mailbox, and the outcome
+    // depends on the set of blocks, never on their order.
     pending.sort_by_cached_key(|(_, p)| (p.first, Digest::of(&p.bytes)));
     loop {
         let mut progress = false;
@@ -327,20 +326,6 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
             break;
         }
     }
-    let last = state.file.documents() - 1;
-    for (f, packet) in pending {
-        let gap = MailError::Gap {
-            first: packet.first,
-            last,
-        };
-        if !f.in_mailbox {
-            return Err(ReceiveError {
-                passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
-                ..ReceiveError::at(&f.origin, gap)
-            });
-        }
-        state.passed_over.push(ReceiveError::at(&f.origin, gap));
-    }
     // Two versions of a record that both arrived now: the mailbox cannot say which stands, so
     // neither does (a message given alone can).
     let undecided = state
@@ -358,6 +343,20 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
             error: Box::new(MailError::Undecided(document)),
             passed_over: Vec::new(),
         });
+    }
+    let last = state.file.documents() - 1;
+    for (f, packet) in pending {
+        let gap = MailError::Gap {
+            first: packet.first,
+            last,
+        };
+        if !f.in_mailbox {
+            return Err(ReceiveError {
+                passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
+                ..ReceiveError::at(&f.origin, gap)
+            });
+        }
+        state.passed_over.push(ReceiveError::at(&f.origin, gap));
     }
     // A damaged block is harmless beside a good copy of what it carried, or in a mailbox; a
     // message with damage in what it brings is refused.
