@@ -9,7 +9,7 @@ use crate::git::Tracked;
 use crate::log::{self, GameFile};
 use crate::mail::{self, Found, MailError, ReceiveError, Received};
 use crate::replay::{self, Event};
-use std::io::{BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Take in records that arrived by mail: find the record block in each message (whatever the
@@ -21,8 +21,12 @@ use std::path::{Path, PathBuf};
 /// another game, with a bad signature, that disagrees with the file, or whose records come
 /// after a gap (an earlier message not yet received) is refused with the reason, and nothing
 /// is written (exit code 1); when the other player signed two different records with one
-/// number, a proof of it is written for an arbiter. A mailbox holds whatever arrived: what can
-/// be applied is, and each block passed over is listed with the reason.
+/// number, a proof of it is written for an arbiter.
+///
+/// A mailbox (--mbox, `-` for standard input) holds whatever arrived: what verifies is applied,
+/// and each block passed over is listed with the reason; the exit code is 1 when one was forged
+/// or disagrees with the game. Two versions of one record that arrive together, when the file
+/// holds neither, are both left out: the players settle which stands.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
@@ -69,6 +73,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
     let game = args.game.as_deref().map(game_prefix).transpose()?;
     let mut found = gather(args)?;
+    if found.is_empty() && !args.new {
+        // Only mailboxes, with no record block in them: no mail for the game yet.
+        writeln!(out, "nothing new: no record block in the mailbox")?;
+        return Ok(ExitStatus::Success);
+    }
     let mut other_games = 0;
     if let Some(id) = game {
         if !args.new {
@@ -161,9 +170,6 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
     } else {
         &args.messages[..]
     };
-    if messages.iter().filter(|m| m.as_os_str() == "-").count() > 1 {
-        return Err(CliError::usage("standard input (`-`) is given twice"));
-    }
     for path in messages {
         let (origin, bytes) = if path.as_os_str() == "-" {
             ("standard input".to_owned(), read_stdin()?)
@@ -179,12 +185,22 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                 ),
             );
         }
-        // Of several messages (a folder's files), those without a block are other mail.
+        if parsed.blocks.is_empty() {
+            // Of several messages (a folder's files), one without a block is other mail.
+            found.push(Found {
+                origin,
+                packet: Err(MailError::NoBlock),
+                in_mailbox: true,
+            });
+            continue;
+        }
         add(&mut found, &origin, parsed.blocks, false);
     }
-    if args.mbox.iter().any(|m| m.as_os_str() == "-")
-        && messages.iter().any(|m| m.as_os_str() == "-")
-    {
+    let stdin_uses = messages
+        .iter()
+        .chain(&args.mbox)
+        .filter(|m| m.as_os_str() == "-");
+    if !(args.messages.is_empty() && args.mbox.is_empty()) && stdin_uses.count() > 1 {
         return Err(CliError::usage("standard input (`-`) is given twice"));
     }
     for path in &args.mbox {
@@ -196,7 +212,15 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         let mut messages = 0;
         let mut oversized = Vec::new();
         let limit = usize::try_from(log::MAX_FILE_SIZE).unwrap_or(usize::MAX);
-        mail::mailbox(BufReader::new(file), limit, |number, message| {
+        let mut reader = BufReader::new(file);
+        if reader
+            .fill_buf()
+            .map_err(|e| CliError::io(path, &e))?
+            .is_empty()
+        {
+            continue; // An empty mailbox: no mail yet.
+        }
+        mail::mailbox(reader, limit, |number, message| {
             messages += 1;
             let Ok(message) = message else {
                 oversized.push(number);
@@ -219,7 +243,7 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                 "{}: no messages (an mbox mailbox starts with a `From ` line)",
                 path.display()
             ))
-            .hint("give a single saved message without --mbox"));
+            .hint("is it a mailbox? A single saved message is given without --mbox"));
         }
         for number in oversized {
             found.push(Found {
@@ -232,10 +256,6 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                 in_mailbox: true,
             });
         }
-    }
-    if found.is_empty() {
-        return Err(CliError::rejected(MailError::NoBlock.to_string())
-            .hint("nothing was written; are these the game's messages?"));
     }
     Ok(found)
 }
@@ -378,10 +398,15 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
                 Some(said) => error.hint(said),
                 None => error,
             },
-            MailError::Fork { .. } => error.hint(
-                "both players signed a record at the same place, each before seeing the other's: \
-             agree which stands; the other player then plays again on top of it",
-            ),
+            MailError::Fork { .. } => error
+                .hint(
+                    "both players signed a record at the same place, each before seeing the \
+                     other's: agree which stands; the other player then plays again on top of it",
+                )
+                .hint(
+                    "if the message only quotes the other version (a reply), receive the message \
+                     it answers, or the new block alone",
+                ),
             MailError::Damaged { .. } => error
                 .hint("ask for the message again, or for the game file itself as an attachment"),
             MailError::WrongGame { .. } => error.hint("is it the right game file?"),
@@ -413,19 +438,23 @@ fn write_proof(error: &MailError, args: &Args) -> Option<String> {
         .proof
         .clone()
         .unwrap_or_else(|| proof_name(&args.file, *document));
-    Some(
-        match log::create_new(&path, &fork::proof(ours, rival, &f)) {
-            Ok(()) => format!(
-                "a proof of it is in {}, for an arbiter: `correspond check-proof {}` checks it",
-                path.display(),
-                path.display()
-            ),
-            Err(e) => format!(
-                "no proof written: {}: {e} (give another path with --proof)",
-                path.display()
-            ),
-        },
-    )
+    let proof = fork::proof(ours, rival, &f);
+    let written = match log::create_new(&path, &proof) {
+        // Received again: the same proof, written the first time.
+        Err(_) if std::fs::read(&path).is_ok_and(|old| old == proof) => Ok(()),
+        done => done,
+    };
+    Some(match written {
+        Ok(()) => format!(
+            "a proof of it is in {}, for an arbiter: `correspond check-proof {}` checks it",
+            path.display(),
+            path.display()
+        ),
+        Err(e) => format!(
+            "no proof written: {}: {e} (give another path with --proof)",
+            path.display()
+        ),
+    })
 }
 
 /// Says what arrived; returns the commit message, if anything did.
@@ -443,8 +472,21 @@ fn report<G: CliGame>(
             let blocks = if n == 1 { "block" } else { "blocks" };
             writeln!(out, "passed over {n} {blocks} of other games")?;
         }
+        let mut proved = Vec::new();
         for passed in &received.passed_over {
             writeln!(out, "passed over {passed}")?;
+            if let MailError::Fork {
+                document,
+                equivocation: true,
+                ..
+            } = *passed.error
+            {
+                // One proof a record is enough for an arbiter.
+                if proved.contains(&document) {
+                    continue;
+                }
+                proved.push(document);
+            }
             if let Some(said) = write_proof(&passed.error, args) {
                 writeln!(out, "  {said}")?;
             }

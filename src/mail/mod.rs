@@ -96,6 +96,14 @@ pub enum MailError {
     /// The records, appended, do not verify: a bad signature, a broken chain, an illegal move.
     #[error("the records do not verify: record {}: {}", .0.document.unwrap_or(0), .0.kind)]
     Invalid(ReplayError),
+    /// Records that follow another version of the file's last record: the copies forked
+    /// earlier (that fork is reported by the block that carries it, if one arrived).
+    #[error(
+        "its record {0} follows another version of record {prev} than the file's: it continues \
+         a copy of the game that forked from this one",
+        prev = .0 - 1
+    )]
+    Elsewhere(usize),
     /// Two versions of a record arrived together (in a mailbox) and the file holds neither.
     #[error(
         "two versions of record {0} arrived and the file holds neither: nothing from record {0} \
@@ -287,6 +295,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         known: 0,
         other_games: 0,
         passed_over: Vec::new(),
+        added: Vec::new(),
     };
     let game = state.file.game_id();
     let mut pending = Vec::new();
@@ -308,7 +317,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         let mut progress = false;
         let mut waiting = Vec::new();
         for (f, packet) in pending {
-            match state.apply(packet) {
+            match state.apply(packet, &f.origin, f.in_mailbox) {
                 Ok(Applied::Known) => {}
                 Ok(Applied::Grew) => progress = true,
                 Err(MailError::Gap { .. }) => waiting.push((f, packet)),
@@ -337,6 +346,23 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         })
         .min();
     if let Some(document) = undecided {
+        // A message given alone is refused whole rather than cut short.
+        if let Some((_, origin, _)) = state
+            .added
+            .iter()
+            .find(|(range, _, in_mailbox)| !in_mailbox && range.end > document)
+        {
+            let fork = state
+                .passed_over
+                .iter()
+                .find(|p| matches!(*p.error, MailError::Fork { document: d, .. } if d == document))
+                .map(|p| (*p.error).clone())
+                .expect("the undecided record is a fork passed over");
+            return Err(ReceiveError {
+                passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
+                ..ReceiveError::at(origin, fork)
+            });
+        }
         state.truncate(document);
         state.passed_over.push(ReceiveError {
             origin: None,
@@ -389,6 +415,8 @@ struct State {
     known: usize,
     other_games: usize,
     passed_over: Vec<ReceiveError>,
+    /// What each block added, where it came from, and whether from a mailbox.
+    added: Vec<(Range<usize>, String, bool)>,
 }
 
 enum Applied {
@@ -408,7 +436,12 @@ impl State {
     }
 
     /// Applies one packet, or leaves everything as it was and says why not.
-    fn apply(&mut self, packet: &Packet) -> Result<Applied, MailError> {
+    fn apply(
+        &mut self,
+        packet: &Packet,
+        origin: &str,
+        in_mailbox: bool,
+    ) -> Result<Applied, MailError> {
         match merge(&self.file, packet)? {
             Merge::Known => {
                 self.known += 1;
@@ -427,9 +460,17 @@ impl State {
                     Ok(advanced) => self.replayer = Some(advanced),
                     Err(e) => {
                         self.truncate(before);
-                        return Err(MailError::Invalid(e));
+                        let elsewhere = e.document == Some(before)
+                            && matches!(e.kind, replay::ErrorKind::BrokenChain { .. });
+                        return Err(if elsewhere {
+                            MailError::Elsewhere(before)
+                        } else {
+                            MailError::Invalid(e)
+                        });
                     }
                 }
+                self.added
+                    .push((before..self.file.documents(), origin.to_owned(), in_mailbox));
                 if let Err(e) = as_claimed(&self.file, packet) {
                     self.truncate(before);
                     return Err(e);
@@ -459,12 +500,14 @@ impl State {
                 equivocation: f.equivocation,
                 versions: Box::new([local.to_vec(), rival]),
             },
-            // Both verify and differ at `document`: a fork is all it can be.
-            _ => MailError::Fork {
-                document,
-                signers: [String::new(), String::new()],
-                equivocation: false,
-                versions: Box::new([local.to_vec(), rival]),
+            // Its `Game:` line names this game, but its bytes are another game's.
+            _ => MailError::Damaged {
+                game: Some(packet.game),
+                range: Some((packet.first, packet.last)),
+                why: format!(
+                    "its `Game:` line names this game, but its record {document} is not this \
+                     game's"
+                ),
             },
         }
     }

@@ -1,35 +1,37 @@
 //! Records by mail: messages made by another mail library (Python's `email`, by
 //! `tests/mail/make_fixtures.py`) in the shapes real clients produce, received onto copies of
-//! the Opera Game; mailboxes in order, shuffled and duplicated; every refusal; and whole games
-//! played between two files by `mail` and `receive` alone.
+//! the Opera Game; mailboxes in order, shuffled and duplicated; the message `mail` writes; and
+//! whole games played between two files by `mail` and `receive` alone. The refusals are in
+//! `mail_refusals.rs`.
 
 use crate::disputes::before_document;
 use crate::util::{correspond, git, keys_dir};
 use std::path::{Path, PathBuf};
 
-const OPERA: &str = "games/chess/morphy-opera-game-1858.yaml";
-const OPERA_ID: &str = "04e56a1dc75da52f592d57cfc3cd9e6f19eda340b41a4898381184ac1b0e7061";
-const CAMPAIGN: &str = "games/campaign/fact-check.yaml";
+pub(crate) const OPERA: &str = "games/chess/morphy-opera-game-1858.yaml";
+pub(crate) const OPERA_ID: &str =
+    "04e56a1dc75da52f592d57cfc3cd9e6f19eda340b41a4898381184ac1b0e7061";
+pub(crate) const CAMPAIGN: &str = "games/campaign/fact-check.yaml";
 
-fn repo(path: &str) -> PathBuf {
+pub(crate) fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-fn fixture(name: &str) -> PathBuf {
+pub(crate) fn fixture(name: &str) -> PathBuf {
     repo("tests/mail").join(name)
 }
 
-fn opera() -> String {
+pub(crate) fn opera() -> String {
     std::fs::read_to_string(repo(OPERA)).expect("the Opera Game")
 }
 
 /// The Opera Game up to and including record `last`.
-fn opera_upto(last: usize) -> String {
+pub(crate) fn opera_upto(last: usize) -> String {
     before_document(&opera(), last + 1).to_owned()
 }
 
 /// Runs correspond in `dir`; returns (exit code, stdout, stderr).
-fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = correspond()
         .current_dir(dir)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -44,18 +46,18 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn receive(dir: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn receive(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let mut all = vec!["receive", "--no-commit"];
     all.extend_from_slice(args);
     run(dir, &all)
 }
 
-fn arg(path: &Path) -> &str {
+pub(crate) fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
 }
 
 /// The files in a folder, to show that a refusal left nothing behind.
-fn listing(dir: &Path) -> Vec<String> {
+pub(crate) fn listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .expect("read the folder")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
@@ -63,7 +65,6 @@ fn listing(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
-
 #[test]
 fn messages_in_the_shapes_mail_clients_make_are_received_in_turn() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -178,12 +179,12 @@ fn a_mailbox_in_order_shuffled_or_duplicated_leaves_the_same_file() {
 
 /// A refusal: exit code 1, the reason on standard error, the file untouched and nothing else
 /// written.
-fn refused(upto: usize, args: &[&str]) -> String {
+pub(crate) fn refused(upto: usize, args: &[&str]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
     refused_in(dir.path(), upto, args)
 }
 
-fn refused_in(dir: &Path, upto: usize, args: &[&str]) -> String {
+pub(crate) fn refused_in(dir: &Path, upto: usize, args: &[&str]) -> String {
     let game = dir.join("opera.yaml");
     std::fs::write(&game, opera_upto(upto)).expect("write the copy");
     let mut all = vec!["opera.yaml"];
@@ -200,68 +201,9 @@ fn refused_in(dir: &Path, upto: usize, args: &[&str]) -> String {
     assert_eq!(listing(dir), before);
     err
 }
-
-#[test]
-fn a_forged_record_is_refused_with_its_number_and_reason() {
-    let err = refused(14, &[arg(&fixture("forged.eml"))]);
-    assert!(
-        err.contains("forged.eml: the records do not verify: record 15"),
-        "{err}"
-    );
-    assert!(err.contains("bad signature"), "{err}");
-}
-
-#[test]
-fn a_damaged_block_is_refused() {
-    let err = refused(14, &[arg(&fixture("damaged.eml"))]);
-    assert!(err.contains("a record block is damaged"), "{err}");
-    assert!(err.contains("checksum"), "{err}");
-    assert!(err.contains("ask for the message again"), "{err}");
-}
-
-#[test]
-fn another_games_message_is_refused() {
-    let err = refused(14, &[arg(&fixture("other-game.eml"))]);
-    assert!(
-        err.contains("the records are from another game (960690592a11"),
-        "{err}"
-    );
-    assert!(err.contains(OPERA_ID), "{err}");
-}
-
-#[test]
-fn records_after_a_gap_are_refused_until_the_earlier_message_arrives() {
-    let err = refused(4, &[arg(&fixture("several-records.eml"))]);
-    assert!(
-        err.contains("the records start at record 10, but the file ends at record 4"),
-        "{err}"
-    );
-    assert!(err.contains("receive the earlier message first"), "{err}");
-    // With the missing messages, in any order, they apply.
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("opera.yaml"), opera_upto(4)).expect("write");
-    let mut args = vec!["opera.yaml".to_owned()];
-    for name in [
-        "several-records.eml",
-        "forwarded-inline.eml",
-        "forwarded-attached.eml",
-    ] {
-        args.push(arg(&fixture(name)).to_owned());
-    }
-    args.push(arg(&fixture("reply.eml")).to_owned());
-    args.push(arg(&fixture("html-only.eml")).to_owned());
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (code, _, err) = receive(dir.path(), &args);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("grown"),
-        opera_upto(14)
-    );
-}
-
 /// A message carrying `record` played on another copy of the Opera Game up to `upto`, signed
 /// with `who`'s test key.
-fn rival_message(dir: &Path, upto: usize, record: &[&str], who: &str) -> PathBuf {
+pub(crate) fn rival_message(dir: &Path, upto: usize, record: &[&str], who: &str) -> PathBuf {
     std::fs::write(dir.join("other.yaml"), opera_upto(upto)).expect("write");
     let key = keys_dir().join(who);
     let mut args = record.to_vec();
@@ -274,163 +216,6 @@ fn rival_message(dir: &Path, upto: usize, record: &[&str], who: &str) -> PathBuf
     std::fs::write(&path, message).expect("write the message");
     path
 }
-
-#[test]
-fn a_player_who_signed_two_records_with_one_number_is_caught_with_a_proof() {
-    // Black's 8th move played differently on another copy, signed with Black's real key.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let rival = rival_message(dir.path(), 14, &["play", "other.yaml", "Qd7"], "bob");
-    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
-    let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&rival)]);
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(out.is_empty(), "{out}");
-    assert!(
-        err.contains(
-            "its record 15 differs from the record 15 already received, and Duke Karl Count \
-             Isouard signed both: two different records with one number (equivocation)"
-        ),
-        "{err}"
-    );
-    assert!(
-        err.contains("a proof of it is in opera.equivocation-15.proof"),
-        "{err}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
-        opera_upto(16)
-    );
-    let (code, out, err) = run(dir.path(), &["check-proof", "opera.equivocation-15.proof"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("valid proof"), "{out}");
-}
-
-#[test]
-fn moves_that_crossed_in_the_mail_are_refused_as_a_race() {
-    // White resigned on another copy while Black's 8th move was on its way.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let rival = rival_message(dir.path(), 14, &["resign", "other.yaml"], "alice");
-    std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
-    let err = refused_in(dir.path(), 16, &[arg(&rival)]);
-    assert!(
-        err.contains(
-            "its record 15 (signed by Paul Morphy) differs from the record 15 already received \
-             (signed by Duke Karl Count Isouard): the two copies have forked"
-        ),
-        "{err}"
-    );
-    assert!(err.contains("agree which stands"), "{err}");
-}
-
-#[test]
-fn a_mailbox_applies_what_verifies_and_lists_what_it_passes_over() {
-    // The Opera Game's mailbox, with a forged message and a damaged one added.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut mbox = std::fs::read(fixture("games.mbox")).expect("the mailbox");
-    for name in ["forged.eml", "damaged.eml"] {
-        mbox.extend_from_slice(b"From mallory Sun Mar  1 12:00:00 2026\n");
-        mbox.extend(std::fs::read(fixture(name)).expect("fixture"));
-        mbox.push(b'\n');
-    }
-    std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
-    std::fs::write(dir.path().join("opera.yaml"), opera_upto(0)).expect("write");
-    let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
-    // The game is received whole; the forgery makes the exit code 1.
-    assert_eq!(code, 1, "{err}");
-    assert!(
-        out.contains(
-            "passed over box.mbox, message 77 (chess): the records do not verify: \
-                      record 15: bad signature"
-        ),
-        "{out}"
-    );
-    assert!(
-        out.contains("passed over box.mbox, message 78 (chess): a record block is damaged"),
-        "{out}"
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
-        opera()
-    );
-}
-
-#[test]
-fn bad_requests_are_refused_with_advice() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("opera.yaml"), opera_upto(3)).expect("write");
-    std::fs::write(
-        dir.path().join("note.eml"),
-        "Subject: hello\n\nNo moves today.\n",
-    )
-    .expect("write");
-    let not_a_challenge = fixture("base64.eml");
-    let cases: [(&[&str], i32, &str); 6] = [
-        (&["opera.yaml", "note.eml"], 1, "no correspond record block"),
-        (&["absent.yaml", "note.eml"], 2, "receive --new absent.yaml"),
-        (&["opera.yaml", "missing.eml"], 2, "missing.eml"),
-        (
-            &["--new", "opera.yaml", "note.eml"],
-            2,
-            "opera.yaml already exists",
-        ),
-        (
-            &["--new", "fresh.yaml", arg(&not_a_challenge)],
-            1,
-            "no block starts a game",
-        ),
-        (&["opera.yaml", "--game", "xyz", "note.eml"], 2, "--game"),
-    ];
-    for (args, expected, says) in cases {
-        let (code, out, err) = receive(dir.path(), args);
-        assert_eq!(code, expected, "{args:?}: {err}");
-        assert!(out.is_empty(), "{args:?}: {out}");
-        assert!(err.contains(says), "{args:?}: {err}");
-    }
-    assert_eq!(listing(dir.path()), ["note.eml", "opera.yaml"]);
-    // A game file that does not verify is not grown.
-    let broken = opera_upto(3).replace("e7e5", "e7e6");
-    std::fs::write(dir.path().join("opera.yaml"), &broken).expect("write");
-    let (code, _, err) = receive(dir.path(), &["opera.yaml", arg(&fixture("crlf.eml"))]);
-    assert_eq!(code, 1);
-    assert!(err.contains("opera.yaml does not verify"), "{err}");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
-        broken
-    );
-}
-
-#[test]
-fn mail_refuses_what_would_break_the_message() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("opera.yaml"), opera_upto(3)).expect("write");
-    let cases: [(&[&str], &str); 4] = [
-        (&["opera.yaml"], "no sender address"),
-        (
-            &[
-                "opera.yaml",
-                "--from",
-                "duke@example.org\nBcc: eve@example.org",
-            ],
-            "is not a mail address",
-        ),
-        (
-            &["opera.yaml", "--from", "a@b.org", "--to", "not an address"],
-            "--to",
-        ),
-        (
-            &["opera.yaml", "--from", "a@b.org", "--since", "4"],
-            "has records 0 to 3",
-        ),
-    ];
-    for (args, says) in cases {
-        let mut all = vec!["mail"];
-        all.extend_from_slice(args);
-        let (code, out, err) = run(dir.path(), &all);
-        assert_eq!(code, 2, "{args:?}: {out}{err}");
-        assert!(out.is_empty(), "{args:?}");
-        assert!(err.contains(says), "{args:?}: {err}");
-    }
-}
-
 #[test]
 fn a_mailed_block_is_the_one_the_format_describes() {
     // The fixture's block was armoured by the Python script from docs/file-format.md alone.
@@ -466,7 +251,6 @@ fn the_message_mail_writes() {
     assert!(message.lines().all(|l| l.len() <= 78), "{message}");
     insta::assert_snapshot!(message);
 }
-
 /// One player's side of a game by mail: a folder with their copy of the game, and their key.
 struct Player {
     dir: PathBuf,
@@ -645,74 +429,8 @@ fn a_whole_game_with_a_coin_flip_is_played_by_mail_alone() {
         a
     );
 }
-
-#[test]
-fn records_that_crossed_in_a_mailbox_are_left_for_the_players_to_settle() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let resign = std::fs::read(rival_message(
-        dir.path(),
-        14,
-        &["resign", "other.yaml"],
-        "alice",
-    ))
-    .expect("white's resignation");
-    let move15 = mail_of(dir.path(), 15);
-    for (name, order) in [
-        ("a", [&resign[..], &move15[..]]),
-        ("b", [&move15[..], &resign[..]]),
-    ] {
-        std::fs::write(dir.path().join(format!("{name}.mbox")), mbox(&order)).expect("write");
-        std::fs::write(dir.path().join(format!("{name}.yaml")), opera_upto(14)).expect("write");
-        let (code, out, err) = receive(
-            dir.path(),
-            &[&format!("{name}.yaml"), "--mbox", &format!("{name}.mbox")],
-        );
-        assert_eq!(code, 1, "{out}{err}");
-        assert!(out.contains("the two copies have forked"), "{out}");
-        assert!(
-            out.contains("two versions of record 15 arrived and the file holds neither"),
-            "{out}"
-        );
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join(format!("{name}.yaml"))).expect("read"),
-            opera_upto(14)
-        );
-    }
-    // Given alone, the message whose version stands is received.
-    std::fs::write(dir.path().join("c.yaml"), opera_upto(14)).expect("write");
-    std::fs::write(dir.path().join("move15.eml"), &move15).expect("write");
-    let (code, _, err) = receive(dir.path(), &["c.yaml", "move15.eml"]);
-    assert_eq!(code, 0, "{err}");
-}
-
-#[test]
-fn equivocation_in_a_mailbox_is_proved_too() {
-    // Black's 8th move signed twice, differently, both in the mailbox; the file holds neither.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let rival = std::fs::read(rival_message(
-        dir.path(),
-        14,
-        &["play", "other.yaml", "Qd7"],
-        "bob",
-    ))
-    .expect("the rival");
-    let genuine = mail_of(dir.path(), 15);
-    std::fs::write(dir.path().join("box.mbox"), mbox(&[&rival, &genuine])).expect("write");
-    std::fs::write(dir.path().join("opera.yaml"), opera_upto(14)).expect("write");
-    let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
-    assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("(equivocation)"), "{out}");
-    assert!(
-        out.contains("a proof of it is in opera.equivocation-15.proof"),
-        "{out}"
-    );
-    let (code, out, err) = run(dir.path(), &["check-proof", "opera.equivocation-15.proof"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("valid proof"), "{out}");
-}
-
 /// `correspond mail` of the Opera Game's record `n` alone.
-fn mail_of(dir: &Path, n: usize) -> Vec<u8> {
+pub(crate) fn mail_of(dir: &Path, n: usize) -> Vec<u8> {
     std::fs::write(dir.join("other.yaml"), opera_upto(n)).expect("write");
     let n = n.to_string();
     let (code, message, err) = run(
@@ -731,7 +449,7 @@ fn mail_of(dir: &Path, n: usize) -> Vec<u8> {
 }
 
 /// An mbox mailbox of these messages.
-fn mbox(messages: &[&[u8]]) -> Vec<u8> {
+pub(crate) fn mbox(messages: &[&[u8]]) -> Vec<u8> {
     let mut mbox = Vec::new();
     for message in messages {
         mbox.extend_from_slice(b"From x Sun Mar  1 12:00:00 2026\n");

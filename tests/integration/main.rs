@@ -21,6 +21,7 @@ mod hostile;
 mod invalid;
 mod keys;
 mod mail;
+mod mail_refusals;
 mod perft_files;
 mod readme;
 mod reports;

@@ -1,0 +1,378 @@
+//! Records by mail that are refused, or passed over in a mailbox: forged, damaged, another
+//! game's, after a gap, forks (races and equivocation, with proofs), bad requests.
+
+use crate::mail::{
+    OPERA_ID, arg, fixture, listing, mail_of, mbox, opera, opera_upto, receive, refused,
+    refused_in, rival_message, run,
+};
+
+#[test]
+fn a_forged_record_is_refused_with_its_number_and_reason() {
+    let err = refused(14, &[arg(&fixture("forged.eml"))]);
+    assert!(
+        err.contains("forged.eml: the records do not verify: record 15"),
+        "{err}"
+    );
+    assert!(err.contains("bad signature"), "{err}");
+}
+
+#[test]
+fn a_damaged_block_is_refused() {
+    let err = refused(14, &[arg(&fixture("damaged.eml"))]);
+    assert!(err.contains("a record block is damaged"), "{err}");
+    assert!(err.contains("checksum"), "{err}");
+    assert!(err.contains("ask for the message again"), "{err}");
+}
+
+#[test]
+fn another_games_message_is_refused() {
+    let err = refused(14, &[arg(&fixture("other-game.eml"))]);
+    assert!(
+        err.contains("the records are from another game (960690592a11"),
+        "{err}"
+    );
+    assert!(err.contains(OPERA_ID), "{err}");
+}
+
+#[test]
+fn records_after_a_gap_are_refused_until_the_earlier_message_arrives() {
+    let err = refused(4, &[arg(&fixture("several-records.eml"))]);
+    assert!(
+        err.contains("the records start at record 10, but the file ends at record 4"),
+        "{err}"
+    );
+    assert!(err.contains("receive the earlier message first"), "{err}");
+    // With the missing messages, in any order, they apply.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(4)).expect("write");
+    let mut args = vec!["opera.yaml".to_owned()];
+    for name in [
+        "several-records.eml",
+        "forwarded-inline.eml",
+        "forwarded-attached.eml",
+    ] {
+        args.push(arg(&fixture(name)).to_owned());
+    }
+    args.push(arg(&fixture("reply.eml")).to_owned());
+    args.push(arg(&fixture("html-only.eml")).to_owned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, err) = receive(dir.path(), &args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("grown"),
+        opera_upto(14)
+    );
+}
+
+#[test]
+fn a_player_who_signed_two_records_with_one_number_is_caught_with_a_proof() {
+    // Black's 8th move played differently on another copy, signed with Black's real key.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rival = rival_message(dir.path(), 14, &["play", "other.yaml", "Qd7"], "bob");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&rival)]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(
+            "its record 15 differs from the record 15 already received, and Duke Karl Count \
+             Isouard signed both: two different records with one number (equivocation)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("a proof of it is in opera.equivocation-15.proof"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera_upto(16)
+    );
+    let (code, out, err) = run(dir.path(), &["check-proof", "opera.equivocation-15.proof"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("valid proof"), "{out}");
+}
+
+#[test]
+fn moves_that_crossed_in_the_mail_are_refused_as_a_race() {
+    // White resigned on another copy while Black's 8th move was on its way.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rival = rival_message(dir.path(), 14, &["resign", "other.yaml"], "alice");
+    std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
+    let err = refused_in(dir.path(), 16, &[arg(&rival)]);
+    assert!(
+        err.contains(
+            "its record 15 (signed by Paul Morphy) differs from the record 15 already received \
+             (signed by Duke Karl Count Isouard): the two copies have forked"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("agree which stands"), "{err}");
+}
+
+#[test]
+fn a_mailbox_applies_what_verifies_and_lists_what_it_passes_over() {
+    // The Opera Game's mailbox, with a forged message and a damaged one added.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut mbox = std::fs::read(fixture("games.mbox")).expect("the mailbox");
+    for name in ["forged.eml", "damaged.eml"] {
+        mbox.extend_from_slice(b"From mallory Sun Mar  1 12:00:00 2026\n");
+        mbox.extend(std::fs::read(fixture(name)).expect("fixture"));
+        mbox.push(b'\n');
+    }
+    std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(0)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
+    // The game is received whole; the forgery makes the exit code 1.
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains(
+            "passed over box.mbox, message 77 (chess): the records do not verify: \
+                      record 15: bad signature"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("passed over box.mbox, message 78 (chess): a record block is damaged"),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera()
+    );
+}
+#[test]
+fn bad_requests_are_refused_with_advice() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(3)).expect("write");
+    std::fs::write(
+        dir.path().join("note.eml"),
+        "Subject: hello\n\nNo moves today.\n",
+    )
+    .expect("write");
+    let not_a_challenge = fixture("base64.eml");
+    let cases: [(&[&str], i32, &str); 6] = [
+        (&["opera.yaml", "note.eml"], 1, "no correspond record block"),
+        (&["absent.yaml", "note.eml"], 2, "receive --new absent.yaml"),
+        (&["opera.yaml", "missing.eml"], 2, "missing.eml"),
+        (
+            &["--new", "opera.yaml", "note.eml"],
+            2,
+            "opera.yaml already exists",
+        ),
+        (
+            &["--new", "fresh.yaml", arg(&not_a_challenge)],
+            1,
+            "no block starts a game",
+        ),
+        (&["opera.yaml", "--game", "xyz", "note.eml"], 2, "--game"),
+    ];
+    for (args, expected, says) in cases {
+        let (code, out, err) = receive(dir.path(), args);
+        assert_eq!(code, expected, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert_eq!(listing(dir.path()), ["note.eml", "opera.yaml"]);
+    // A game file that does not verify is not grown.
+    let broken = opera_upto(3).replace("e7e5", "e7e6");
+    std::fs::write(dir.path().join("opera.yaml"), &broken).expect("write");
+    let (code, _, err) = receive(dir.path(), &["opera.yaml", arg(&fixture("crlf.eml"))]);
+    assert_eq!(code, 1);
+    assert!(err.contains("opera.yaml does not verify"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        broken
+    );
+}
+
+#[test]
+fn mail_refuses_what_would_break_the_message() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(3)).expect("write");
+    let cases: [(&[&str], &str); 4] = [
+        (&["opera.yaml"], "no sender address"),
+        (
+            &[
+                "opera.yaml",
+                "--from",
+                "duke@example.org\nBcc: eve@example.org",
+            ],
+            "is not a mail address",
+        ),
+        (
+            &["opera.yaml", "--from", "a@b.org", "--to", "not an address"],
+            "--to",
+        ),
+        (
+            &["opera.yaml", "--from", "a@b.org", "--since", "4"],
+            "has records 0 to 3",
+        ),
+    ];
+    for (args, says) in cases {
+        let mut all = vec!["mail"];
+        all.extend_from_slice(args);
+        let (code, out, err) = run(dir.path(), &all);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+#[test]
+fn records_that_crossed_in_a_mailbox_are_left_for_the_players_to_settle() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let resign = std::fs::read(rival_message(
+        dir.path(),
+        14,
+        &["resign", "other.yaml"],
+        "alice",
+    ))
+    .expect("white's resignation");
+    let move15 = mail_of(dir.path(), 15);
+    for (name, order) in [
+        ("a", [&resign[..], &move15[..]]),
+        ("b", [&move15[..], &resign[..]]),
+    ] {
+        std::fs::write(dir.path().join(format!("{name}.mbox")), mbox(&order)).expect("write");
+        std::fs::write(dir.path().join(format!("{name}.yaml")), opera_upto(14)).expect("write");
+        let (code, out, err) = receive(
+            dir.path(),
+            &[&format!("{name}.yaml"), "--mbox", &format!("{name}.mbox")],
+        );
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(out.contains("the two copies have forked"), "{out}");
+        assert!(
+            out.contains("two versions of record 15 arrived and the file holds neither"),
+            "{out}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(format!("{name}.yaml"))).expect("read"),
+            opera_upto(14)
+        );
+    }
+    // Given alone, the message whose version stands is received.
+    std::fs::write(dir.path().join("c.yaml"), opera_upto(14)).expect("write");
+    std::fs::write(dir.path().join("move15.eml"), &move15).expect("write");
+    let (code, _, err) = receive(dir.path(), &["c.yaml", "move15.eml"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn equivocation_in_a_mailbox_is_proved_too() {
+    // Black's 8th move signed twice, differently, both in the mailbox; the file holds neither.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rival = std::fs::read(rival_message(
+        dir.path(),
+        14,
+        &["play", "other.yaml", "Qd7"],
+        "bob",
+    ))
+    .expect("the rival");
+    let genuine = mail_of(dir.path(), 15);
+    std::fs::write(dir.path().join("box.mbox"), mbox(&[&rival, &genuine])).expect("write");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(14)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("(equivocation)"), "{out}");
+    assert!(
+        out.contains("a proof of it is in opera.equivocation-15.proof"),
+        "{out}"
+    );
+    let (code, out, err) = run(dir.path(), &["check-proof", "opera.equivocation-15.proof"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("valid proof"), "{out}");
+}
+
+#[test]
+fn a_message_given_with_a_mailbox_is_refused_whole_rather_than_cut_short() {
+    // The message carries Black's 8th move; the mailbox, White's resignation at the same place.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let resign = std::fs::read(rival_message(
+        dir.path(),
+        14,
+        &["resign", "other.yaml"],
+        "alice",
+    ))
+    .expect("white's resignation");
+    std::fs::write(dir.path().join("box.mbox"), mbox(&[&resign])).expect("write");
+    std::fs::write(dir.path().join("move15.eml"), mail_of(dir.path(), 15)).expect("write");
+    std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
+    let err = refused_in(dir.path(), 14, &["move15.eml", "--mbox", "box.mbox"]);
+    assert!(err.contains("move15.eml: its record 15"), "{err}");
+}
+
+#[test]
+fn a_block_whose_game_line_lies_is_damaged() {
+    // The Campaign game's whole file, under the Opera Game's id.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let campaign = std::fs::read_to_string(crate::mail::repo(crate::mail::CAMPAIGN)).expect("read");
+    std::fs::write(dir.path().join("c.yaml"), campaign).expect("write");
+    let (code, message, err) = run(
+        dir.path(),
+        &["mail", "c.yaml", "--from", "x@example.org", "--since", "0"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let campaign_id = message
+        .lines()
+        .find_map(|l| l.strip_prefix("Game: "))
+        .expect("a Game line")
+        .to_owned();
+    let lying = message.replace(
+        &format!("Game: {campaign_id}"),
+        &format!("Game: {OPERA_ID}"),
+    );
+    std::fs::write(dir.path().join("lying.eml"), lying).expect("write");
+    std::fs::remove_file(dir.path().join("c.yaml")).expect("remove");
+    let err = refused_in(dir.path(), 3, &["lying.eml"]);
+    assert!(err.contains("a record block is damaged"), "{err}");
+    assert!(err.contains("is not this game's"), "{err}");
+}
+
+#[test]
+fn empty_mailboxes_and_other_mail_are_nothing_new() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(3)).expect("write");
+    std::fs::write(dir.path().join("empty.mbox"), "").expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "empty.mbox"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "nothing new: no record block in the mailbox\n"),
+        "{err}"
+    );
+    // Of several messages, one that is other mail is passed over and said to be.
+    std::fs::write(dir.path().join("note.eml"), "Subject: hi\n\nNo moves.\n").expect("write");
+    let crlf = fixture("crlf.eml");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", "note.eml", arg(&crlf)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("record 4: "), "{out}");
+    assert!(
+        out.contains("passed over note.eml: no correspond record block"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_equivocation_received_again_points_to_the_proof_already_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rival = std::fs::read(rival_message(
+        dir.path(),
+        14,
+        &["play", "other.yaml", "Qd7"],
+        "bob",
+    ))
+    .expect("the rival");
+    std::fs::write(dir.path().join("box.mbox"), mbox(&[&rival])).expect("write");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
+    for _ in 0..2 {
+        let (code, out, err) = receive(dir.path(), &["opera.yaml", "--mbox", "box.mbox"]);
+        assert_eq!(code, 1, "{out}{err}");
+        assert!(
+            out.contains("a proof of it is in opera.equivocation-15.proof"),
+            "{out}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera_upto(16)
+    );
+}
