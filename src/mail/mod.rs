@@ -258,11 +258,12 @@ impl ReceiveError {
     }
 }
 
-/// Applies every block for the file's game onto `local` (or, with `None`, starts from the one
-/// block that begins a game), in whatever order they come: blocks are taken in order of their
-/// first record and tried again while any makes progress, so a reordered or duplicated mailbox
-/// ends as the in-order one does. Every record added is verified (signatures, chain, turns,
-/// moves) before it is kept, each once.
+/// Applies every block for the file's game onto `local` (or, with `None`, onto the header
+/// that the challenge blocks carry), in whatever order they come: blocks are taken by first
+/// record and content and tried again while any makes progress, so a reordered or duplicated
+/// mailbox ends as the in-order one does. Every record added is verified (signatures, chain,
+/// turns, moves) before it is kept, each once. Two versions of a record that both arrived now
+/// are both left out ([`MailError::Undecided`]).
 ///
 /// # Errors
 /// The first block of a message that cannot be applied, and why; then nothing is to be
