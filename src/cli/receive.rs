@@ -73,11 +73,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
     let game = args.game.as_deref().map(game_prefix).transpose()?;
     let mut found = gather(args)?;
-    if found.is_empty() && !args.new {
-        // Only mailboxes, with no record block in them: no mail for the game yet.
-        writeln!(out, "nothing new: no record block in the mailbox")?;
-        return Ok(ExitStatus::Success);
-    }
     let mut other_games = 0;
     if let Some(id) = game {
         if !args.new {
@@ -98,7 +93,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             Err(_) => true,
         });
         other_games = before - found.len();
-        if found.is_empty() {
+        if found.is_empty() && args.new {
             return Err(CliError::rejected(format!(
                 "no block of game {id} was found ({other_games} of other games)"
             ))
@@ -131,7 +126,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let alarming = received.passed_over.iter().any(|p| {
         matches!(
             *p.error,
-            MailError::Invalid(_) | MailError::Fork { .. } | MailError::Undecided(_)
+            MailError::Invalid(_)
+                | MailError::Fork { .. }
+                | MailError::Elsewhere(_)
+                | MailError::Undecided(_)
         )
     });
     Ok(if alarming {
@@ -170,6 +168,7 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
     } else {
         &args.messages[..]
     };
+    let mut blockless = 0;
     for path in messages {
         let (origin, bytes) = if path.as_os_str() == "-" {
             ("standard input".to_owned(), read_stdin()?)
@@ -186,6 +185,14 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
             );
         }
         if parsed.blocks.is_empty() {
+            blockless += 1;
+            if blockless == messages.len() && args.mbox.is_empty() {
+                return Err(CliError::rejected(format!(
+                    "no correspond record block was found in any of the {} messages",
+                    messages.len()
+                ))
+                .hint("nothing was written"));
+            }
             // Of several messages (a folder's files), one without a block is other mail.
             found.push(Found {
                 origin,
@@ -440,8 +447,9 @@ fn write_proof(error: &MailError, args: &Args) -> Option<String> {
         .unwrap_or_else(|| proof_name(&args.file, *document));
     let proof = fork::proof(ours, rival, &f);
     let written = match log::create_new(&path, &proof) {
-        // Received again: the same proof, written the first time.
-        Err(_) if std::fs::read(&path).is_ok_and(|old| old == proof) => Ok(()),
+        // Received again: a proof of the same equivocation, written the first time (its two
+        // records perhaps the other way round).
+        Err(_) if proves(&path, &f, ours) => Ok(()),
         done => done,
     };
     Some(match written {
@@ -454,6 +462,19 @@ fn write_proof(error: &MailError, args: &Args) -> Option<String> {
             "no proof written: {}: {e} (give another path with --proof)",
             path.display()
         ),
+    })
+}
+
+/// Whether the file at `path` is already a proof that the fork's signer signed two records at
+/// its place in this game.
+fn proves(path: &Path, f: &fork::Fork, ours: &[u8]) -> bool {
+    let (Ok(bytes), Ok(file)) = (std::fs::read(path), GameFile::parse(ours)) else {
+        return false;
+    };
+    fork::check_proof(&bytes).is_ok_and(|proof| {
+        proof.game_id == file.game_id()
+            && proof.record == f.document
+            && proof.signer == f.records[0].0
     })
 }
 

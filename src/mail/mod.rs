@@ -269,13 +269,6 @@ impl ReceiveError {
 /// The first block of a message that cannot be applied, and why; then nothing is to be
 /// written. Blocks from mailboxes are passed over instead (see [`Found::in_mailbox`]).
 pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, ReceiveError> {
-    if found.is_empty() {
-        return Err(ReceiveError {
-            origin: None,
-            error: Box::new(MailError::NoBlock),
-            passed_over: Vec::new(),
-        });
-    }
     let file = match local {
         Some(file) => file.clone(),
         None => start(found)?,
@@ -296,7 +289,6 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         known: 0,
         other_games: 0,
         passed_over: Vec::new(),
-        added: Vec::new(),
     };
     let game = state.file.game_id();
     let mut pending = Vec::new();
@@ -318,7 +310,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         let mut progress = false;
         let mut waiting = Vec::new();
         for (f, packet) in pending {
-            match state.apply(packet, &f.origin, f.in_mailbox) {
+            match state.apply(packet) {
                 Ok(Applied::Known) => {}
                 Ok(Applied::Grew) => progress = true,
                 Err(MailError::Gap { .. }) => waiting.push((f, packet)),
@@ -347,21 +339,21 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         })
         .min();
     if let Some(document) = undecided {
-        // A message given alone is refused whole rather than cut short.
-        if let Some((_, origin, _)) = state
-            .added
-            .iter()
-            .find(|(range, _, in_mailbox)| !in_mailbox && range.end > document)
-        {
-            let fork = state
-                .passed_over
-                .iter()
-                .find(|p| matches!(*p.error, MailError::Fork { document: d, .. } if d == document))
-                .map(|p| (*p.error).clone())
-                .expect("the undecided record is a fork passed over");
+        // A message given alone is refused whole rather than cut short, with the mailbox's
+        // version named.
+        let message = found.iter().find(|f| {
+            !f.in_mailbox
+                && f.packet
+                    .as_ref()
+                    .is_ok_and(|p| p.game == game && p.last >= document)
+        });
+        if let Some(message) = message {
+            let rivals = state.passed_over.iter().filter(
+                |p| matches!(*p.error, MailError::Fork { document: d, .. } if d == document),
+            );
             return Err(ReceiveError {
-                passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
-                ..ReceiveError::at(origin, fork)
+                passed_over: rivals.cloned().collect(),
+                ..ReceiveError::at(&message.origin, MailError::Undecided(document))
             });
         }
         state.truncate(document);
@@ -416,8 +408,6 @@ struct State {
     known: usize,
     other_games: usize,
     passed_over: Vec<ReceiveError>,
-    /// What each block added, where it came from, and whether from a mailbox.
-    added: Vec<(Range<usize>, String, bool)>,
 }
 
 enum Applied {
@@ -437,12 +427,7 @@ impl State {
     }
 
     /// Applies one packet, or leaves everything as it was and says why not.
-    fn apply(
-        &mut self,
-        packet: &Packet,
-        origin: &str,
-        in_mailbox: bool,
-    ) -> Result<Applied, MailError> {
+    fn apply(&mut self, packet: &Packet) -> Result<Applied, MailError> {
         match merge(&self.file, packet)? {
             Merge::Known => {
                 self.known += 1;
@@ -470,8 +455,6 @@ impl State {
                         });
                     }
                 }
-                self.added
-                    .push((before..self.file.documents(), origin.to_owned(), in_mailbox));
                 if let Err(e) = as_claimed(&self.file, packet) {
                     self.truncate(before);
                     return Err(e);
