@@ -6,6 +6,18 @@ use crate::mail::{
     refused_in, rival_message, run,
 };
 
+/// A message carrying another record 15 of the Opera Game, Black's Qd7 instead of Qe7, signed
+/// with Black's key: with the real one, two records with one number by one player.
+fn black_signs_twice(dir: &std::path::Path) -> std::path::PathBuf {
+    rival_message(dir, 14, &["play", "other.yaml", "Qd7"], "bob")
+}
+
+/// A message carrying White's resignation as record 15 of the Opera Game, where Black moved:
+/// records that crossed in the mail.
+fn white_resigns_instead(dir: &std::path::Path) -> std::path::PathBuf {
+    rival_message(dir, 14, &["resign", "other.yaml"], "alice")
+}
+
 #[test]
 fn a_forged_record_is_refused_with_its_number_and_reason() {
     let err = refused(14, &[arg(&fixture("forged.eml"))]);
@@ -68,7 +80,7 @@ fn records_after_a_gap_are_refused_until_the_earlier_message_arrives() {
 fn a_player_who_signed_two_records_with_one_number_is_caught_with_a_proof() {
     // Black's 8th move played differently on another copy, signed with Black's real key.
     let dir = tempfile::tempdir().expect("temp dir");
-    let rival = rival_message(dir.path(), 14, &["play", "other.yaml", "Qd7"], "bob");
+    let rival = black_signs_twice(dir.path());
     std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
     let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&rival)]);
     assert_eq!(code, 1, "{out}{err}");
@@ -97,7 +109,7 @@ fn a_player_who_signed_two_records_with_one_number_is_caught_with_a_proof() {
 fn moves_that_crossed_in_the_mail_are_refused_as_a_race() {
     // White resigned on another copy while Black's 8th move was on its way.
     let dir = tempfile::tempdir().expect("temp dir");
-    let rival = rival_message(dir.path(), 14, &["resign", "other.yaml"], "alice");
+    let rival = white_resigns_instead(dir.path());
     std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
     let err = refused_in(dir.path(), 16, &[arg(&rival)]);
     assert!(
@@ -221,13 +233,7 @@ fn mail_refuses_what_would_break_the_message() {
 #[test]
 fn records_that_crossed_in_a_mailbox_are_left_for_the_players_to_settle() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let resign = std::fs::read(rival_message(
-        dir.path(),
-        14,
-        &["resign", "other.yaml"],
-        "alice",
-    ))
-    .expect("white's resignation");
+    let resign = std::fs::read(white_resigns_instead(dir.path())).expect("white's resignation");
     let move15 = mail_of(dir.path(), 15);
     for (name, order) in [
         ("a", [&resign[..], &move15[..]]),
@@ -261,13 +267,7 @@ fn records_that_crossed_in_a_mailbox_are_left_for_the_players_to_settle() {
 fn equivocation_in_a_mailbox_is_proved_too() {
     // Black's 8th move signed twice, differently, both in the mailbox; the file holds neither.
     let dir = tempfile::tempdir().expect("temp dir");
-    let rival = std::fs::read(rival_message(
-        dir.path(),
-        14,
-        &["play", "other.yaml", "Qd7"],
-        "bob",
-    ))
-    .expect("the rival");
+    let rival = std::fs::read(black_signs_twice(dir.path())).expect("the rival");
     let genuine = mail_of(dir.path(), 15);
     std::fs::write(dir.path().join("box.mbox"), mbox(&[&rival, &genuine])).expect("write");
     std::fs::write(dir.path().join("opera.yaml"), opera_upto(14)).expect("write");
@@ -287,13 +287,7 @@ fn equivocation_in_a_mailbox_is_proved_too() {
 fn a_message_given_with_a_mailbox_is_refused_whole_rather_than_cut_short() {
     // The message carries Black's 8th move; the mailbox, White's resignation at the same place.
     let dir = tempfile::tempdir().expect("temp dir");
-    let resign = std::fs::read(rival_message(
-        dir.path(),
-        14,
-        &["resign", "other.yaml"],
-        "alice",
-    ))
-    .expect("white's resignation");
+    let resign = std::fs::read(white_resigns_instead(dir.path())).expect("white's resignation");
     std::fs::write(dir.path().join("box.mbox"), mbox(&[&resign])).expect("write");
     std::fs::write(dir.path().join("move15.eml"), mail_of(dir.path(), 15)).expect("write");
     std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
@@ -383,13 +377,7 @@ fn empty_mailboxes_and_other_mail_are_nothing_new() {
 #[test]
 fn an_equivocation_received_again_points_to_the_proof_already_written() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let rival = std::fs::read(rival_message(
-        dir.path(),
-        14,
-        &["play", "other.yaml", "Qd7"],
-        "bob",
-    ))
-    .expect("the rival");
+    let rival = std::fs::read(black_signs_twice(dir.path())).expect("the rival");
     std::fs::write(dir.path().join("box.mbox"), mbox(&[&rival])).expect("write");
     std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
     for _ in 0..2 {
