@@ -121,14 +121,13 @@ fn title<G: CliGame>(file: &GameFile, replay: &Replay<G>, document: usize) -> St
         0 => format!("{}: new game, {} (record 0)", G::NAME, replay.matchup()),
         n => {
             let step = &replay.steps[n];
-            let seat = &replay.seats[step.signer];
-            let mut what = record::headline(seat, &file.records()[n - 1].action);
             // A move as players write it (SAN in chess), with what it did: `white plays Rd8#`.
-            if let Some(Event::Moved(mv, _)) =
-                step.events.iter().find(|e| matches!(e, Event::Moved(..)))
-            {
-                what = format!("{} plays {mv}", what.split(" plays ").next().unwrap_or(""));
-            }
+            let what = match step.events.iter().find(|e| matches!(e, Event::Moved(..))) {
+                Some(Event::Moved(mv, _)) => {
+                    format!("{} plays {mv}", record::who(&replay.seats[step.signer]))
+                }
+                _ => record::document_headline(file, replay, n),
+            };
             format!("{}: {what} (record {n})", G::NAME)
         }
     }
@@ -143,13 +142,8 @@ fn body<G: CliGame>(
 ) -> Result<String, CliError> {
     let mut text = format!("{}: {}\n\n", G::NAME, replay.matchup());
     for step in &replay.steps[since..] {
-        let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
-        text += &format!(
-            "record {}: {} {}\n",
-            step.document,
-            replay.seats[step.signer],
-            events.join("; ")
-        );
+        text += &record::step_line(replay, step);
+        text.push('\n');
     }
     let line = replay
         .line

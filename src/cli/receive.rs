@@ -4,11 +4,11 @@ use super::commit;
 use super::compare::proof_name;
 use super::game::{CliGame, GameName, with_game};
 use super::{CliError, ExitStatus};
-use crate::fork::{self, Relation};
+use crate::fork;
 use crate::git::Tracked;
 use crate::log::{self, GameFile};
 use crate::mail::{self, Found, MailError, ReceiveError, Received};
-use crate::replay::{self, Event};
+use crate::replay;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -115,9 +115,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         Stop::Refused(e) => refused(&e, args),
     })?;
     received.other_games += other_games;
-    let file = GameFile::parse(&received.bytes).expect("received files verify");
-    let name = GameName::of_file(&file.header().game).expect("received files verify");
-    let message = with_game!(name, G => report::<G>(path, &file, &received, args, out)?);
+    let name = GameName::of_file(&received.file.header().game).expect("received files verify");
+    let message = with_game!(name, G => report::<G>(path, &received, args, out)?);
     if let (Some(tracked), Some(message)) = (write.tracked, message) {
         commit::commit(&tracked, &message, out)?;
     }
@@ -346,7 +345,8 @@ impl Writing<'_> {
     fn start(&mut self, found: &[Found]) -> Result<Received, Stop> {
         let received = mail::receive(None, found).map_err(Stop::Refused)?;
         self.find_repository()?;
-        log::create_new(self.path, &received.bytes).map_err(|e| CliError::io(self.path, &e))?;
+        log::create_new(self.path, received.file.text().as_bytes())
+            .map_err(|e| CliError::io(self.path, &e))?;
         Ok(received)
     }
 
@@ -356,9 +356,14 @@ impl Writing<'_> {
         let mut received = None;
         let appended = log::append_locked(path, |bytes| {
             let file = GameFile::parse(bytes).map_err(|e| invalid(path, &e))?;
-            replay::verify(bytes).map_err(|e| invalid(path, &e))?;
-            let done = mail::receive(Some(&file), found).map_err(Stop::Refused)?;
-            let addition = done.bytes[bytes.len()..].to_vec();
+            // The file is replayed once, by `receive`; a defect of its own is not the mail's.
+            let done = mail::receive(Some(&file), found).map_err(|e| match *e.error {
+                MailError::Invalid(ref defect) if e.origin.is_none() => {
+                    Stop::Cli(invalid(path, defect))
+                }
+                _ => Stop::Refused(e),
+            })?;
+            let addition = done.file.text().as_bytes()[bytes.len()..].to_vec();
             let nothing = addition.is_empty();
             received = Some(done);
             if nothing {
@@ -395,61 +400,54 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
     for other in &e.passed_over {
         error = error.hint(format!("also passed over: {other}"));
     }
-    let error =
-        match &*e.error {
-            MailError::Gap { .. } => error
-                .hint("receive the earlier message first (or all of them at once, in any order)"),
-            MailError::Fork {
-                equivocation: true, ..
-            } => match write_proof(&e.error, args) {
-                Some(said) => error.hint(said),
-                None => error,
-            },
-            MailError::Fork { .. } => error
-                .hint(
-                    "both players signed a record at the same place, each before seeing the \
+    let error = match &*e.error {
+        MailError::Gap { .. } => {
+            error.hint("receive the earlier message first (or all of them at once, in any order)")
+        }
+        MailError::Fork { fork, .. } if fork.equivocation => match write_proof(&e.error, args) {
+            Some(said) => error.hint(said),
+            None => error,
+        },
+        MailError::Fork { .. } => error
+            .hint(
+                "both players signed a record at the same place, each before seeing the \
                      other's: agree which stands; the other player then plays again on top of it",
-                )
-                .hint(
-                    "if the message only quotes the other version (a reply), receive the message \
+            )
+            .hint(
+                "if the message only quotes the other version (a reply), receive the message \
                      it answers, or the new block alone",
-                ),
-            MailError::Damaged { .. } => error
-                .hint("ask for the message again, or for the game file itself as an attachment"),
-            MailError::WrongGame { .. } => error.hint("is it the right game file?"),
-            MailError::SeveralGames(_) => {
-                error.hint("choose one with --game ID (its id's first 8 characters or more)")
-            }
-            _ => error,
-        };
+            ),
+        MailError::Damaged { .. } => {
+            error.hint("ask for the message again, or for the game file itself as an attachment")
+        }
+        MailError::WrongGame { .. } => error.hint("is it the right game file?"),
+        MailError::SeveralGames(_) => {
+            error.hint("choose one with --game ID (its id's first 8 characters or more)")
+        }
+        _ => error,
+    };
     error.hint("nothing was written to the game file")
 }
 
 /// For a fork where one player signed both records, writes the proof (to --proof, or next to
 /// the game file) and says where; `None` for any other error.
 fn write_proof(error: &MailError, args: &Args) -> Option<String> {
-    let MailError::Fork {
-        equivocation: true,
-        versions,
-        document,
-        ..
-    } = error
-    else {
+    let MailError::Fork { fork: f, versions } = error else {
         return None;
     };
+    if !f.equivocation {
+        return None;
+    }
     let [ours, rival] = &**versions;
-    let Ok(Relation::Fork(f)) = fork::compare(ours, rival) else {
-        return None;
-    };
     let path = args
         .proof
         .clone()
-        .unwrap_or_else(|| proof_name(&args.file, *document));
-    let proof = fork::proof(ours, rival, &f);
+        .unwrap_or_else(|| proof_name(&args.file, f.document));
+    let proof = fork::proof(ours, rival, f);
     let written = match log::create_new(&path, &proof) {
         // Received again: a proof of the same equivocation, written the first time (its two
         // records perhaps the other way round).
-        Err(_) if proves(&path, &f, ours) => Ok(()),
+        Err(_) if proves(&path, f, ours) => Ok(()),
         done => done,
     };
     Some(match written {
@@ -481,11 +479,11 @@ fn proves(path: &Path, f: &fork::Fork, ours: &[u8]) -> bool {
 /// Says what arrived; returns the commit message, if anything did.
 fn report<G: CliGame>(
     path: &Path,
-    file: &GameFile,
     received: &Received,
     args: &Args,
     out: &mut dyn Write,
 ) -> Result<Option<String>, CliError> {
+    let file = &received.file;
     let replay = replay::replay::<G>(file).expect("received files verify");
     let skipped = |out: &mut dyn Write| -> std::io::Result<()> {
         if received.other_games > 0 {
@@ -496,17 +494,12 @@ fn report<G: CliGame>(
         let mut proved = Vec::new();
         for passed in &received.passed_over {
             writeln!(out, "passed over {passed}")?;
-            if let MailError::Fork {
-                document,
-                equivocation: true,
-                ..
-            } = *passed.error
-            {
+            if let MailError::Fork { fork, .. } = &*passed.error {
                 // One proof a record is enough for an arbiter.
-                if proved.contains(&document) {
+                if fork.equivocation && proved.contains(&fork.document) {
                     continue;
                 }
-                proved.push(document);
+                proved.push(fork.document);
             }
             if let Some(said) = write_proof(&passed.error, args) {
                 writeln!(out, "  {said}")?;
@@ -525,14 +518,7 @@ fn report<G: CliGame>(
         return Ok(None);
     }
     for step in &replay.steps[received.added.clone()] {
-        let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
-        writeln!(
-            out,
-            "record {}: {} {}",
-            step.document,
-            replay.seats[step.signer],
-            events.join("; ")
-        )?;
+        writeln!(out, "{}", super::record::step_line(&replay, step))?;
     }
     skipped(out)?;
     if received.added.start == 0 {
@@ -560,10 +546,7 @@ fn report<G: CliGame>(
     let what = if first == 0 {
         format!("new game, {}", replay.matchup())
     } else {
-        super::record::headline(
-            &replay.seats[replay.steps[last].signer],
-            &file.records()[last - 1].action,
-        )
+        super::record::document_headline(file, &replay, last)
     };
     let records = if first == last {
         format!("record {last}")

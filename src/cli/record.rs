@@ -8,7 +8,7 @@ use super::keys::{self, KeyArgs};
 use crate::log::{
     self, Action, GameFile, Record, Settlement, append_locked, record_unsigned, signature_line,
 };
-use crate::replay::{self, Event, Protocol, Replay};
+use crate::replay::{self, Event, Protocol, Replay, Step};
 use crate::sign::{self, Signer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -146,7 +146,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
         })?;
         done = Some((
             record,
-            after.last().events.clone(),
+            step_line(&after, after.last()),
             after.last().phase.describe(&after.seats),
             after.seats[seat].clone(),
         ));
@@ -156,9 +156,8 @@ pub(crate) fn append<G: CliGame + Protocol>(
         log::AppendError::Io(e) => CliError::io(path, &e),
         log::AppendError::Rejected(e) => e,
     })?;
-    let (record, events, next, seat) = done.expect("a successful append built its record");
-    let events: Vec<String> = events.iter().map(Event::to_string).collect();
-    writeln!(out, "record {}: {seat} {}", record.seq, events.join("; "))?;
+    let (record, line, next, seat) = done.expect("a successful append built its record");
+    writeln!(out, "{line}")?;
     writeln!(out, "now: {next}")?;
     if let Some(tracked) = tracked {
         let message = format!(
@@ -172,15 +171,41 @@ pub(crate) fn append<G: CliGame + Protocol>(
     Ok(())
 }
 
-/// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`. They
-/// name the side, the role a reader of a game's history follows; before a coin flip has
-/// assigned the sides, the player.
+/// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.
 pub(crate) fn headline<S: std::fmt::Display>(seat: &replay::Seat<S>, action: &Action) -> String {
-    let who = seat
-        .side
+    format!("{} {}", who(seat), summary(action))
+}
+
+/// Who signed, in a headline: the side, the role a reader of a game's history follows; before
+/// a coin flip has assigned the sides, the player.
+pub(crate) fn who<S: std::fmt::Display>(seat: &replay::Seat<S>) -> String {
+    seat.side
         .as_ref()
-        .map_or_else(|| seat.name.clone(), ToString::to_string);
-    format!("{who} {}", summary(action))
+        .map_or_else(|| seat.name.clone(), ToString::to_string)
+}
+
+/// The headline of record `n` (from 1) of a replayed file.
+pub(crate) fn document_headline<G: Protocol>(
+    file: &GameFile,
+    replay: &Replay<G>,
+    n: usize,
+) -> String {
+    headline(
+        &replay.seats[replay.steps[n].signer],
+        &file.records()[n - 1].action,
+    )
+}
+
+/// What a document did, as the signing commands and `receive` print it:
+/// `record 4: alice (heads) c2c3`.
+pub(crate) fn step_line<G: Protocol>(replay: &Replay<G>, step: &Step<G>) -> String {
+    let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
+    format!(
+        "record {}: {} {}",
+        step.document,
+        replay.seats[step.signer],
+        events.join("; ")
+    )
 }
 
 /// What a record does, in a few words.

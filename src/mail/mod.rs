@@ -81,16 +81,12 @@ pub enum MailError {
     },
     /// The block's records differ from records the file holds (or that a block received with
     /// it added) at the same numbers, and both verify.
-    #[error("{}", fork_words(*.document, .signers, *.equivocation))]
+    #[error("{}", fork_words(fork))]
     Fork {
-        /// The first document that differs.
-        document: usize,
-        /// Who signed the file's record there, and the block's.
-        signers: [String; 2],
-        /// Whether one player signed both.
-        equivocation: bool,
+        /// Where and how they part: the file's version first.
+        fork: Box<fork::Fork>,
         /// The file's version of the game (with what blocks received before added) and the
-        /// block's, to the end of the block: the makings of a proof of equivocation.
+        /// block's, to the end of the block: with `fork`, a proof of equivocation.
         versions: Box<[Vec<u8>; 2]>,
     },
     /// The records, appended, do not verify: a bad signature, a broken chain, an illegal move.
@@ -122,19 +118,18 @@ pub enum MailError {
     SeveralGames(Vec<Digest>),
 }
 
-fn fork_words(document: usize, signers: &[String; 2], equivocation: bool) -> String {
-    if equivocation {
+fn fork_words(fork: &fork::Fork) -> String {
+    let (n, [(ours, _), (theirs, _)]) = (fork.document, &fork.records);
+    if fork.equivocation {
         format!(
-            "its record {document} differs from the record {document} already received, and {} \
-             signed both: two different records with one number (equivocation)",
-            signers[0]
+            "its record {n} differs from the record {n} already received, and {ours} signed both: \
+             two different records with one number (equivocation)"
         )
     } else {
         format!(
-            "its record {document} (signed by {}) differs from the record {document} already \
-             received (signed by {}): the two copies have forked, each player having signed a \
-             record at once",
-            signers[1], signers[0]
+            "its record {n} (signed by {theirs}) differs from the record {n} already received \
+             (signed by {ours}): the two copies have forked, each player having signed a record \
+             at once"
         )
     }
 }
@@ -223,7 +218,7 @@ pub struct Found {
 #[derive(Clone, Debug)]
 pub struct Received {
     /// The whole file, verified.
-    pub bytes: Vec<u8>,
+    pub file: GameFile,
     /// The documents that arrived (empty when nothing new did).
     pub added: Range<usize>,
     /// Blocks whose records the file already held.
@@ -334,7 +329,9 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         .passed_over
         .iter()
         .filter_map(|p| match *p.error {
-            MailError::Fork { document, .. } if document >= initial.max(1) => Some(document),
+            MailError::Fork { ref fork, .. } if fork.document >= initial.max(1) => {
+                Some(fork.document)
+            }
             _ => None,
         })
         .min();
@@ -349,7 +346,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         });
         if let Some(message) = message {
             let rivals = state.passed_over.iter().filter(
-                |p| matches!(*p.error, MailError::Fork { document: d, .. } if d == document),
+                |p| matches!(&*p.error, MailError::Fork { fork, .. } if fork.document == document),
             );
             return Err(ReceiveError {
                 passed_over: rivals.cloned().collect(),
@@ -393,7 +390,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
     state.passed_over = passed_over;
     Ok(Received {
         added: initial..state.file.documents(),
-        bytes: state.file.text().as_bytes().to_vec(),
+        file: state.file,
         known: state.known,
         other_games: state.other_games,
         passed_over: state.passed_over,
@@ -478,10 +475,8 @@ impl State {
             return MailError::Invalid(e);
         }
         match fork::compare(local, &rival) {
-            Ok(Relation::Fork(f)) => MailError::Fork {
-                document: f.document,
-                signers: f.records.map(|(signer, _)| signer),
-                equivocation: f.equivocation,
+            Ok(Relation::Fork(fork)) => MailError::Fork {
+                fork: Box::new(fork),
                 versions: Box::new([local.to_vec(), rival]),
             },
             // Its `Game:` line names this game, but its bytes are another game's.
