@@ -199,7 +199,10 @@ fn a_challenge_starts_a_file() {
         found("a", packet(&file, 0, 0)),
     ];
     let done = receive(None, &blocks).expect("a challenge and what followed");
-    assert_eq!(done.file.text().as_bytes(), upto(&file, 3).text().as_bytes());
+    assert_eq!(
+        done.file.text().as_bytes(),
+        upto(&file, 3).text().as_bytes()
+    );
     assert_eq!(done.added, 0..4);
     let no_challenge = receive(None, &blocks[..1]).expect_err("no document 0");
     assert_eq!(*no_challenge.error, MailError::NoChallenge);
@@ -534,7 +537,10 @@ fn a_new_file_starts_from_the_header_whatever_the_order_of_challenges() {
             })
             .collect();
         let done = receive(None, &blocks).expect("the genuine records");
-        assert_eq!(done.file.text().as_bytes(), upto(&file, 2).text().as_bytes());
+        assert_eq!(
+            done.file.text().as_bytes(),
+            upto(&file, 2).text().as_bytes()
+        );
         assert_eq!(done.passed_over.len(), 1);
     }
 }

@@ -2,7 +2,7 @@
 //! and the legal moves, position strings and outcomes of thousands of positions from random
 //! games, some played by a Guerrilla that goes after the checkers.
 
-use crate::guerrilla_naive::Naive;
+use crate::guerrilla_naive::{Naive, run_length};
 use crate::util::Rng;
 use correspond::rules::Game;
 use correspond::rules::guerrilla::Guerrilla;
@@ -151,25 +151,4 @@ fn crowded_boards_agree_with_the_naive_generator() {
         longest > 30,
         "the boards held long chains (longest {longest} characters)"
     );
-}
-
-/// One rank of a position string: `piece` where occupied, digits for runs of empty places.
-fn run_length(occupied: impl Iterator<Item = bool>, piece: char) -> String {
-    let mut s = String::new();
-    let mut empty = 0;
-    for here in occupied {
-        if here {
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-                empty = 0;
-            }
-            s.push(piece);
-        } else {
-            empty += 1;
-        }
-    }
-    if empty > 0 {
-        s.push_str(&empty.to_string());
-    }
-    s
 }

@@ -33,32 +33,8 @@ impl Naive {
             guerrilla_to_move: f[2] == "g",
             supply: f[3].parse().expect("supply"),
         };
-        for (row, rank) in f[0].split('/').enumerate() {
-            let j = 6 - row;
-            let mut i = 0;
-            for c in rank.chars() {
-                match c.to_digit(10) {
-                    Some(d) => i += d as usize,
-                    None => {
-                        n.stones[i][j] = true;
-                        i += 1;
-                    }
-                }
-            }
-        }
-        for (row, rank) in f[1].split('/').enumerate() {
-            let y = 7 - row;
-            let mut x = 0;
-            for c in rank.chars() {
-                match c.to_digit(10) {
-                    Some(d) => x += d as usize,
-                    None => {
-                        n.checkers[x][y] = true;
-                        x += 1;
-                    }
-                }
-            }
-        }
+        fill(f[0], &mut n.stones);
+        fill(f[1], &mut n.checkers);
         n
     }
 
@@ -275,32 +251,13 @@ impl Naive {
 
 impl std::fmt::Display for Naive {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let rank = |cells: Vec<bool>, piece: char| {
-            let mut s = String::new();
-            let mut empty = 0;
-            for c in cells {
-                if c {
-                    if empty > 0 {
-                        s.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    s.push(piece);
-                } else {
-                    empty += 1;
-                }
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-            }
-            s
-        };
         let points: Vec<String> = (0..7)
             .rev()
-            .map(|j| rank((0..7).map(|i| self.stones[i][j]).collect(), 'S'))
+            .map(|j| run_length((0..7).map(|i| self.stones[i][j]), 'S'))
             .collect();
         let cells: Vec<String> = (0..8)
             .rev()
-            .map(|y| rank((0..8).map(|x| self.checkers[x][y]).collect(), 'C'))
+            .map(|y| run_length((0..8).map(|x| self.checkers[x][y]), 'C'))
             .collect();
         let side = if self.guerrilla_to_move { 'g' } else { 'c' };
         write!(
@@ -310,5 +267,44 @@ impl std::fmt::Display for Naive {
             cells.join("/"),
             self.supply
         )
+    }
+}
+
+/// One rank of a position string: `piece` where occupied, digits for runs of empty places.
+pub fn run_length(occupied: impl Iterator<Item = bool>, piece: char) -> String {
+    let mut s = String::new();
+    let mut empty = 0;
+    for here in occupied {
+        if here {
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+                empty = 0;
+            }
+            s.push(piece);
+        } else {
+            empty += 1;
+        }
+    }
+    if empty > 0 {
+        s.push_str(&empty.to_string());
+    }
+    s
+}
+
+/// Marks the occupied places of one grid of a position string, top rank first:
+/// `grid[file][rank]`.
+fn fill<const N: usize>(ranks: &str, grid: &mut [[bool; N]; N]) {
+    for (row, rank) in ranks.split('/').enumerate() {
+        let y = N - 1 - row;
+        let mut x = 0;
+        for c in rank.chars() {
+            match c.to_digit(10) {
+                Some(d) => x += d as usize,
+                None => {
+                    grid[x][y] = true;
+                    x += 1;
+                }
+            }
+        }
     }
 }
