@@ -116,7 +116,10 @@ impl Tracked {
             .workdir()
             .expect("a tracked repository has a work tree");
         let contents = std::fs::read(workdir.join(&self.relative)).map_err(|e| {
-            git2::Error::from_str(&format!("cannot read {}: {e}", self.relative.display()))
+            git2::Error::from_str(&format!(
+                "cannot read {}: {e}",
+                crate::text::path(&self.relative)
+            ))
         })?;
         let blob = repo.blob(&contents)?;
         let parent = match repo.head() {

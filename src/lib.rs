@@ -10,9 +10,11 @@
 //! - [`flip`]: fair coin flips by commitment and reveal;
 //! - [`replay`]: a game file's bytes in, every state and the verdict out (pure);
 //! - [`audit`]: a file's versions in, each checked as an append of the one before (pure);
+//! - [`journal`]: what a user's keys signed, so that none signs twice at one place;
 //! - [`fork`]: two copies of a game compared, and proofs of equivocation (pure);
 //! - [`mail`]: records sent and received as mail messages (pure);
 //! - [`git`]: committing records and reading a file's history;
+//! - [`text`]: text from others (files, file names, git, mail) made safe to show;
 //! - [`cli`]: the command line, the only layer that prints.
 
 #![forbid(unsafe_code)]
@@ -23,9 +25,11 @@ pub mod digest;
 pub mod flip;
 pub mod fork;
 pub mod git;
+pub mod journal;
 pub mod log;
 pub mod mail;
 pub mod pgn;
 pub mod replay;
 pub mod rules;
 pub mod sign;
+pub mod text;

@@ -38,17 +38,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     if args.file.is_dir() {
         return Err(CliError::usage(format!(
             "{} is a folder; audit takes one game file",
-            args.file.display()
+            crate::text::path(&args.file)
         )));
     }
     let history = History::of(&args.file).map_err(|e| {
-        CliError::usage(format!("{}: {e}", args.file.display()))
+        CliError::usage(format!("{}: {e}", crate::text::path(&args.file)))
             .hint("audit reads the file's history from the git repository that holds it")
     })?;
     let mut auditor = Auditor::new();
     let mut rows = Vec::with_capacity(history.versions.len());
-    let git_error =
-        |e: crate::git::GitError| CliError::usage(format!("{}: {e}", args.file.display()));
+    let git_error = |e: crate::git::GitError| {
+        CliError::usage(format!("{}: {e}", crate::text::path(&args.file)))
+    };
     for version in &history.versions {
         let mut merges = Vec::new();
         for (parent, blob) in &version.merged {
@@ -135,8 +136,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     if history.versions.is_empty() && others.is_empty() && moves.is_empty() {
         return Err(CliError::usage(format!(
             "{}: no commit on {} has ever held this file",
-            args.file.display(),
-            history.branch
+            crate::text::path(&args.file),
+            crate::text::escape(&history.branch)
         )));
     }
     let violations = rows
@@ -194,7 +195,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             })
             .collect();
         let report = serde_json::json!({
-            "file": args.file.display().to_string(),
+            "file": args.file.to_string_lossy(),
             "branch": history.branch,
             "commits": commits,
             "rewinds": rewinds,
@@ -205,14 +206,17 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         writeln!(
             out,
             "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| CliError::usage(e.to_string()))?
+            crate::text::json(
+                serde_json::to_string_pretty(&report)
+                    .map_err(|e| CliError::usage(e.to_string()))?
+            )
         )?;
     } else {
         writeln!(
             out,
             "{} on {}: {} changed it",
-            args.file.display(),
-            history.branch,
+            crate::text::path(&args.file),
+            crate::text::escape(&history.branch),
             count(rows.len(), "commit")
         )?;
         for (i, row) in rows.iter().enumerate() {
@@ -223,9 +227,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                 i + 1,
                 short(v),
                 git_time(v),
-                v.author,
-                v.email,
-                crate::log::shown(&v.summary)
+                crate::text::escape(&v.author),
+                crate::text::escape(&v.email),
+                crate::text::shown(&v.summary)
             )?;
             if let Some(violation) = &row.finding.violation {
                 writeln!(out, "      VIOLATION: {}", message(violation, &rows))?;
@@ -248,7 +252,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             "{} in {}; at {}: {now}",
             count(violations, "violation"),
             count(rows.len(), "commit"),
-            history.branch
+            crate::text::escape(&history.branch)
         )?;
     }
     Ok(if violations == 0 {
@@ -388,7 +392,7 @@ fn rewound(r: &Rewind, what: &str) -> String {
         if r.message.is_empty() {
             "no message".to_owned()
         } else {
-            crate::log::shown(&r.message)
+            crate::text::shown(&r.message)
         }
     )
 }

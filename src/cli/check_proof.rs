@@ -24,7 +24,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                 out,
                 "{}: valid proof: in game {}, {} signed two different records numbered {}: {} \
                  and {}",
-                args.proof.display(),
+                crate::text::path(&args.proof),
                 e.game_id,
                 e.signer,
                 e.record,
@@ -47,7 +47,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         }
         Err(reason) => Err(CliError::rejected(format!(
             "{}: not a proof of equivocation: {reason}",
-            args.proof.display()
+            crate::text::path(&args.proof)
         ))),
     }
 }

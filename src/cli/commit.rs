@@ -29,7 +29,7 @@ pub(crate) fn commit(
     message: &str,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let file = tracked.relative().display();
+    let file = crate::text::path(tracked.relative());
     let id = tracked.commit(message).map_err(|e| match e {
         GitError::IndexAfterCommit { .. } => {
             CliError::usage(format!("the file was written and {e}")).hint(format!(

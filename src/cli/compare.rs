@@ -30,8 +30,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let read = |path: &Path| crate::log::read_limited(path).map_err(|e| CliError::io(path, &e));
     let (a, b) = (read(&args.a)?, read(&args.b)?);
     let name = |which: Copy| match which {
-        Copy::A => args.a.display().to_string(),
-        Copy::B => args.b.display().to_string(),
+        Copy::A => crate::text::path(&args.a).to_string(),
+        Copy::B => crate::text::path(&args.b).to_string(),
     };
     let relation = fork::compare(&a, &b).map_err(|e| match e {
         CompareError::Invalid { which, error } => {
@@ -93,13 +93,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                         out,
                         "proof written to {}: check it with `correspond check-proof {}`, or with \
                          OpenSSH alone (see the README)",
-                        path.display(),
-                        path.display()
+                        crate::text::path(&path),
+                        crate::text::path(&path)
                     )?,
                     Err(e) => writeln!(
                         out,
                         "no proof written: {}: {e} (give another path with --proof)",
-                        path.display()
+                        crate::text::path(&path)
                     )?,
                 }
             } else {

@@ -56,7 +56,7 @@ impl CliError {
 
     /// A file could not be read or written (exit code 2).
     pub(crate) fn io(path: &std::path::Path, e: &io::Error) -> Self {
-        CliError::usage(format!("{}: {e}", path.display()))
+        CliError::usage(format!("{}: {e}", crate::text::path(path)))
     }
 
     /// Writing the output failed. A closed pipe (`correspond moves ... | head`) is not an error.
@@ -101,9 +101,12 @@ impl CliError {
             .bold()
             .fg_color(Some(anstyle::AnsiColor::Red.into()));
         let bold = anstyle::Style::new().bold();
-        writeln!(err, "{bold_red}error:{bold_red:#} {}", self.message)?;
+        // Messages quote files, file names, git and mail, each escaped where it is quoted;
+        // escaping the whole line again is the last guard, and changes nothing already escaped.
+        let message = crate::text::escape(&self.message);
+        writeln!(err, "{bold_red}error:{bold_red:#} {message}")?;
         for hint in &self.hints {
-            writeln!(err, "{bold}hint:{bold:#} {hint}")?;
+            writeln!(err, "{bold}hint:{bold:#} {}", crate::text::escape(hint))?;
         }
         Ok(())
     }

@@ -38,11 +38,12 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let bytes = record::read(&args.file)?;
-    let malformed =
-        |e: &dyn std::fmt::Display| CliError::rejected(format!("{}: {e}", args.file.display()));
+    let malformed = |e: &dyn std::fmt::Display| {
+        CliError::rejected(format!("{}: {e}", crate::text::path(&args.file)))
+    };
     let document = log::raw_document(&bytes, args.document).map_err(|e| match e.kind {
         log::LogErrorKind::NoDocument { .. } => {
-            CliError::usage(format!("{}: {}", args.file.display(), e.kind))
+            CliError::usage(format!("{}: {}", crate::text::path(&args.file), e.kind))
         }
         _ => malformed(&e),
     })?;

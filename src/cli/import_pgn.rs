@@ -49,11 +49,11 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let text = std::fs::read_to_string(&args.pgn).map_err(|e| CliError::io(&args.pgn, &e))?;
     let games = crate::pgn::parse(&text)
-        .map_err(|e| CliError::rejected(format!("{}: {e}", args.pgn.display())))?;
+        .map_err(|e| CliError::rejected(format!("{}: {e}", crate::text::path(&args.pgn))))?;
     let Some(pgn) = args.index.checked_sub(1).and_then(|i| games.get(i)) else {
         return Err(CliError::usage(format!(
             "{} holds {} game(s); there is no game {}",
-            args.pgn.display(),
+            crate::text::path(&args.pgn),
             games.len(),
             args.index
         )));
@@ -65,7 +65,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return Err(CliError::rejected(format!(
             "{}: game {} starts from the set-up position `{fen}`; game files start from the \
              start position",
-            args.pgn.display(),
+            crate::text::path(&args.pgn),
             args.index
         ))
         .hint("nothing was written"));
@@ -138,7 +138,7 @@ fn import<G: ChessGame>(
     if args.file.exists() {
         return Err(CliError::usage(format!(
             "{} already exists",
-            args.file.display()
+            crate::text::path(&args.file)
         )));
     }
     let options = game::options::<G>(variants)?;
@@ -168,6 +168,7 @@ fn import<G: ChessGame>(
             },
         ],
         created: time.clone(),
+        salt: keys::salt()?,
         commitment: None,
     };
     let sign = |signer: &dyn Signer, text: &str| {
@@ -208,7 +209,7 @@ fn import<G: ChessGame>(
             };
             CliError::rejected(format!(
                 "{} line {pgn_line}: move {number}{dots} {san} is {what}: {}",
-                args.pgn.display(),
+                crate::text::path(&args.pgn),
                 game::move_error(&pos, &e)
             ))
             .hint("nothing was written")
@@ -216,7 +217,7 @@ fn import<G: ChessGame>(
         if line.outcome().is_some() {
             return Err(CliError::rejected(format!(
                 "{} line {pgn_line}: move {number}{dots} {san} comes after the game ended",
-                args.pgn.display()
+                crate::text::path(&args.pgn)
             )));
         }
         line.play(&mv).expect("parse_move returns playable moves");
@@ -232,7 +233,7 @@ fn import<G: ChessGame>(
         if !matches!(pgn.result.as_str(), "*" | "") && pgn.result != result {
             return Err(CliError::rejected(format!(
                 "{}: the result is {}, but the moves end in {outcome} ({result})",
-                args.pgn.display(),
+                crate::text::path(&args.pgn),
                 pgn.result
             ))
             .hint("nothing was written"));
@@ -258,13 +259,31 @@ fn import<G: ChessGame>(
     } else {
         super::commit::find(&args.file)?
     };
+    // Every document is in the journal before the file exists.
+    let game_id = file.game_id();
+    let mut journal = super::journal::game(game_id)?;
+    for document in 0..file.documents() {
+        let key = if document == 0 || file.records()[document - 1].signer == names[0] {
+            white.public_key()
+        } else {
+            black.public_key()
+        };
+        super::journal::record(
+            &mut journal,
+            key,
+            game_id,
+            document as u64,
+            file.document(document),
+            &args.file,
+        )?;
+    }
     log::create_new(&args.file, text.as_bytes()).map_err(|e| CliError::io(&args.file, &e))?;
     let summary = replay::Summary::of(&replay);
     writeln!(
         out,
         "imported {} moves into {}: {}, {}",
         pgn.moves.len(),
-        args.file.display(),
+        crate::text::path(&args.file),
         G::NAME,
         replay.matchup()
     )?;

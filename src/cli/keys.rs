@@ -3,6 +3,7 @@
 //! terminal is asked for a passphrase; the library below receives only the results.
 
 use super::CliError;
+use crate::digest::Digest;
 use crate::log::Timestamp;
 use crate::sign::{self, KeySource, Signer};
 use std::path::{Path, PathBuf};
@@ -10,6 +11,11 @@ use std::path::{Path, PathBuf};
 /// The environment variable that pins the time written into records and headers, so that
 /// files can be reproduced byte for byte: `2026-01-31T18:05:00Z`.
 pub(crate) const TIME_VARIABLE: &str = "CORRESPOND_TIME";
+
+/// The environment variable that pins the salt of a new game's header (64 hex digits), so that
+/// a file can be reproduced byte for byte. Never for real games: the salt is what keeps two
+/// games created on the same terms in the same second apart.
+pub(crate) const SALT_VARIABLE: &str = "CORRESPOND_SALT";
 
 /// How to choose the signing key.
 #[derive(Debug, clap::Args)]
@@ -87,7 +93,7 @@ fn git_signing_key(near: &Path) -> Option<KeySource> {
 /// Asks for a key's passphrase: through `SSH_ASKPASS` when `SSH_ASKPASS_REQUIRE` is `force` or
 /// `prefer` (as OpenSSH does), else on the terminal without echo.
 fn ask_passphrase(path: &Path) -> Option<String> {
-    let prompt = format!("Enter passphrase for {}: ", path.display());
+    let prompt = format!("Enter passphrase for {}: ", crate::text::path(path));
     let require = std::env::var("SSH_ASKPASS_REQUIRE").unwrap_or_default();
     if let Some(program) =
         std::env::var_os("SSH_ASKPASS").filter(|_| matches!(require.as_str(), "force" | "prefer"))
@@ -123,4 +129,23 @@ pub(crate) fn now() -> Result<Timestamp, CliError> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     Ok(Timestamp::from_unix(seconds))
+}
+
+/// The salt of a new game's header: `CORRESPOND_SALT` if set, else 32 bytes from the operating
+/// system's random source.
+pub(crate) fn salt() -> Result<Digest, CliError> {
+    use ssh_key::rand_core::{OsRng, RngCore};
+    if let Ok(pinned) = std::env::var(SALT_VARIABLE) {
+        return Digest::parse(&pinned).ok_or_else(|| {
+            CliError::usage(format!(
+                "{SALT_VARIABLE} is `{}`, not 64 lower-case hex digits",
+                crate::text::shown(&pinned)
+            ))
+        });
+    }
+    let mut bytes = [0; 32];
+    OsRng
+        .try_fill_bytes(&mut bytes)
+        .map_err(|e| CliError::usage(format!("cannot draw a random salt for the game: {e}")))?;
+    Ok(Digest(bytes))
 }

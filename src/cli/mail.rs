@@ -70,7 +70,7 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(n) if n > last => {
             return Err(CliError::usage(format!(
                 "--since {n}: {} has records 0 to {last}",
-                path.display()
+                crate::text::path(path)
             )));
         }
         Some(n) => n,
@@ -203,7 +203,7 @@ fn address(text: &str, option: &str) -> Result<String, CliError> {
     } else {
         Err(CliError::usage(format!(
             "{option} `{}` is not a mail address such as alice@example.org",
-            crate::log::shown(text)
+            crate::text::shown(text)
         )))
     }
 }

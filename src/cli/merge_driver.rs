@@ -36,7 +36,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         .path
         .clone()
         .unwrap_or_else(|| PathBuf::from("game.yaml"));
-    let shown = name.display();
+    let shown = crate::text::path(&name);
     let relation = fork::compare(&ours, &theirs).map_err(|e| match e {
         CompareError::Invalid { which, error } => CliError::rejected(format!(
             "{shown}: {} version does not verify: {error}",
@@ -76,7 +76,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
 /// The refusal of a fork, saying who did what and what to do. During a rebase git swaps the
 /// sides: "ours" is then the shared version being rebased onto, and "theirs" the local commit.
 fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliError {
-    let shown = name.display();
+    let shown = crate::text::path(name);
     let n = f.document;
     let (rebasing, onto) = repository_state();
     let (shared, local) = if rebasing {
@@ -87,8 +87,8 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
     if f.equivocation {
         let path = compare::proof_name(name, n);
         let written = crate::log::create_new(&path, &fork::proof(ours, theirs, f))
-            .map(|()| format!("the proof is in {}", path.display()))
-            .unwrap_or_else(|e| format!("no proof written to {}: {e}", path.display()));
+            .map(|()| format!("the proof is in {}", crate::text::path(&path)))
+            .unwrap_or_else(|e| format!("no proof written to {}: {e}", crate::text::path(&path)));
         return CliError::rejected(format!(
             "{shown}: both sides claim record {n}, and {} signed both ({} in the shared \
              version, {} in the local one): that is equivocation; {written}",

@@ -17,6 +17,7 @@ mod extract;
 mod flip;
 mod game;
 mod import_pgn;
+mod journal;
 mod keys;
 mod log;
 mod mail;
@@ -84,6 +85,7 @@ enum Command {
     Extract(extract::Args),
     Pgn(pgn::Args),
     ImportPgn(import_pgn::Args),
+    Journal(journal::Args),
     Moves(moves::Args),
     Perft(perft::Args),
     Position(position::Args),
@@ -101,6 +103,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
         Command::CheckProof(args) => return check_proof::run(&args, out),
         Command::MergeDriver(args) => return merge_driver::run(&args, out),
         Command::Receive(args) => return receive::run(&args, out),
+        Command::Journal(args) => return journal::run(&args, out),
         Command::SetupGit(args) => setup_git::run(&args, out),
         Command::New(args) => new::run(&args, out),
         Command::Accept(args) => accept::run(&args, out),

@@ -85,7 +85,7 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
     let options = G::options_map(&super::game::options::<G>(&args.variants)?);
     if args.file.exists() {
         return Err(
-            CliError::usage(format!("{} already exists", args.file.display()))
+            CliError::usage(format!("{} already exists", crate::text::path(&args.file)))
                 .hint("choose another file name; `correspond new` never overwrites a game"),
         );
     }
@@ -117,6 +117,7 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
             },
         ],
         created: keys::now()?,
+        salt: keys::salt()?,
         commitment: None,
     };
     if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
@@ -136,9 +137,19 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
         GameFile::parse(text.as_bytes()).expect("a header this program writes is well-formed");
     let replay = replay::replay::<G>(&file)
         .map_err(|e| CliError::usage(format!("the new header is invalid: {}", e.kind)))?;
+    let game_id = file.game_id();
+    let mut journal = super::journal::game(game_id)?;
+    super::journal::record(
+        &mut journal,
+        signer.public_key(),
+        game_id,
+        0,
+        file.document(0),
+        &args.file,
+    )?;
     log::create_new(&args.file, text.as_bytes()).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
-            CliError::usage(format!("{} already exists", args.file.display()))
+            CliError::usage(format!("{} already exists", crate::text::path(&args.file)))
         } else {
             CliError::io(&args.file, &e)
         }
@@ -146,7 +157,7 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
     writeln!(
         out,
         "created {}: {}, {}",
-        args.file.display(),
+        crate::text::path(&args.file),
         G::NAME,
         replay.matchup()
     )?;
@@ -166,7 +177,7 @@ fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
     } else {
         let path = PathBuf::from(text);
         let content = std::fs::read_to_string(&path).map_err(|e| CliError::io(&path, &e))?;
-        (path.display().to_string(), content)
+        (crate::text::path(&path).to_string(), content)
     };
     let key = ssh_key::PublicKey::from_openssh(content.trim()).map_err(|e| {
         CliError::usage(format!("{source} is not an OpenSSH public key: {e}"))

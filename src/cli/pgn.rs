@@ -44,7 +44,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         super::game::GameName::Insurrection => export::<Insurrection>(&args.file, out),
         other => Err(CliError::usage(format!(
             "PGN is for chess and insurrection; {} is a game of {other:?}",
-            args.file.display()
+            crate::text::path(&args.file)
         ))),
     }
 }

@@ -59,15 +59,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let path = &args.file;
     if args.new && path.exists() {
         return Err(
-            CliError::usage(format!("{} already exists", path.display()))
+            CliError::usage(format!("{} already exists", crate::text::path(path)))
                 .hint("without --new, receive adds the records to it"),
         );
     }
     if !args.new && !path.exists() {
         return Err(
-            CliError::usage(format!("{} does not exist", path.display())).hint(format!(
+            CliError::usage(format!("{} does not exist", crate::text::path(path))).hint(format!(
                 "to start it from a mailed challenge: correspond receive --new {} MESSAGE",
-                path.display()
+                crate::text::path(path)
             )),
         );
     }
@@ -81,7 +81,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             if !file.game_id().to_string().starts_with(&id) {
                 return Err(CliError::usage(format!(
                     "{} is game {}, not --game {id}",
-                    path.display(),
+                    crate::text::path(path),
                     file.game_id()
                 )));
             }
@@ -146,7 +146,7 @@ fn game_prefix(id: &str) -> Result<String, CliError> {
     } else {
         Err(CliError::usage(format!(
             "--game `{}` is not a game id or its first 8 characters or more",
-            log::shown(&id)
+            crate::text::shown(&id)
         ))
         .hint("`correspond status FILE` shows a game's id"))
     }
@@ -172,7 +172,7 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         let (origin, bytes) = if path.as_os_str() == "-" {
             ("standard input".to_owned(), read_stdin()?)
         } else {
-            (path.display().to_string(), read_message(path)?)
+            (crate::text::path(path).to_string(), read_message(path)?)
         };
         let parsed = mail::in_message(&bytes);
         if parsed.blocks.is_empty() && messages.len() == 1 {
@@ -236,10 +236,10 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
             let origin = match &parsed.subject {
                 Some(subject) => format!(
                     "{}, message {number} ({})",
-                    path.display(),
-                    log::shown(subject)
+                    crate::text::path(path),
+                    crate::text::shown(subject)
                 ),
-                None => format!("{}, message {number}", path.display()),
+                None => format!("{}, message {number}", crate::text::path(path)),
             };
             add(&mut found, &origin, parsed.blocks, true);
         })
@@ -247,13 +247,13 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         if messages == 0 {
             return Err(CliError::usage(format!(
                 "{}: no messages (an mbox mailbox starts with a `From ` line)",
-                path.display()
+                crate::text::path(path)
             ))
             .hint("is it a mailbox? A single saved message is given without --mbox"));
         }
         for number in oversized {
             found.push(Found {
-                origin: format!("{}, message {number}", path.display()),
+                origin: format!("{}, message {number}", crate::text::path(path)),
                 packet: Err(MailError::Damaged {
                     game: None,
                     range: None,
@@ -291,7 +291,7 @@ fn add(
 /// A message from a file, a pipe (`<(...)`) or `/dev/stdin`.
 fn read_message(path: &Path) -> Result<Vec<u8>, CliError> {
     let file = std::fs::File::open(path).map_err(|e| CliError::io(path, &e))?;
-    limited(file, &path.display().to_string())
+    limited(file, &crate::text::path(path).to_string())
 }
 
 fn read_stdin() -> Result<Vec<u8>, CliError> {
@@ -390,7 +390,7 @@ impl From<CliError> for Option<Stop> {
 }
 
 fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
-    CliError::rejected(format!("{} does not verify: {e}", path.display()))
+    CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path)))
         .hint("nothing was written; `correspond audit` shows who changed it, if it is in git")
 }
 
@@ -453,12 +453,12 @@ fn write_proof(error: &MailError, args: &Args) -> Option<String> {
     Some(match written {
         Ok(()) => format!(
             "a proof of it is in {}, for an arbiter: `correspond check-proof {}` checks it",
-            path.display(),
-            path.display()
+            crate::text::path(&path),
+            crate::text::path(&path)
         ),
         Err(e) => format!(
             "no proof written: {}: {e} (give another path with --proof)",
-            path.display()
+            crate::text::path(&path)
         ),
     })
 }
@@ -511,7 +511,7 @@ fn report<G: CliGame>(
         writeln!(
             out,
             "nothing new: {} already holds every record received (records 0 to {})",
-            path.display(),
+            crate::text::path(path),
             file.documents() - 1
         )?;
         skipped(out)?;
@@ -538,7 +538,8 @@ fn report<G: CliGame>(
         Some(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
         None => writeln!(out, "now: {}", phase.describe(&replay.seats))?,
     }
-    if let Some(next) = super::status::next_step(phase, &replay.seats, &path.display().to_string())
+    if let Some(next) =
+        super::status::next_step(phase, &replay.seats, &crate::text::path(path).to_string())
     {
         writeln!(out, "next: {next}")?;
     }

@@ -52,10 +52,12 @@ pub(crate) fn verified<G: Protocol>(
     bytes: &[u8],
 ) -> Result<(GameFile, Replay<G>), CliError> {
     let invalid = |e: &dyn std::fmt::Display| {
-        CliError::rejected(format!("{} does not verify: {e}", path.display())).hint(format!(
-            "`git log -p {}` shows who changed what, if the file is in git",
-            path.display()
-        ))
+        CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path))).hint(
+            format!(
+                "`git log -p {}` shows who changed what, if the file is in git",
+                crate::text::path(path)
+            ),
+        )
     };
     let file = GameFile::parse(bytes).map_err(|e| invalid(&e))?;
     let replay = replay::replay::<G>(&file).map_err(|e| invalid(&e))?;
@@ -133,6 +135,13 @@ pub(crate) fn append<G: CliGame + Protocol>(
             action,
             time: time.clone(),
         };
+        // The journal is held from the check before signing until the record is in it, so
+        // that no other command signs at this place meanwhile.
+        let mut journal = super::journal::game(file.game_id())?;
+        let key = signer.public_key();
+        journal
+            .check(key, record.seq, record_unsigned(&record).as_bytes())
+            .map_err(|e| super::journal::refusal(e, path))?;
         let text = signed_record(&record, &*signer)?;
         // Nothing is written unless the file, with the record, verifies.
         let grown = [bytes, text.as_bytes()].concat();
@@ -141,9 +150,10 @@ pub(crate) fn append<G: CliGame + Protocol>(
         let after = replay::replay::<G>(&grown).map_err(|e| {
             CliError::rejected(format!("{}: {}", record.action.kind(), e.kind)).hint(format!(
                 "`correspond status {}` says what the game waits for",
-                path.display()
+                crate::text::path(path)
             ))
         })?;
+        super::journal::record(&mut journal, key, file.game_id(), record.seq, &text, path)?;
         done = Some((
             record,
             step_line(&after, after.last()),
@@ -250,12 +260,13 @@ pub(crate) fn derive_nonce(
 /// The game a file's header names, read without verifying anything else.
 pub(crate) fn game_of(path: &Path) -> Result<super::game::GameName, CliError> {
     let bytes = read(path)?;
-    let file = GameFile::parse(&bytes)
-        .map_err(|e| CliError::rejected(format!("{} does not verify: {e}", path.display())))?;
+    let file = GameFile::parse(&bytes).map_err(|e| {
+        CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path)))
+    })?;
     super::game::GameName::of_file(&file.header().game).ok_or_else(|| {
         CliError::rejected(format!(
             "{}: unknown game `{}` (this program plays campaign, guerrilla, insurrection and chess)",
-            path.display(),
+            crate::text::path(path),
             file.header().game
         ))
     })

@@ -81,13 +81,13 @@ fn show_file<G: CliGame>(
     let Some(step) = replay.steps.get(at) else {
         return Err(CliError::usage(format!(
             "{} has records 0 to {last}; there is no record {at}",
-            path.display()
+            crate::text::path(path)
         )));
     };
     writeln!(
         out,
         "{}: {}, record {at} of {last}",
-        path.display(),
+        crate::text::path(path),
         replay.matchup()
     )?;
     writeln!(out, "{}", step.phase.describe(&replay.seats))?;

@@ -41,7 +41,7 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
         replay.steps.len() - 1
     )?;
     writeln!(out, "position: {}", last.position)?;
-    let file_arg = path.display();
+    let file_arg = crate::text::path(path);
     let who = |seat: usize| replay.seats[seat].to_string();
     match &last.phase {
         Phase::Over(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,

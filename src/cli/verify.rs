@@ -115,7 +115,7 @@ fn describe(s: &Summary) -> String {
 fn write_text(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(), CliError> {
     let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);
     for (path, checked) in results {
-        let path = path.display();
+        let path = crate::text::path(path);
         match checked {
             Checked::Valid(s) => {
                 valid += 1;
@@ -182,7 +182,7 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(),
     let items: Vec<serde_json::Value> = results
         .iter()
         .map(|(path, checked)| {
-            let file = path.display().to_string();
+            let file = path.to_string_lossy();
             match checked {
                 Checked::Valid(s) => serde_json::json!({
                     "file": file,
@@ -214,7 +214,9 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(),
             }
         })
         .collect();
-    let text = serde_json::to_string_pretty(&items).expect("JSON values always serialize");
+    let text = crate::text::json(
+        serde_json::to_string_pretty(&items).expect("JSON values always serialize"),
+    );
     writeln!(out, "{text}")?;
     Ok(())
 }

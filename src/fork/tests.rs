@@ -69,7 +69,7 @@ fn what_is_not_a_proof_is_refused() {
     let err = check_proof(&full).expect_err("no conflict");
     assert!(
         err.starts_with(
-            "its last two records are numbered 15 and 16: it reads as a game file, not a proof"
+            "its last two records are numbered 16 and 17: it reads as a game file, not a proof"
         ),
         "{err}"
     );

@@ -7,8 +7,8 @@
 //! different content in the same bytes (no comments, anchors, tags, flow style, alternative
 //! quoting or number spellings, duplicate or unknown keys).
 
-use super::shown;
 use crate::digest::Digest;
+use crate::text::shown;
 use serde::Deserialize;
 use ssh_key::PublicKey;
 use std::collections::BTreeMap;
@@ -109,7 +109,8 @@ impl Timestamp {
 }
 
 /// A player's name: 1 to 40 characters, letters, digits, spaces and `. _ - ' @`, with no space
-/// at either end.
+/// at either end, no two spaces together, and no invisible or default-ignorable character
+/// (U+3164 HANGUL FILLER is a letter, but `bob` and `bob\u{3164}` would look the same).
 #[must_use]
 pub fn valid_name(name: &str) -> bool {
     let count = name.chars().count();
@@ -117,9 +118,10 @@ pub fn valid_name(name: &str) -> bool {
         && !name.starts_with(' ')
         && !name.ends_with(' ')
         && !name.contains("  ")
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '\'' | '@'))
+        && name.chars().all(|c| {
+            (c.is_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '\'' | '@'))
+                && !crate::text::is_unsafe(c)
+        })
 }
 
 /// A lower-case word with hyphens: game names, sides, options, claims.
@@ -164,6 +166,11 @@ pub struct Header {
     pub players: [Player; 2],
     /// When the game was created (informational).
     pub created: Timestamp,
+    /// 32 random bytes chosen by the creator, so that two games never share a header, and so
+    /// never a game id: without it, two games made on the same terms in the same second would
+    /// be one game to the hash chain, and an honest player's moves in both would read as two
+    /// records signed at one place.
+    pub salt: Digest,
     /// The creator's commitment for the opening coin flip, when the game starts with one.
     pub commitment: Option<Digest>,
 }
@@ -299,6 +306,7 @@ pub fn header_unsigned(header: &Header) -> String {
         let _ = writeln!(out, "  key: {}", key_text(&p.key));
     }
     let _ = writeln!(out, "created: \"{}\"", header.created.as_str());
+    let _ = writeln!(out, "salt: {}", header.salt);
     if let Some(c) = header.commitment {
         let _ = writeln!(out, "commitment: {c}");
     }
@@ -354,6 +362,7 @@ pub(super) struct RawHeader {
     options: BTreeMap<String, bool>,
     players: Vec<RawPlayer>,
     created: String,
+    salt: String,
     #[serde(default)]
     commitment: Option<String>,
     pub(super) signature: String,
@@ -445,6 +454,7 @@ impl RawHeader {
             options: self.options,
             players,
             created: timestamp("created", &self.created)?,
+            salt: digest("salt", &self.salt)?,
             commitment: self
                 .commitment
                 .map(|c| digest("commitment", &c))

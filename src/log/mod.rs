@@ -35,7 +35,8 @@ pub use format::{
 };
 
 use crate::digest::Digest;
-use read::{Base, Document, line_of, read_document, split};
+pub use read::Document;
+use read::{Base, line_of, read_document, split};
 use std::ops::Range;
 
 /// Where a document sits in the file.
@@ -489,6 +490,46 @@ pub fn raw_document(bytes: &[u8], n: usize) -> Result<RawDocument<'_>, LogError>
     })
 }
 
+/// Reads one document kept apart from its file (the signing journal keeps them so): `text` is
+/// exactly document `number` (0 for the header), from its `---` line through its signature
+/// line, written the one way this program writes it. Returns its content and the length of its
+/// signed bytes (everything before the signature line).
+///
+/// # Errors
+/// What is wrong with it, with line numbers counted from its `---` line.
+pub fn read_alone(text: &str, number: usize) -> Result<(Document, usize), LogError> {
+    let base = Base {
+        offset: 0,
+        lines: 0,
+        documents: number,
+    };
+    // Alone, even a header has no comment lines before it.
+    if !text.starts_with("---\n") {
+        return Err(LogError {
+            document: Some(number),
+            line: 1,
+            kind: LogErrorKind::NoHeader,
+        });
+    }
+    let spans = split(text, base)?;
+    if let Some(extra) = spans.get(1) {
+        return Err(LogError {
+            document: Some(number),
+            line: extra.line,
+            kind: LogErrorKind::AfterSignature,
+        });
+    }
+    if text.contains('\r') {
+        return Err(LogError {
+            document: Some(number),
+            line: line_of(text.as_bytes(), text.find('\r').unwrap_or(0)),
+            kind: LogErrorKind::CarriageReturn,
+        });
+    }
+    let document = read_document(text, number, 1)?;
+    Ok((document, spans[0].signature))
+}
+
 /// The binding of a flip committed in a document: the digest of its bytes before its
 /// `commitment:` line (see [`crate::flip`]). Also used by writers, on the unsigned text.
 #[must_use]
@@ -504,28 +545,6 @@ pub fn binding_of(document: &str) -> Option<Digest> {
 #[must_use]
 pub fn header_document(header: &Header, signature_base64: &str) -> String {
     preamble(header) + &header_unsigned(header) + &signature_line(signature_base64)
-}
-
-/// Text from a file, made safe to show: control and formatting characters (which could fake
-/// lines of a report, or reorder it on a terminal) are escaped, and long text is cut short.
-#[must_use]
-pub fn shown(text: &str) -> String {
-    const MAX: usize = 80;
-    let mut out = String::new();
-    for (count, c) in text.chars().enumerate() {
-        if count == MAX {
-            out.push('…');
-            break;
-        }
-        let invisible = c.is_control()
-            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}');
-        if invisible {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

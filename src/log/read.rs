@@ -3,9 +3,9 @@
 
 use super::format;
 use super::{
-    Header, LogError, LogErrorKind, Record, Span, header_unsigned, record_unsigned, shown,
-    signature_line,
+    Header, LogError, LogErrorKind, Record, Span, header_unsigned, record_unsigned, signature_line,
 };
+use crate::text::shown;
 
 /// The parser's message without what this file's error already says (where) or what only a
 /// programmer can act on (the parser's options, Rust types).
@@ -128,8 +128,11 @@ pub(super) fn split(text: &str, base: Base) -> Result<Vec<Span>, LogError> {
 }
 
 /// A document's content.
-pub(super) enum Document {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Document {
+    /// Document 0.
     Header(Box<Header>),
+    /// Any later document.
     Record(Record),
 }
 

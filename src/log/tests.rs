@@ -27,6 +27,7 @@ fn header() -> Header {
             player("bob", "tails", KEY_B),
         ],
         created: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
+        salt: crate::digest::Digest([7; 32]),
         commitment: Some(Digest::of(b"c")),
     }
 }
@@ -132,7 +133,7 @@ fn structural_damage_is_named() {
     let err = GameFile::parse(format!("{text}trailing\n").as_bytes()).expect_err("trailing text");
     assert_eq!(
         (err.document, err.line),
-        (Some(1), 27),
+        (Some(1), 28),
         "the line after the last signature"
     );
     let spoof = text.replacen("kind: accept", "kind: \"a\\nfake line\\u202e\"", 1);

@@ -494,7 +494,7 @@ fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
             format!(
                 "{} has side `{}`; in {} each player takes a side: {}{}",
                 p.name,
-                log::shown(&p.side),
+                crate::text::shown(&p.side),
                 G::NAME,
                 names.join(" or "),
                 if G::TOSS_FOR_FIRST_MOVE {

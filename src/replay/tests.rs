@@ -52,6 +52,7 @@ impl Builder {
                 player("bob", "tails", &keys[1]),
             ],
             created: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
+            salt: crate::digest::Digest([7; 32]),
             commitment: Some(Digest([0; 32])),
         };
         let binding = binding_of(&header_unsigned(&header)).expect("binding");

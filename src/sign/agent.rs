@@ -109,7 +109,7 @@ impl<'a> Reader<'a> {
 fn request(socket: &Path, message: &[u8]) -> Result<Vec<u8>, SignError> {
     use std::io::{Read, Write};
     use std::os::unix::net::UnixStream;
-    let io = |e: std::io::Error| SignError::Agent(format!("{}: {e}", socket.display()));
+    let io = |e: std::io::Error| SignError::Agent(format!("{}: {e}", crate::text::path(socket)));
     let mut stream = UnixStream::connect(socket).map_err(io)?;
     let mut framed = Vec::with_capacity(message.len() + 4);
     put_string(&mut framed, message);

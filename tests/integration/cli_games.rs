@@ -328,6 +328,7 @@ fn correspond_process(t: &Table, who: &str, args: &[&str]) -> std::process::Chil
     Command::new(bin)
         .current_dir(&t.repo)
         .env_remove("SSH_AUTH_SOCK")
+        .env("CORRESPOND_JOURNAL", crate::util::journal_dir())
         .args(args)
         .arg("--key")
         .arg(t.key(who))

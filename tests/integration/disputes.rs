@@ -40,8 +40,19 @@ impl Club {
 
     /// `who` runs a signing command in their clone (it commits).
     pub(crate) fn sign(&self, who: &str, args: &[&str]) {
+        self.sign_with(who, args, &crate::util::journal_dir());
+    }
+
+    /// `who` signs on another machine, with a signing journal of its own: a second laptop, or
+    /// a cheat who threw the journal away. (The same machine refuses to sign twice at a place.)
+    pub(crate) fn sign_elsewhere(&self, who: &str, args: &[&str]) {
+        self.sign_with(who, args, &self.dir.path().join(format!("{who}-elsewhere")));
+    }
+
+    fn sign_with(&self, who: &str, args: &[&str], journal: &std::path::Path) {
         self.minute.set(self.minute.get() + 1);
         let out = correspond()
+            .env("CORRESPOND_JOURNAL", journal)
             .current_dir(self.clone(who))
             .env(
                 "CORRESPOND_TIME",
@@ -255,7 +266,7 @@ fn a_force_push_that_drops_a_move_is_caught_where_it_was_seen() {
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains(&format!(
-            "VIOLATION: refs/heads/main was moved from {} to {}, not a fast-forward (reflog: reset: moving to HEAD~1): the move drops record 4 (line 40), which commit {} wrote",
+            "VIOLATION: refs/heads/main was moved from {} to {}, not a fast-forward (reflog: reset: moving to HEAD~1): the move drops record 4 (line 41), which commit {} wrote",
             &nf3[..10],
             &e5[..10],
             &nf3[..10]
@@ -294,7 +305,7 @@ fn a_merge_that_drops_the_other_sides_records_is_caught() {
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains(&format!(
-            "VIOLATION: the merge drops record 4 (line 40) of its other parent {}: a merge must keep both sides' records",
+            "VIOLATION: the merge drops record 4 (line 41) of its other parent {}: a merge must keep both sides' records",
             &side[..10]
         )),
         "{out}"
@@ -343,7 +354,7 @@ fn rewrites_off_the_main_line_on_a_detached_head_or_uncommitted_are_caught() {
     write(&club, "alice", before_document(&file(&club, "alice"), 2));
     club.git("alice", &["commit", "-q", "-am", "take back"]);
     let take_back = club.git("alice", &["rev-parse", "HEAD"]);
-    club.sign("alice", &["play", "game.yaml", "d4"]);
+    club.sign_elsewhere("alice", &["play", "game.yaml", "d4"]);
     club.git("alice", &["push", "-q"]);
     let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
     assert!(merged, "{out}");
@@ -351,7 +362,7 @@ fn rewrites_off_the_main_line_on_a_detached_head_or_uncommitted_are_caught() {
     assert_eq!(code, 1, "{out}");
     assert!(
         out.contains(&format!(
-            "VIOLATION: commit {}, merged in from a side branch, drops record 2 (line 24), which \
+            "VIOLATION: commit {}, merged in from a side branch, drops record 2 (line 25), which \
              commit {} wrote: a commit may only append records",
             &take_back[..10],
             &e4[..10]

@@ -13,7 +13,7 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
     let laptop = club.dir.path().join("laptop.yaml");
     std::fs::copy(club.clone("alice").join("game.yaml"), &laptop).expect("copy");
     club.sign("alice", &["play", "game.yaml", "Nf3"]);
-    club.sign(
+    club.sign_elsewhere(
         "alice",
         &["play", laptop.to_str().expect("UTF-8"), "d4", "--no-commit"],
     );
@@ -305,6 +305,7 @@ fn the_merge_driver_proves_equivocation() {
     let other = club.clone("bob").join("game.yaml");
     let out = correspond()
         .current_dir(club.clone("bob"))
+        .env("CORRESPOND_JOURNAL", club.dir.path().join("alice-laptop"))
         .env("CORRESPOND_TIME", "2026-03-01T11:00:00Z")
         .args([
             "play",

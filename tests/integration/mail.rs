@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) const OPERA: &str = "games/chess/morphy-opera-game-1858.yaml";
 pub(crate) const OPERA_ID: &str =
-    "04e56a1dc75da52f592d57cfc3cd9e6f19eda340b41a4898381184ac1b0e7061";
+    "e43c17e9d74fad1d5964fb1754a603a3adf2ccaa2d3dcb7ec3391cac8ce493f6";
 pub(crate) const CAMPAIGN: &str = "games/campaign/fact-check.yaml";
 
 pub(crate) fn repo(path: &str) -> PathBuf {

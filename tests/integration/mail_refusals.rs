@@ -40,7 +40,7 @@ fn a_damaged_block_is_refused() {
 fn another_games_message_is_refused() {
     let err = refused(14, &[arg(&fixture("other-game.eml"))]);
     assert!(
-        err.contains("the records are from another game (960690592a11"),
+        err.contains("the records are from another game (99591b579d37"),
         "{err}"
     );
     assert!(err.contains(OPERA_ID), "{err}");
@@ -139,13 +139,13 @@ fn a_mailbox_applies_what_verifies_and_lists_what_it_passes_over() {
     assert_eq!(code, 1, "{err}");
     assert!(
         out.contains(
-            "passed over box.mbox, message 77 (chess): the records do not verify: \
+            "passed over box.mbox, message 76 (chess): the records do not verify: \
                       record 15: bad signature"
         ),
         "{out}"
     );
     assert!(
-        out.contains("passed over box.mbox, message 78 (chess): a record block is damaged"),
+        out.contains("passed over box.mbox, message 77 (chess): a record block is damaged"),
         "{out}"
     );
     assert_eq!(

@@ -19,6 +19,7 @@ mod guerrilla_props;
 mod guerrilla_vectors;
 mod hostile;
 mod invalid;
+mod journal;
 mod keys;
 mod mail;
 mod mail_refusals;

@@ -164,6 +164,9 @@ fn run_script(script: &str) -> String {
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env_remove("SSH_AUTH_SOCK")
         .env_remove("CORRESPOND_TIME")
+        .env_remove("CORRESPOND_SALT")
+        .env_remove("CORRESPOND_JOURNAL")
+        .env_remove("XDG_STATE_HOME")
         .output()
         .expect("bash");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -203,6 +206,7 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
     // The dispute: a clean audit, an equivocation proved, and the proof checked by OpenSSH.
     for expected in [
         "0 violations in 3 commits; at ",
+        "refused: alice signed record 2 already",
         "EQUIVOCATION: alice signed two different records numbered 2: move e2e4 in \
          alice/duel.yaml",
         "duel.proof: valid proof: in game ",

@@ -112,3 +112,66 @@ fn the_schemas_reject_what_the_format_forbids() {
     seq["seq"] = json!(0);
     assert!(!errors(&record, &seq).is_empty(), "record number 0");
 }
+
+/// The schema's name rule is the program's: tried with every code point of the planes that
+/// hold assigned characters, between two letters, and with the rule's edge cases.
+#[test]
+fn the_schemas_name_rule_is_the_programs() {
+    let (header, _) = validators();
+    let docs = documents(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml"),
+        )
+        .expect("read"),
+    );
+    let name_validator = jsonschema::options()
+        .build(&json!({"$ref": "#/$defs/name", "$defs": schema("header.schema.json")["$defs"]}))
+        .expect("the name rule alone");
+    let mut names: Vec<String> = [
+        "alice",
+        "Bob Smith",
+        "o'hara",
+        "zoë",
+        "a.b-c_d@e",
+        " alice",
+        "alice ",
+        "a  b",
+        "",
+        "x",
+        "Иван Петров",
+        "王小明",
+        "bob\u{3164}",
+        "\u{3164}",
+        "a\u{200b}b",
+        "a\u{202e}b",
+        "a\nb",
+        "a#b",
+        "a:b",
+        "a\"b",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    names.push("x".repeat(40));
+    names.push("x".repeat(41));
+    names.push("é".repeat(40));
+    let planes = (0..0x3_0000).chain(0xE_0000..0xF_0000);
+    names.extend(planes.filter_map(char::from_u32).map(|c| format!("a{c}b")));
+    let mut checked = 0;
+    for name in &names {
+        let program = correspond::log::valid_name(name);
+        let schema = name_validator.is_valid(&json!(name));
+        assert_eq!(
+            program,
+            schema,
+            "{name:?} ({:?}): the program says {program}, the schema {schema}",
+            name.chars().map(|c| c as u32).collect::<Vec<_>>()
+        );
+        checked += 1;
+    }
+    assert!(checked > 190_000);
+    // The rule is the one the header's players are held to.
+    let mut invisible = docs[0].clone();
+    invisible["players"][1]["name"] = json!("bob\u{3164}");
+    assert!(!errors(&header, &invisible).is_empty(), "a Hangul filler");
+}

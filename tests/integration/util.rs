@@ -18,8 +18,13 @@ impl Rng {
     }
 }
 
+/// The salt every test game is created with, so that files and their ids are the same on every
+/// run (tests of the salt itself remove it).
+pub const SALT: &str = "5a175a175a175a175a175a175a175a175a175a175a175a175a175a175a175a17";
+
 /// The `correspond` binary, built by cargo for these tests, in an environment that does not
-/// depend on the machine: no agent, no pinned time, no colour settings.
+/// depend on the machine: no agent, no pinned time, no colour settings, a pinned salt, and the
+/// test's own signing journal.
 pub fn correspond() -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::cargo_bin("correspond").expect("the binary is built");
     for var in [
@@ -29,11 +34,37 @@ pub fn correspond() -> assert_cmd::Command {
         "SSH_ASKPASS",
         "SSH_ASKPASS_REQUIRE",
         "CORRESPOND_TIME",
+        "XDG_STATE_HOME",
     ] {
         cmd.env_remove(var);
     }
-    cmd.env("GIT_CONFIG_NOSYSTEM", "1");
+    cmd.env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("CORRESPOND_SALT", SALT)
+        .env("CORRESPOND_JOURNAL", journal_dir());
     cmd
+}
+
+/// The signing journal of the running test: one per test (by its thread), shared by all the
+/// commands it runs, as a user's journal is, and apart from every other test's.
+pub fn journal_dir() -> std::path::PathBuf {
+    static BASE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let base = BASE.get_or_init(|| {
+        let base = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("journals");
+        // Earlier runs' journals: only those of test processes still running are kept.
+        for entry in std::fs::read_dir(&base).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let pid = name.split('-').next().unwrap_or_default();
+            if !std::path::Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+        base
+    });
+    let thread = std::thread::current();
+    let name = thread
+        .name()
+        .map_or_else(|| format!("{:?}", thread.id()), |n| n.replace("::", "."));
+    base.join(format!("{}-{name}", std::process::id()))
 }
 
 /// The test keys (see tests/keys/README.md).

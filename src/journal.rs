@@ -1,0 +1,464 @@
+//! The signing journal: every document a user's keys have signed, kept so that no command ever
+//! signs a second, different document at a place where one was signed already.
+//!
+//! Two records with one number, signed by one player, prove that the player equivocated
+//! (see [`crate::fork`]). An honest player can still sign two: from a second machine, from a
+//! backup restored to before a move, or by accepting a challenge whose creator sent the same
+//! header twice. Ethereum's validator clients face the same danger and keep a slashing
+//! protection database (EIP-3076) of what they signed; this is ours. A **place** is a key, a
+//! game id and a document number; the journal holds the document signed there, and a signing
+//! command checks it before signing and records the new document before it is written
+//! anywhere another person could see it.
+//!
+//! Layout: a folder with one file per game, `<game id>.jsonl`, each line one [`Entry`] in JSON;
+//! the file is locked while a command checks and records, so two commands cannot both pass the
+//! check. A last line cut short by a crash is passed over: its document was never written to a
+//! game file, which happens only after the journal is synced. The whole journal moves between
+//! machines as one versioned JSON document ([`Export`], format [`FORMAT`]).
+//!
+//! This module reads and writes the folder it is given; the command line decides where that is.
+
+use crate::digest::Digest;
+use crate::log::{self, Document};
+use crate::sign;
+use serde::{Deserialize, Serialize};
+use ssh_key::PublicKey;
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// The format of an exported journal.
+pub const FORMAT: &str = "correspond-journal/1";
+
+/// One signed document, at its place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The key that signed it.
+    pub key: PublicKey,
+    /// The game.
+    pub game: Digest,
+    /// Its number in the game: 0 for the header.
+    pub document: u64,
+    /// The document, from its `---` line through its signature line, exactly as signed.
+    pub text: String,
+    /// What it says.
+    pub content: Document,
+    /// The length of its signed bytes (the text before its signature line).
+    signed: usize,
+}
+
+impl Entry {
+    /// Checks a document signed by `key` as document `document` of `game`, and makes it an
+    /// entry: it must be one well-formed document of that number, signed by that key, and, for
+    /// a header, be the game's header.
+    ///
+    /// # Errors
+    /// What does not hold, in words.
+    pub fn new(key: PublicKey, game: Digest, document: u64, text: String) -> Result<Entry, String> {
+        let number = usize::try_from(document).map_err(|_| "no such document number".to_owned())?;
+        let (content, signed) = log::read_alone(&text, number).map_err(|e| e.kind.to_string())?;
+        match &content {
+            Document::Header(_) if Digest::of(text.as_bytes()) != game => {
+                return Err("the header is not the one whose digest is the game id".into());
+            }
+            Document::Record(r) if r.seq != document => {
+                return Err(format!("the record is numbered {}, not {document}", r.seq));
+            }
+            _ => {}
+        }
+        let signature = text[signed..]
+            .trim_end_matches('\n')
+            .trim_start_matches("signature: ");
+        sign::verify(&key, &text.as_bytes()[..signed], signature)
+            .map_err(|e| format!("its signature: {e}"))?;
+        Ok(Entry {
+            key,
+            game,
+            document,
+            text,
+            content,
+            signed,
+        })
+    }
+
+    /// The bytes its signature covers.
+    #[must_use]
+    pub fn signed_bytes(&self) -> &[u8] {
+        &self.text.as_bytes()[..self.signed]
+    }
+
+    /// The SHA-256 digest of the whole document: the next record's `prev`.
+    #[must_use]
+    pub fn digest(&self) -> Digest {
+        Digest::of(self.text.as_bytes())
+    }
+
+    /// The key's fingerprint.
+    #[must_use]
+    pub fn fingerprint(&self) -> String {
+        sign::fingerprint(&self.key)
+    }
+
+    fn wire(&self) -> Wire {
+        let mut key = self.key.clone();
+        key.set_comment("");
+        Wire {
+            game: self.game.to_string(),
+            document: self.document,
+            key: key.to_openssh().unwrap_or_default(),
+            digest: self.digest().to_string(),
+            text: self.text.clone(),
+        }
+    }
+}
+
+/// An entry as JSON writes it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wire {
+    game: String,
+    document: u64,
+    key: String,
+    digest: String,
+    text: String,
+}
+
+impl Wire {
+    fn entry(self) -> Result<Entry, String> {
+        let game = Digest::parse(&self.game).ok_or("`game` is not 64 lower-case hex digits")?;
+        let key = PublicKey::from_openssh(&self.key).map_err(|e| format!("`key`: {e}"))?;
+        if !key.key_data().is_ed25519() {
+            return Err("`key` is not an Ed25519 key".into());
+        }
+        let entry = Entry::new(key, game, self.document, self.text)?;
+        if entry.digest().to_string() != self.digest {
+            return Err("`digest` is not the SHA-256 of `text`".into());
+        }
+        Ok(entry)
+    }
+}
+
+/// A whole journal as one JSON document, to move it between machines.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Export {
+    format: String,
+    entries: Vec<Wire>,
+}
+
+impl Export {
+    /// The entries, sorted by game, key and document.
+    fn of(mut entries: Vec<Entry>) -> Export {
+        entries.sort_by(|a, b| {
+            (a.game.0, a.key.to_bytes().ok(), a.document).cmp(&(
+                b.game.0,
+                b.key.to_bytes().ok(),
+                b.document,
+            ))
+        });
+        Export {
+            format: FORMAT.to_owned(),
+            entries: entries.iter().map(Entry::wire).collect(),
+        }
+    }
+
+    /// Reads an exported journal and checks every entry.
+    ///
+    /// # Errors
+    /// [`JournalError::Import`] naming what is wrong: not JSON, another format, or an entry (by
+    /// its index from 0) that is not a document signed by its key at its place.
+    pub fn parse(json: &str) -> Result<Vec<Entry>, JournalError> {
+        let export: Export = serde_json::from_str(json).map_err(|e| JournalError::Import {
+            entry: None,
+            reason: e.to_string(),
+        })?;
+        if export.format != FORMAT {
+            return Err(JournalError::Import {
+                entry: None,
+                reason: format!(
+                    "the format is `{}`; this program reads `{FORMAT}`",
+                    crate::text::shown(&export.format)
+                ),
+            });
+        }
+        export
+            .entries
+            .into_iter()
+            .enumerate()
+            .map(|(i, wire)| {
+                wire.entry().map_err(|reason| JournalError::Import {
+                    entry: Some(i),
+                    reason,
+                })
+            })
+            .collect()
+    }
+
+    /// The JSON text.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("an export always serializes") + "\n"
+    }
+}
+
+/// What went wrong with the journal.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JournalError {
+    /// The journal could not be read or written.
+    #[error("the signing journal {}: {source}", crate::text::path(path))]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// A line of the journal is not an entry.
+    #[error(
+        "the signing journal {}, line {line}: {reason}",
+        crate::text::path(path)
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An exported journal that cannot be imported.
+    #[error("{}{reason}", entry.map(|i| format!("entry {i}: ")).unwrap_or_default())]
+    Import {
+        /// The entry at fault, from 0, if the fault is in one.
+        entry: Option<usize>,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The key already signed another document at this place.
+    #[error("this key already signed a different document {} in this game", .0.document)]
+    Conflict(Box<Entry>),
+}
+
+/// The journal: a folder of one file per game.
+#[derive(Clone, Debug)]
+pub struct Journal {
+    dir: PathBuf,
+}
+
+/// What an import did.
+#[derive(Debug, Default)]
+pub struct Imported {
+    /// Entries the journal did not have, now added.
+    pub added: usize,
+    /// Entries it had already.
+    pub known: usize,
+    /// Entries at a place where the journal holds a different document: (ours, theirs). The
+    /// key signed both; ours is kept.
+    pub conflicts: Vec<(Entry, Entry)>,
+}
+
+impl Journal {
+    /// The journal kept in `dir` (created when first written).
+    #[must_use]
+    pub fn at(dir: PathBuf) -> Journal {
+        Journal { dir }
+    }
+
+    /// Its folder.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Opens and locks the part of the journal for one game, until the result is dropped.
+    ///
+    /// # Errors
+    /// When the journal cannot be created, locked or read, or a line of it is damaged.
+    pub fn game(&self, game: Digest) -> Result<GameJournal, JournalError> {
+        create_private_dir(&self.dir).map_err(io_error(&self.dir))?;
+        let path = self.dir.join(format!("{game}.jsonl"));
+        let io = io_error(&path);
+        let mut file = open_private(&path).map_err(&io)?;
+        file.lock().map_err(&io)?;
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(&io)?;
+        // A last line without its newline was cut short before it was synced: its document
+        // was never written to a game file, so it is dropped.
+        let complete = text.rfind('\n').map_or(0, |i| i + 1);
+        if complete < text.len() {
+            file.set_len(complete as u64).map_err(&io)?;
+            text.truncate(complete);
+        }
+        file.seek(io::SeekFrom::End(0)).map_err(&io)?;
+        let mut entries = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let damaged = |reason: String| JournalError::Damaged {
+                path: path.clone(),
+                line: i + 1,
+                reason,
+            };
+            let wire: Wire = serde_json::from_str(line).map_err(|e| damaged(e.to_string()))?;
+            let entry = wire.entry().map_err(damaged)?;
+            if entry.game != game {
+                return Err(damaged("an entry of another game".into()));
+            }
+            entries.push(entry);
+        }
+        Ok(GameJournal {
+            file,
+            path,
+            entries,
+        })
+    }
+
+    /// Every entry, sorted.
+    ///
+    /// # Errors
+    /// When the journal cannot be read.
+    pub fn export(&self) -> Result<Export, JournalError> {
+        let mut entries = Vec::new();
+        for game in self.games()? {
+            entries.extend(self.game(game)?.entries);
+        }
+        Ok(Export::of(entries))
+    }
+
+    /// The games the journal has a file for, sorted.
+    fn games(&self) -> Result<Vec<Digest>, JournalError> {
+        let listing = match fs::read_dir(&self.dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io_error(&self.dir)(e)),
+        };
+        let mut games: Vec<Digest> = listing
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name();
+                Digest::parse(name.to_str()?.strip_suffix(".jsonl")?)
+            })
+            .collect();
+        games.sort_by_key(|g| g.0);
+        Ok(games)
+    }
+
+    /// Adds checked entries (from [`Export::parse`]): new places are recorded, known
+    /// documents passed over, and a different document at a known place is reported, not
+    /// recorded (the journal keeps the one it had).
+    ///
+    /// # Errors
+    /// When the journal cannot be read or written.
+    pub fn import(&self, entries: Vec<Entry>) -> Result<Imported, JournalError> {
+        let mut by_game: BTreeMap<[u8; 32], Vec<Entry>> = BTreeMap::new();
+        for entry in entries {
+            by_game.entry(entry.game.0).or_default().push(entry);
+        }
+        let mut report = Imported::default();
+        for (game, entries) in by_game {
+            let mut journal = self.game(Digest(game))?;
+            for entry in entries {
+                match journal.at(&entry.key, entry.document) {
+                    Some(ours) if ours.text == entry.text => report.known += 1,
+                    Some(ours) => report.conflicts.push((ours.clone(), entry)),
+                    None => {
+                        journal.write(entry)?;
+                        report.added += 1;
+                    }
+                }
+            }
+        }
+        Ok(report)
+    }
+}
+
+/// One game's part of the journal, locked.
+pub struct GameJournal {
+    file: File,
+    path: PathBuf,
+    entries: Vec<Entry>,
+}
+
+impl GameJournal {
+    /// The document `key` signed as document `document`, if it signed one.
+    #[must_use]
+    pub fn at(&self, key: &PublicKey, document: u64) -> Option<&Entry> {
+        self.entries
+            .iter()
+            .find(|e| e.document == document && e.key.key_data() == key.key_data())
+    }
+
+    /// The entries, in the order they were recorded.
+    #[must_use]
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Checks, before signing, that `key` may sign `signed` (a document's bytes without its
+    /// signature line) as document `document`: it has signed nothing there, or these very
+    /// bytes (which an Ed25519 key signs the same way again).
+    ///
+    /// # Errors
+    /// [`JournalError::Conflict`] with the document signed there before.
+    pub fn check(&self, key: &PublicKey, document: u64, signed: &[u8]) -> Result<(), JournalError> {
+        match self.at(key, document) {
+            Some(earlier) if earlier.signed_bytes() != signed => {
+                Err(JournalError::Conflict(Box::new(earlier.clone())))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Records a document just signed, durably, before it is written anywhere else. A document
+    /// already recorded is not recorded twice.
+    ///
+    /// # Errors
+    /// [`JournalError::Conflict`] if the key signed another document there; when the journal
+    /// cannot be written.
+    pub fn record(&mut self, entry: Entry) -> Result<(), JournalError> {
+        match self.at(&entry.key, entry.document) {
+            Some(earlier) if earlier.text == entry.text => Ok(()),
+            Some(earlier) => Err(JournalError::Conflict(Box::new(earlier.clone()))),
+            None => self.write(entry),
+        }
+    }
+
+    fn write(&mut self, entry: Entry) -> Result<(), JournalError> {
+        let mut line = serde_json::to_string(&entry.wire()).expect("an entry always serializes");
+        line.push('\n');
+        let io = |source| JournalError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        self.file.write_all(line.as_bytes()).map_err(io)?;
+        self.file.sync_data().map_err(io)?;
+        self.entries.push(entry);
+        Ok(())
+    }
+}
+
+fn io_error(path: &Path) -> impl Fn(io::Error) -> JournalError + use<> {
+    let path = path.to_owned();
+    move |source| JournalError::Io {
+        path: path.clone(),
+        source,
+    }
+}
+
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+fn open_private(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).append(true).create(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+#[cfg(test)]
+mod tests;

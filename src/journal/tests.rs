@@ -1,0 +1,210 @@
+//! The journal in-process: places, refusals, crash leftovers, damage, export and import. The
+//! signing commands' use of it is tested through the binary (tests/integration/journal.rs).
+
+use super::*;
+use crate::log::{Action, Record, Timestamp, record_unsigned, signature_line};
+use crate::sign::{KeySigner, Signer};
+use ssh_key::PrivateKey;
+use ssh_key::rand_core::OsRng;
+
+fn key() -> KeySigner {
+    KeySigner::new(PrivateKey::random(&mut OsRng, ssh_key::Algorithm::Ed25519).expect("keygen"))
+        .expect("ed25519")
+}
+
+const GAME: Digest = Digest([9; 32]);
+
+/// Record `seq` of GAME, a move, signed by `signer` at `minute`: (unsigned bytes, document).
+fn record(signer: &KeySigner, seq: u64, mv: &str, minute: u64) -> (String, String) {
+    let unsigned = record_unsigned(&Record {
+        seq,
+        prev: Digest([seq as u8; 32]),
+        signer: "alice".into(),
+        action: Action::Move(mv.into()),
+        time: Timestamp::from_unix(1_800_000_000 + minute * 60),
+    });
+    let signature = signer.sign(unsigned.as_bytes()).expect("sign");
+    let text = unsigned.clone() + &signature_line(&signature);
+    (unsigned, text)
+}
+
+fn entry(signer: &KeySigner, seq: u64, text: &str) -> Entry {
+    Entry::new(signer.public_key().clone(), GAME, seq, text.to_owned()).expect("an entry")
+}
+
+#[test]
+fn a_place_holds_one_document_and_refuses_another() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = Journal::at(dir.path().join("journal"));
+    let alice = key();
+    let (e4_bytes, e4) = record(&alice, 5, "e2e4", 0);
+    let (d4_bytes, _) = record(&alice, 5, "d2d4", 1);
+    {
+        let mut game = journal.game(GAME).expect("open");
+        game.check(alice.public_key(), 5, e4_bytes.as_bytes())
+            .expect("nothing signed there yet");
+        game.record(entry(&alice, 5, &e4)).expect("record");
+    }
+    // A later command, a new lock: the same bytes again are the same document; others are not.
+    let game = journal.game(GAME).expect("open again");
+    game.check(alice.public_key(), 5, e4_bytes.as_bytes())
+        .expect("the very same bytes");
+    let refused = game
+        .check(alice.public_key(), 5, d4_bytes.as_bytes())
+        .expect_err("another document at a signed place");
+    let JournalError::Conflict(earlier) = refused else {
+        panic!("not a conflict: {refused}")
+    };
+    assert_eq!(earlier.text, e4);
+    // Another number, or another key at the same number, is another place.
+    game.check(alice.public_key(), 6, d4_bytes.as_bytes())
+        .expect("another number");
+    game.check(key().public_key(), 5, d4_bytes.as_bytes())
+        .expect("another key");
+}
+
+#[test]
+fn two_commands_at_once_cannot_both_pass_the_check() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = Journal::at(dir.path().to_owned());
+    let alice = key();
+    let docs: Vec<(String, String)> = (0..6)
+        .map(|i| record(&alice, 3, &format!("a{i}a3"), i))
+        .collect();
+    let recorded = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for (unsigned, text) in &docs {
+            let (journal, alice, recorded) = (&journal, &alice, &recorded);
+            s.spawn(move || {
+                let mut game = journal.game(GAME).expect("open");
+                if game
+                    .check(alice.public_key(), 3, unsigned.as_bytes())
+                    .is_ok()
+                {
+                    game.record(entry(alice, 3, text)).expect("record");
+                    recorded.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    assert_eq!(recorded.into_inner(), 1);
+    assert_eq!(journal.game(GAME).expect("open").entries().len(), 1);
+}
+
+#[test]
+fn a_line_cut_short_by_a_crash_is_dropped_and_damage_elsewhere_is_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = Journal::at(dir.path().to_owned());
+    let alice = key();
+    let (_, e4) = record(&alice, 1, "e2e4", 0);
+    journal
+        .game(GAME)
+        .expect("open")
+        .record(entry(&alice, 1, &e4))
+        .expect("record");
+    let path = dir.path().join(format!("{GAME}.jsonl"));
+    let whole = fs::read_to_string(&path).expect("read");
+    fs::write(&path, format!("{whole}{{\"game\":\"")).expect("write a torn line");
+    let game = journal.game(GAME).expect("a torn last line is dropped");
+    assert_eq!(game.entries().len(), 1);
+    drop(game);
+    assert_eq!(fs::read_to_string(&path).expect("read"), whole);
+    fs::write(&path, format!("not json\n{whole}")).expect("damage");
+    let Err(JournalError::Damaged { line, .. }) = journal.game(GAME) else {
+        panic!("damage not found")
+    };
+    assert_eq!(line, 1);
+}
+
+#[test]
+fn an_entry_must_be_what_its_key_signed_at_its_place() {
+    let alice = key();
+    let (_, e4) = record(&alice, 4, "e2e4", 0);
+    let bob = key();
+    let wrong_key = Entry::new(bob.public_key().clone(), GAME, 4, e4.clone());
+    assert!(
+        wrong_key
+            .expect_err("bob did not sign it")
+            .contains("signature")
+    );
+    let wrong_place = Entry::new(alice.public_key().clone(), GAME, 5, e4.clone());
+    assert!(
+        wrong_place
+            .expect_err("numbered 4")
+            .contains("numbered 4, not 5")
+    );
+    let forged = e4.replace("e2e4", "e2e3");
+    assert!(Entry::new(alice.public_key().clone(), GAME, 4, forged).is_err());
+}
+
+#[test]
+fn export_and_import_move_the_journal_and_report_conflicts() {
+    let (one, two) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let (desktop, laptop) = (
+        Journal::at(one.path().to_owned()),
+        Journal::at(two.path().to_owned()),
+    );
+    let alice = key();
+    let (_, r1) = record(&alice, 1, "e2e4", 0);
+    let (_, r3) = record(&alice, 3, "g1f3", 2);
+    let (_, r3_other) = record(&alice, 3, "b1c3", 3);
+    let mut game = desktop.game(GAME).expect("open");
+    game.record(entry(&alice, 1, &r1)).expect("record");
+    game.record(entry(&alice, 3, &r3)).expect("record");
+    drop(game);
+    laptop
+        .game(GAME)
+        .expect("open")
+        .record(entry(&alice, 3, &r3_other))
+        .expect("record");
+    let json = desktop.export().expect("export").to_json();
+    assert!(json.starts_with("{\n  \"format\": \"correspond-journal/1\",\n"));
+    let report = laptop
+        .import(Export::parse(&json).expect("parse"))
+        .expect("import");
+    assert_eq!((report.added, report.known), (1, 0));
+    let [(ours, theirs)] = &report.conflicts[..] else {
+        panic!("one conflict: {report:?}")
+    };
+    assert_eq!((&ours.text, &theirs.text), (&r3_other, &r3));
+    // Imported again: nothing new, the same conflict, and the laptop keeps its own record 3.
+    let again = laptop
+        .import(Export::parse(&json).expect("parse"))
+        .expect("import");
+    assert_eq!((again.added, again.known, again.conflicts.len()), (0, 1, 1));
+    let game = laptop.game(GAME).expect("open");
+    assert_eq!(
+        game.at(alice.public_key(), 3).map(|e| &e.text),
+        Some(&r3_other)
+    );
+    assert_eq!(game.at(alice.public_key(), 1).map(|e| &e.text), Some(&r1));
+}
+
+#[test]
+fn an_export_that_is_not_one_is_refused_whole() {
+    assert!(matches!(
+        Export::parse("{\"format\":\"correspond-journal/2\",\"entries\":[]}"),
+        Err(JournalError::Import { entry: None, .. })
+    ));
+    assert!(matches!(
+        Export::parse("{\"format\":\"correspond-journal/1\",\"entries\":[],\"x\":1}"),
+        Err(JournalError::Import { entry: None, .. })
+    ));
+    let alice = key();
+    let (_, r1) = record(&alice, 1, "e2e4", 0);
+    let mut wire = entry(&alice, 1, &r1).wire();
+    wire.digest = Digest([0; 32]).to_string();
+    let json =
+        serde_json::json!({"format": FORMAT, "entries": [entry(&alice, 1, &r1).wire(), wire]});
+    let Err(JournalError::Import {
+        entry: Some(1),
+        reason,
+    }) = Export::parse(&json.to_string())
+    else {
+        panic!("entry 1 is wrong")
+    };
+    assert!(reason.contains("digest"), "{reason}");
+}
