@@ -224,21 +224,30 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
             "{why}; a proof ends with two rival records numbered alike"
         ));
     }
-    let mut signers = Vec::new();
-    let mut actions = Vec::new();
+    let mut rivals = Vec::new();
     for record in [&bytes[first..second], &bytes[second..]] {
         let mut file = common.clone();
-        let mut whole = bytes[..first].to_vec();
-        whole.extend_from_slice(record);
-        file.extend(&whole)
+        file.append(record)
             .map_err(|e| format!("a conflicting record: {e}"))?;
+        rivals.push(file);
+    }
+    // One player's signature over one document, spelled two ways, is one record signed once:
+    // compared before any signature is checked, so that the reason is named whatever the
+    // second spelling is.
+    if rivals[0].signed_bytes(document) == rivals[1].signed_bytes(document) {
+        return Err(
+            "the two records sign the same bytes (one record, its signature spelled twice): \
+             that is no conflict"
+                .into(),
+        );
+    }
+    let mut signers = Vec::new();
+    let mut actions = Vec::new();
+    for file in &rivals {
         let seat =
-            check_record(&file, document).map_err(|e| format!("a conflicting record: {e}"))?;
+            check_record(file, document).map_err(|e| format!("a conflicting record: {e}"))?;
         signers.push(file.header().players[seat].name.clone());
         actions.push(action_words(&file.records()[document - 1].action));
-    }
-    if bytes[first..second] == bytes[second..] {
-        return Err("the two records are the same bytes: that is no conflict".into());
     }
     if signers[0] != signers[1] {
         return Err(format!(

@@ -86,3 +86,79 @@ fn what_is_not_a_proof_is_refused() {
     let err = check_proof(&twice).expect_err("the same bytes");
     assert!(err.contains("the same bytes"), "{err}");
 }
+
+/// Document `doc` with its Ed25519 signature respelled: `S` increased by the group order `L`.
+/// The SSHSIG blob ends with the signature's `S`, 32 bytes little-endian; the sum still fits.
+fn respelled(doc: &str) -> String {
+    use base64ct::Encoding as _;
+    const L: [u8; 32] = [
+        0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde,
+        0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+    ];
+    let (head, signature) = doc.split_at(doc.find("signature: ").expect("a signature line"));
+    let text = signature["signature: ".len()..].trim_end();
+    let mut blob = base64ct::Base64::decode_vec(text).expect("base64");
+    let start = blob.len() - 32;
+    let mut carry = 0u16;
+    for (byte, l) in blob[start..].iter_mut().zip(L) {
+        let sum = u16::from(*byte) + u16::from(l) + carry;
+        *byte = (sum & 0xff) as u8;
+        carry = sum >> 8;
+    }
+    assert_eq!(carry, 0, "S + L fits in 32 bytes");
+    format!(
+        "{head}signature: {}\n",
+        base64ct::Base64::encode_string(&blob)
+    )
+}
+
+/// The test key of a player of the example games.
+fn signer_of(name: &str) -> crate::sign::KeySigner {
+    let path = format!("{}/tests/keys/{name}", env!("CARGO_MANIFEST_DIR"));
+    let key = ssh_key::PrivateKey::read_openssh_file(std::path::Path::new(&path)).expect("a key");
+    crate::sign::KeySigner::new(key).expect("ed25519")
+}
+
+#[test]
+fn a_signature_spelled_another_way_is_refused_anywhere_in_a_proof() {
+    use crate::sign::Signer as _;
+    let full = game("campaign/run-off-claim.yaml");
+    let file = GameFile::parse(&full).expect("valid");
+    let common = &full[..file.span(5).start];
+    let genuine = file.document(5);
+    // A real equivocation: the same player signs record 5 again, a minute later.
+    let mut record = file.records()[4].clone();
+    record.time = crate::log::Timestamp::from_unix(record.time.to_unix() + 60);
+    let unsigned = crate::log::record_unsigned(&record);
+    let signature = signer_of(&record.signer)
+        .sign(unsigned.as_bytes())
+        .expect("sign");
+    let rival = unsigned + &crate::log::signature_line(&signature);
+    let proof = |parts: &[&str]| [common, parts.concat().as_bytes()].concat();
+    let valid = check_proof(&proof(&[genuine, &rival])).expect("a real proof");
+    assert_eq!(valid.record, 5);
+    // One genuine record and its respelled copy: one document, signed once.
+    let err = check_proof(&proof(&[genuine, &respelled(genuine)])).expect_err("a copy");
+    assert_eq!(
+        err,
+        "the two records sign the same bytes (one record, its signature spelled twice): that is \
+         no conflict"
+    );
+    // A respelled signature on a real rival, or in the common part, is no signature at all.
+    let err = check_proof(&proof(&[genuine, &respelled(&rival)])).expect_err("a respelled rival");
+    assert!(
+        err.starts_with("a conflicting record: record 5 (line ")
+            && err.ends_with("bad signature: the Ed25519 signature's S is not below the group order (OpenSSH accepts this second spelling of a signature; correspond does not); a correspond signature has one spelling: SHA-512, namespace `correspond`, no reserved data"),
+        "{err}"
+    );
+    let mut bent = full[..file.span(4).start].to_vec();
+    bent.extend_from_slice(respelled(file.document(4)).as_bytes());
+    bent.extend_from_slice(genuine.as_bytes());
+    bent.extend_from_slice(rival.as_bytes());
+    let err = check_proof(&bent).expect_err("a respelled common record");
+    assert!(
+        err.starts_with("the common part of the proof: record 4 (line ")
+            && err.contains("bad signature"),
+        "{err}"
+    );
+}

@@ -60,8 +60,13 @@ pub enum SignError {
     #[error("the signature is not a valid SSH signature: {0}")]
     Malformed(String),
     /// The signature was made for another purpose.
-    #[error("the signature is for namespace `{0}`, not `correspond`")]
+    #[error("the signature is for namespace `{}`, not `correspond`", crate::text::shown(.0))]
     Namespace(String),
+    /// A valid SSH signature, but not in the one spelling game files use.
+    #[error(
+        "{0}; a correspond signature has one spelling: SHA-512, namespace `correspond`, no reserved data"
+    )]
+    Spelling(String),
     /// The signature was made with another key than the one expected.
     #[error("the signature was made with the key {0}")]
     OtherKey(String),
@@ -166,21 +171,67 @@ pub fn decode(base64: &str) -> Result<SshSig, SignError> {
     Ok(sig)
 }
 
-/// Checks that `base64` is a `correspond` signature by `key` over exactly `message`.
+/// Checks that `base64` is a `correspond` signature by `key` over exactly `message`, spelled the
+/// one way game files spell signatures: canonical base64 of an SSHSIG in namespace
+/// `correspond`, hashed with SHA-512, with no reserved data.
 ///
 /// # Errors
-/// Why not: malformed, another namespace, another key, or not matching the bytes.
+/// Why not: malformed, another namespace, another spelling, another key, or not matching the
+/// bytes.
 pub fn verify(key: &PublicKey, message: &[u8], base64: &str) -> Result<(), SignError> {
     let sig = decode(base64)?;
     if sig.namespace() != NAMESPACE {
         return Err(SignError::Namespace(sig.namespace().to_owned()));
     }
+    // OpenSSH would accept SHA-256 and reserved data too; one document, one signature.
+    if sig.hash_alg() != HashAlg::Sha512 {
+        return Err(SignError::Spelling(format!(
+            "the signature hashes the document with {}",
+            sig.hash_alg()
+        )));
+    }
+    if !sig.reserved().is_empty() {
+        let n = sig.reserved().len();
+        return Err(SignError::Spelling(format!(
+            "the signature carries {n} byte{} of reserved data",
+            if n == 1 { "" } else { "s" }
+        )));
+    }
     if sig.public_key() != key.key_data() {
         let other = PublicKey::new(sig.public_key().clone(), "");
         return Err(SignError::OtherKey(fingerprint(&other)));
     }
+    // The key is the player's, so an Ed25519 key: its signature ends with S.
+    if !canonical_s(sig.signature_bytes()) {
+        return Err(SignError::Spelling(
+            "the Ed25519 signature's S is not below the group order (OpenSSH accepts this second \
+             spelling of a signature; correspond does not)"
+                .into(),
+        ));
+    }
     key.verify(NAMESPACE, message, &sig)
         .map_err(|_| SignError::Mismatch)
+}
+
+/// Whether an Ed25519 signature's `S` (its last 32 bytes, little-endian) is below the group
+/// order `L`, as RFC 8032 requires: `S + L` verifies the same equation, so without this rule
+/// every signature would have a second spelling.
+fn canonical_s(signature: &[u8]) -> bool {
+    /// L = 2^252 + 27742317777372353535851937790883648493, little-endian.
+    const L: [u8; 32] = [
+        0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde,
+        0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+    ];
+    let Some(s) = signature.get(32..64) else {
+        return false;
+    };
+    // Compared from the most significant byte down.
+    for (a, b) in s.iter().rev().zip(L.iter().rev()) {
+        if a != b {
+            return a < b;
+        }
+    }
+    false
 }
 
 /// Encodes a public key's wire form (for the agent protocol).

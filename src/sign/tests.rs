@@ -56,3 +56,80 @@ fn malformed_signatures_are_rejected_not_panicked_on() {
     assert!(armored.starts_with("-----BEGIN SSH SIGNATURE-----\n"));
     assert_eq!(encode(&SshSig::from_pem(&armored).expect("pem")), sig);
 }
+
+/// An SSH string: a 32-bit big-endian length, then the bytes.
+fn string(bytes: &[u8]) -> Vec<u8> {
+    let mut out = u32::try_from(bytes.len())
+        .expect("short")
+        .to_be_bytes()
+        .to_vec();
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// A signature over `message` in the correspond namespace, with `reserved` data, that OpenSSH's
+/// rules accept: the SSHSIG blob built and signed by hand.
+fn with_reserved(key: &PrivateKey, message: &[u8], reserved: &[u8]) -> String {
+    use sha2::Digest as _;
+    use signature::Signer as _;
+    let hash = sha2::Sha512::digest(message);
+    let signed: Vec<u8> = [
+        &b"SSHSIG"[..],
+        &string(NAMESPACE.as_bytes()),
+        &string(reserved),
+        &string(b"sha512"),
+        &string(&hash),
+    ]
+    .concat();
+    let raw: ssh_key::Signature = key.try_sign(&signed).expect("sign");
+    let blob: Vec<u8> = [
+        &b"SSHSIG"[..],
+        &1u32.to_be_bytes(),
+        &string(&key_blob(key.public_key().key_data())),
+        &string(NAMESPACE.as_bytes()),
+        &string(reserved),
+        &string(b"sha512"),
+        &string(&[string(b"ssh-ed25519"), string(raw.as_bytes())].concat()),
+    ]
+    .concat();
+    <base64ct::Base64 as base64ct::Encoding>::encode_string(&blob)
+}
+
+#[test]
+fn a_signature_has_one_spelling() {
+    let signer = key();
+    let message = b"seq: 1\n";
+    // SHA-256 instead of SHA-512: a valid SSH signature, which OpenSSH accepts.
+    let sha256 = signer
+        .key
+        .sign(NAMESPACE, HashAlg::Sha256, message)
+        .expect("sign");
+    signer
+        .public_key()
+        .verify(NAMESPACE, message, &sha256)
+        .expect("the SSH rules accept it");
+    let err = verify(signer.public_key(), message, &encode(&sha256)).expect_err("sha256");
+    assert_eq!(
+        err.to_string(),
+        "the signature hashes the document with sha256; a correspond signature has one \
+         spelling: SHA-512, namespace `correspond`, no reserved data"
+    );
+    // Reserved data, signed over as the SSHSIG rules say.
+    let text = with_reserved(&signer.key, message, b"x");
+    let parsed = decode(&text).expect("a canonical SSH signature");
+    signer
+        .public_key()
+        .verify(NAMESPACE, message, &parsed)
+        .expect("the SSH rules accept it");
+    let err = verify(signer.public_key(), message, &text).expect_err("reserved data");
+    assert!(
+        err.to_string()
+            .starts_with("the signature carries 1 byte of reserved data;"),
+        "{err}"
+    );
+    // The same construction with nothing reserved is the signature correspond makes.
+    assert_eq!(
+        with_reserved(&signer.key, message, b""),
+        signer.sign(message).expect("sign")
+    );
+}

@@ -251,6 +251,46 @@ fn a_record_signed_by_ssh_keygen_verifies_in_correspond() {
         "{}",
         summary.status
     );
+    // OpenSSH can also hash with SHA-256; a game file has one spelling of each signature.
+    std::fs::remove_file(t.repo.join("record.bytes.sig")).expect("remove");
+    let out = Command::new("ssh-keygen")
+        .args([
+            "-Y",
+            "sign",
+            "-n",
+            "correspond",
+            "-O",
+            "hashalg=sha256",
+            "-f",
+        ])
+        .arg(t.key("alice"))
+        .arg(&message)
+        .output()
+        .expect("ssh-keygen");
+    assert!(out.status.success());
+    let armored = std::fs::read_to_string(t.repo.join("record.bytes.sig")).expect("signature");
+    let sha256: String = armored
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .collect();
+    let bytes = t.file();
+    let lines = bytes.iter().filter(|b| **b == b'\n').count();
+    let grown = [
+        bytes,
+        format!("{unsigned}signature: {sha256}\n").into_bytes(),
+    ]
+    .concat();
+    let err = correspond::replay::verify(&grown).expect_err("a SHA-256 signature");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "record {} (line {}): bad signature: the signature hashes the document with sha256; \
+             a correspond signature has one spelling: SHA-512, namespace `correspond`, no \
+             reserved data",
+            file.documents(),
+            lines + 1
+        )
+    );
 }
 
 #[test]

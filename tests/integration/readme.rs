@@ -212,6 +212,7 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
         "duel.proof: valid proof: in game ",
         "Good \"correspond\" signature for alice",
         "move: d2d4",
+        "proof holds: alice signed two different records at one place\n",
     ] {
         assert!(stdout.contains(expected), "no `{expected}` in\n{stdout}");
     }
@@ -242,4 +243,75 @@ fn readme_email_walkthrough_runs_as_written() {
     ] {
         assert!(stdout.contains(expected), "no `{expected}` in\n{stdout}");
     }
+}
+
+/// The README's OpenSSH recipe for a proof refuses a forgery that OpenSSH alone would pass: a
+/// genuine record and a copy of it whose Ed25519 signature is respelled (`S + L`, made here by
+/// Python, as a forger would). `check-proof` refuses it too.
+#[test]
+fn the_proof_recipe_refuses_one_record_with_its_signature_respelled() {
+    let blocks = sh_blocks(&readme(), "## Settling a dispute");
+    let recipe = &blocks[blocks.find("P=duel.proof").expect("the recipe")..];
+    let keys = crate::util::keys_dir();
+    let script = format!(
+        r#"cp '{keys}/alice.pub' alice_key.pub
+correspond new chess g.yaml --name alice --side white --opponent bob --opponent-key '{keys}/bob.pub' --key '{keys}/alice' --no-commit > /dev/null
+correspond accept g.yaml --key '{keys}/bob' --no-commit > /dev/null
+correspond play g.yaml e4 --key '{keys}/alice' --no-commit > /dev/null
+python3 - <<'PY'
+import base64
+text = open("g.yaml").read()
+record = text[text.rindex("---\n"):]
+head, sig = record.split("signature: ")
+blob = bytearray(base64.b64decode(sig.strip()))
+L = 2**252 + 27742317777372353535851937790883648493
+s = int.from_bytes(blob[-32:], "little") + L
+blob[-32:] = s.to_bytes(32, "little")
+open("forged.proof", "w").write(text + head + "signature: " + base64.b64encode(bytes(blob)).decode() + "\n")
+PY
+if correspond check-proof forged.proof; then echo "check-proof passed it"; fi
+{recipe}"#,
+        keys = keys.display(),
+        recipe = recipe.replace("P=duel.proof", "P=forged.proof"),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bin = assert_cmd::cargo::cargo_bin("correspond");
+    let out = std::process::Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &script])
+        .current_dir(dir.path())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.parent().expect("bin dir").display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("CORRESPOND_JOURNAL", dir.path().join("journal"))
+        .env_remove("CORRESPOND_SALT")
+        .output()
+        .expect("bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    // OpenSSH verifies both "rivals": without the last check the forgery would pass.
+    assert_eq!(
+        stdout
+            .matches("Good \"correspond\" signature for alice")
+            .count(),
+        2,
+        "{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.ends_with("not a proof: both rivals sign the same bytes\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("check-proof passed it"), "{stdout}");
+    assert!(
+        stderr.starts_with(
+            "error: forged.proof: not a proof of equivocation: the two records sign the same \
+             bytes (one record, its signature spelled twice): that is no conflict\n"
+        ),
+        "{stderr}"
+    );
 }
