@@ -47,6 +47,10 @@ pub struct Fork {
     pub lines: [usize; 2],
     /// Whether one player signed both.
     pub equivocation: bool,
+    /// Each whole copy replayed, by the rules: `None` when it verifies, else its first defect. A
+    /// rival record can be well signed and chained and still break the rules (signed out of
+    /// turn, an illegal move), and a copy that does not verify is never the one to keep.
+    pub defects: [Option<String>; 2],
 }
 
 /// Why two copies cannot be compared.
@@ -64,7 +68,8 @@ pub enum CompareError {
 
 /// Relates two copies of a game. Both must be well-formed game files; the common part must
 /// verify, and at a fork each conflicting record must be signed by its player and chained to
-/// the common part (otherwise it is no evidence of anything but tampering).
+/// the common part (otherwise it is no evidence of anything but tampering). At a fork each
+/// copy is then replayed in full, and its first defect, if any, is reported with it.
 ///
 /// # Errors
 /// [`CompareError::Invalid`] naming the copy at fault.
@@ -127,11 +132,18 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
         records[i] = (record.signer.clone(), action_words(&record.action));
         lines[i] = own.line(document);
     }
+    let defects = [&fa, &fb].map(|file| {
+        AnyReplayer::start(file)
+            .and_then(|r| r.advance(file))
+            .err()
+            .map(|e| e.to_string())
+    });
     Ok(Relation::Fork(Fork {
         document,
         records,
         lines,
         equivocation: signers[0] == signers[1],
+        defects,
     }))
 }
 

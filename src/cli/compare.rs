@@ -114,17 +114,43 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                     name(Copy::B),
                     f.lines[1]
                 )?;
-                writeln!(
-                    out,
-                    "both appended after record {} at the same time: the copy on the shared \
-                     branch stands, and the other player appends again on top of it if there is \
-                     still something to do",
-                    n - 1
-                )?;
             }
+            judged(&f, &name, n, out)?;
             Ok(ExitStatus::Rejected)
         }
     }
+}
+
+/// What the rules say of each copy at a fork, and so which stands: a copy that does not verify
+/// is named with its first defect and never kept.
+fn judged(
+    f: &fork::Fork,
+    name: &dyn Fn(Copy) -> String,
+    n: usize,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    for (which, defect) in [Copy::A, Copy::B].into_iter().zip(&f.defects) {
+        if let Some(defect) = defect {
+            writeln!(out, "{} does not verify: {defect}", name(which))?;
+        }
+    }
+    let advice = match &f.defects {
+        [None, None] if f.equivocation => return Ok(()),
+        [None, None] => format!(
+            "both appended after record {} at the same time: the copy on the shared branch \
+             stands, and the other player appends again on top of it if there is still \
+             something to do",
+            n - 1
+        ),
+        [None, Some(_)] => format!("{} stands: keep it", name(Copy::A)),
+        [Some(_), None] => format!("{} stands: keep it", name(Copy::B)),
+        [Some(_), Some(_)] => format!(
+            "neither copy verifies: keep a copy that ends before record {n}, and show both to an \
+             arbiter"
+        ),
+    };
+    writeln!(out, "{advice}")?;
+    Ok(())
 }
 
 /// Where a proof about a game file goes by default: next to it, `games/x.yaml` ->

@@ -79,22 +79,51 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
     let shown = crate::text::path(name);
     let n = f.document;
     let (rebasing, onto) = repository_state();
-    let (shared, local) = if rebasing {
-        (&f.records[0], &f.records[1])
+    // Indices into the fork's two copies: ours (0) and theirs (1), swapped in a rebase.
+    let (shared_at, local_at) = if rebasing { (0, 1) } else { (1, 0) };
+    let (shared, local) = (&f.records[shared_at], &f.records[local_at]);
+    let (shared_defect, local_defect) = (&f.defects[shared_at], &f.defects[local_at]);
+    let abort = if rebasing {
+        "git rebase --abort"
     } else {
-        (&f.records[1], &f.records[0])
+        "git merge --abort"
     };
     if f.equivocation {
-        let path = compare::proof_name(name, n);
-        let written = crate::log::create_new(&path, &fork::proof(ours, theirs, f))
-            .map(|()| format!("the proof is in {}", crate::text::path(&path)))
-            .unwrap_or_else(|e| format!("no proof written to {}: {e}", crate::text::path(&path)));
-        return CliError::rejected(format!(
-            "{shown}: both sides claim record {n}, and {} signed both ({} in the shared \
-             version, {} in the local one): that is equivocation; {written}",
-            shared.0, shared.1, local.1
-        ))
-        .hint("nothing was merged; `correspond check-proof` checks the proof, for an arbiter");
+        return equivocation_refused(
+            f,
+            ours,
+            theirs,
+            name,
+            [shared, local],
+            [shared_defect, local_defect],
+        );
+    }
+    let (shared_by, shared_did) = shared;
+    let (local_by, local_did) = local;
+    let what = format!(
+        "{shown}: both sides appended record {n} ({shared_by} signed {shared_did} in the shared \
+         version, {local_by} signed {local_did} in the local one)"
+    );
+    let keep_yours = format!(
+        "keep your version (`{abort}`) and show the shared history to an arbiter (`correspond \
+         audit {shown}` after fetching)"
+    );
+    match (shared_defect, local_defect) {
+        (Some(shared_bad), None) => {
+            return CliError::rejected(format!(
+                "{what}: the shared version does not verify ({shared_bad}), so it is no game to \
+                 take; {keep_yours}"
+            ))
+            .hint("nothing was merged; your version is left as it was");
+        }
+        (Some(shared_bad), Some(local_bad)) => {
+            return CliError::rejected(format!(
+                "{what}: neither version verifies (shared: {shared_bad}; local: {local_bad}); \
+                 {keep_yours}"
+            ))
+            .hint("nothing was merged; your version is left as it was");
+        }
+        _ => {}
     }
     // Resolving in favour of the shared version would commit a version that drops the local
     // record; dropping the unshared local commit keeps the shared history clean.
@@ -108,9 +137,9 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
         "drop your local record and take the shared version (`{abort}git reset --hard {target}`: \
          your record was never shared)"
     );
-    let (shared_by, shared_did) = shared;
-    let (local_by, local_did) = local;
-    let advice = if shared_did == "resign" {
+    let advice = if let Some(local_bad) = local_defect {
+        format!("your version does not verify ({local_bad}): the shared version stands, so {take}")
+    } else if shared_did == "resign" {
         format!(
             "{shared_by} resigned at record {n} while {local_by} signed {local_did}: the game is \
              over; {take}, and there is nothing left to do"
@@ -124,6 +153,34 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
     };
     CliError::rejected(format!("{shown}: both sides appended record {n}: {advice}"))
         .hint("nothing was merged; your version is left as it was")
+}
+
+/// The refusal of a fork where one player signed both records: the proof is written, and
+/// each version that does not verify is named.
+fn equivocation_refused(
+    f: &fork::Fork,
+    ours: &[u8],
+    theirs: &[u8],
+    name: &Path,
+    [shared, local]: [&(String, String); 2],
+    [shared_defect, local_defect]: [&Option<String>; 2],
+) -> CliError {
+    let (shown, n) = (crate::text::path(name), f.document);
+    let path = compare::proof_name(name, n);
+    let written = crate::log::create_new(&path, &fork::proof(ours, theirs, f))
+        .map(|()| format!("the proof is in {}", crate::text::path(&path)))
+        .unwrap_or_else(|e| format!("no proof written to {}: {e}", crate::text::path(&path)));
+    let mut error = CliError::rejected(format!(
+        "{shown}: both sides claim record {n}, and {} signed both ({} in the shared version, {} \
+         in the local one): that is equivocation; {written}",
+        shared.0, shared.1, local.1
+    ));
+    for (which, defect) in [("shared", shared_defect), ("local", local_defect)] {
+        if let Some(defect) = defect {
+            error = error.hint(format!("the {which} version does not verify: {defect}"));
+        }
+    }
+    error.hint("nothing was merged; `correspond check-proof` checks the proof, for an arbiter")
 }
 
 /// Whether git is rebasing, and then the commit it replays onto (the shared version). In a

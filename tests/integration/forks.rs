@@ -379,3 +379,119 @@ fn the_merge_driver_takes_theirs_when_it_extends_ours_and_never_writes_a_bad_fil
         short
     );
 }
+
+/// `text` with a move record appended, signed by `who`, made by hand: `correspond` itself
+/// refuses to sign a move out of turn or an illegal one.
+fn hand_made(text: &str, who: &str, mv: &str) -> String {
+    use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned, signature_line};
+    use correspond::sign::Signer as _;
+    let game = GameFile::parse(text.as_bytes()).expect("a game file");
+    let record = Record {
+        seq: game.documents() as u64,
+        prev: game.digest(game.documents() - 1),
+        signer: who.to_owned(),
+        action: Action::Move(mv.to_owned()),
+        time: Timestamp::parse("2026-03-01T11:30:00Z").expect("time"),
+    };
+    let key = ssh_key::PrivateKey::read_openssh_file(&keys_dir().join(who)).expect("key");
+    let signer = correspond::sign::KeySigner::new(key).expect("ed25519");
+    let unsigned = record_unsigned(&record);
+    let signature = signer.sign(unsigned.as_bytes()).expect("sign");
+    format!("{text}{unsigned}{}", signature_line(&signature))
+}
+
+/// `who` appends to their copy a move signed out of turn, and commits it.
+fn out_of_turn(club: &Club, who: &str, mv: &str) {
+    crate::disputes::write(club, who, &hand_made(&file(club, who), who, mv));
+    club.git(who, &["commit", "-q", "-am", &format!("{who} plays {mv}")]);
+}
+
+#[test]
+fn a_rival_that_breaks_the_rules_is_never_the_one_kept() {
+    // bob, at alice's turn, pushes a move of his own first; alice has played Nf3 meanwhile.
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    setup(&club);
+    out_of_turn(&club, "bob", "b8c6");
+    club.git("bob", &["push", "-q"]);
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    let before = file(&club, "alice");
+    let line = 1 + before[..before.rfind("---\nseq: 4").expect("record 4")]
+        .matches('\n')
+        .count();
+    let (merged, out) = try_git(&club, "alice", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(!merged, "{out}");
+    assert!(
+        out.contains(&format!(
+            "error: game.yaml: both sides appended record 4 (bob signed move b8c6 in the shared \
+             version, alice signed move g1f3 in the local one): the shared version does not \
+             verify (record 4 (line {line}): not bob's turn: alice (white) to move), so it is no \
+             game to take; keep your version (`git merge --abort`) and show the shared history \
+             to an arbiter (`correspond audit game.yaml` after fetching)\n\
+             hint: nothing was merged; your version is left as it was\n"
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("reset --hard"), "{out}");
+    assert_eq!(file(&club, "alice"), before);
+    // compare, in alice's clone, says the same.
+    club.git("alice", &["merge", "--abort"]);
+    let shared = club.git("alice", &["show", "origin/main:game.yaml"]);
+    std::fs::write(club.clone("alice").join("shared.yaml"), shared).expect("write");
+    let (code, out, err) = run(&club, "alice", &["compare", "game.yaml", "shared.yaml"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            format!(
+                "game.yaml and shared.yaml fork at record 4: alice signed move g1f3 in game.yaml \
+                 (line {line}), bob signed move b8c6 in shared.yaml (line {line})\n\
+                 shared.yaml does not verify: record 4 (line {line}): not bob's turn: alice \
+                 (white) to move\n\
+                 game.yaml stands: keep it\n"
+            )
+            .as_str(),
+            ""
+        )
+    );
+    // The other way round: the invalid record is the local one, and the shared version stands.
+    let club = Club::new();
+    club.play(&["e4", "e5"]);
+    setup(&club);
+    club.sign("alice", &["play", "game.yaml", "Nf3"]);
+    club.git("alice", &["push", "-q"]);
+    out_of_turn(&club, "bob", "b8c6");
+    let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
+    assert!(!merged, "{out}");
+    assert!(
+        out.contains(&format!(
+            "error: game.yaml: both sides appended record 4: your version does not verify \
+             (record 4 (line {line}): not bob's turn: alice (white) to move): the shared version \
+             stands, so drop your local record and take the shared version (`git reset --hard \
+             MERGE_HEAD`: your record was never shared)\n"
+        )),
+        "{out}"
+    );
+    // Both copies broken (bob's move out of turn; alice's illegal one): neither is kept.
+    let before_bob = before_document(&file(&club, "bob"), 4).to_owned();
+    std::fs::write(
+        club.clone("bob").join("other.yaml"),
+        hand_made(&before_bob, "alice", "a1a8"),
+    )
+    .expect("write");
+    let (code, out, _) = run(&club, "bob", &["compare", "game.yaml", "other.yaml"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        format!(
+            "game.yaml and other.yaml fork at record 4: bob signed move b8c6 in game.yaml (line \
+             {line}), alice signed move a1a8 in other.yaml (line {line})\n\
+             game.yaml does not verify: record 4 (line {line}): not bob's turn: alice (white) to \
+             move\n\
+             other.yaml does not verify: record 4 (line {line}): illegal move a1a8: a rook on a1 \
+             cannot move to a8\n\
+             neither copy verifies: keep a copy that ends before record 4, and show both to an \
+             arbiter\n"
+        )
+    );
+}
