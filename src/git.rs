@@ -1,5 +1,6 @@
 //! git, through libgit2: commit a game file after a record is appended, read a file's history
-//! along the current branch, and read a repository's configuration.
+//! along the current branch (and where a shallow clone or a graft hides the rest of it), and
+//! read a repository's configuration.
 //!
 //! A commit made here contains the game file and nothing else, whatever else is staged: the
 //! tree is the current `HEAD` tree with that one file replaced. The index entry of the file is
@@ -241,6 +242,26 @@ pub struct Rewind {
     pub to_blob: Option<Oid>,
 }
 
+/// Why a commit's parents are not the real ones in this clone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The edge of a shallow clone (`git clone --depth`): its parents were not fetched.
+    Shallow,
+    /// A graft (`.git/info/grafts`) replaces its parents.
+    Graft,
+}
+
+/// A commit of the history beyond which this clone cannot see, or not truly.
+#[derive(Clone, Debug)]
+pub struct Boundary {
+    /// The commit.
+    pub commit: Oid,
+    /// Why.
+    pub cut: Cut,
+    /// The file as the commit holds it (`None`: not there).
+    pub blob: Option<Oid>,
+}
+
 /// A file's history along the current branch: the commits on the first-parent line from
 /// `HEAD` that changed it, oldest first. A merge counts as one change, of everything it
 /// brought in.
@@ -429,6 +450,47 @@ impl History {
             }
         }
         Ok(rewinds)
+    }
+
+    /// The commits reachable from `HEAD` whose parents this clone does not truly have: the
+    /// edges of a shallow clone, and grafted commits. Beyond them the history cannot be
+    /// checked, so an audit that meets one cannot pass.
+    ///
+    /// # Errors
+    /// When git fails.
+    pub fn boundaries(&self) -> Result<Vec<Boundary>, GitError> {
+        let repo = &self.repo;
+        let mut cuts = std::collections::HashMap::new();
+        let common = repo.commondir();
+        for (file, cut) in [("shallow", Cut::Shallow), ("info/grafts", Cut::Graft)] {
+            let Ok(text) = std::fs::read_to_string(common.join(file)) else {
+                continue;
+            };
+            for id in text.lines().filter_map(|l| l.split_whitespace().next()) {
+                if let Ok(id) = Oid::from_str(id) {
+                    cuts.entry(id).or_insert(cut);
+                }
+            }
+        }
+        if cuts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut walk = repo.revwalk()?;
+        walk.push_head()?;
+        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+        let mut found = Vec::new();
+        for id in walk {
+            let id = id?;
+            if let Some(cut) = cuts.get(&id) {
+                let blob = file_at(&repo.find_commit(id)?, &self.relative)?;
+                found.push(Boundary {
+                    commit: id,
+                    cut: *cut,
+                    blob,
+                });
+            }
+        }
+        Ok(found)
     }
 
     /// A blob's bytes.

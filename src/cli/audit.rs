@@ -14,8 +14,11 @@ use std::path::PathBuf;
 /// time as git records them, the records it added, and any violation, with the commit that
 /// wrote what was changed. Each version costs the check of its new records only.
 ///
-/// Follows the first-parent line from HEAD, so a merge counts as one change. Exit code: 0 if the
-/// history is clean, 1 if there is any violation, 2 if the history cannot be read.
+/// Follows the first-parent line from HEAD, so a merge counts as one change. A shallow clone
+/// (CI's default) or a graft hides history: the audit says what it cannot see, and does not
+/// pass. Exit code: 0 if the history is clean, 1 if there is any violation, 2 if the history
+/// cannot be read, 3 if it holds no violation but cannot be checked whole (run
+/// `git fetch --unshallow`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file, inside a git work tree (it need not exist any more).
@@ -140,6 +143,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             crate::text::escape(&history.branch)
         )));
     }
+    let cuts: Vec<String> = history
+        .boundaries()
+        .map_err(git_error)?
+        .iter()
+        .map(|b| cut_message(&history, b))
+        .collect();
     let violations = rows
         .iter()
         .map(|r| usize::from(r.finding.violation.is_some()) + r.merges.len())
@@ -201,6 +210,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             "rewinds": rewinds,
             "others": others.iter().map(|(kind, message)| serde_json::json!({"kind": kind, "message": message})).collect::<Vec<_>>(),
             "violations": violations,
+            "complete": cuts.is_empty(),
+            "incomplete": cuts,
             "now": now,
         });
         writeln!(
@@ -247,19 +258,71 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         for (_, message) in &others {
             writeln!(out, "VIOLATION: {message}")?;
         }
+        for message in &cuts {
+            writeln!(out, "INCOMPLETE: {message}")?;
+        }
+        let seen = if cuts.is_empty() {
+            String::new()
+        } else {
+            " of the history this clone holds (not all of it)".to_owned()
+        };
         writeln!(
             out,
-            "{} in {}; at {}: {now}",
+            "{} in {}{seen}; at {}: {now}",
             count(violations, "violation"),
             count(rows.len(), "commit"),
             crate::text::escape(&history.branch)
         )?;
+        if !cuts.is_empty() && violations == 0 {
+            writeln!(
+                out,
+                "not passed: the history cannot be checked whole here; fetch all of it \
+                 (git fetch --unshallow; a graft is removed from .git/info/grafts) and audit again"
+            )?;
+        }
     }
-    Ok(if violations == 0 {
-        ExitStatus::Success
-    } else {
+    Ok(if violations > 0 {
         ExitStatus::Rejected
+    } else if !cuts.is_empty() {
+        ExitStatus::Incomplete
+    } else {
+        ExitStatus::Success
     })
+}
+
+/// What a shallow edge or a graft keeps the audit from seeing.
+fn cut_message(history: &History, b: &crate::git::Boundary) -> String {
+    let commit = &b.commit.to_string()[..10];
+    let why = match b.cut {
+        crate::git::Cut::Shallow => {
+            format!("commit {commit} is the edge of a shallow clone: its parents were not fetched")
+        }
+        crate::git::Cut::Graft => {
+            format!("commit {commit} is grafted: .git/info/grafts gives it other parents")
+        }
+    };
+    let documents = b
+        .blob
+        .and_then(|blob| history.blob(blob).ok())
+        .and_then(|bytes| GameFile::parse(&bytes).ok())
+        .map(|file| file.documents());
+    match (b.blob, documents) {
+        (Some(_), Some(n)) => format!(
+            "{why}, and the file is there already, with {}: which commits wrote them, and \
+             whether any record was removed or changed before, cannot be checked",
+            if n == 1 {
+                "its header".to_owned()
+            } else {
+                format!("its header and records 1-{}", n - 1)
+            }
+        ),
+        (Some(_), None) => {
+            format!("{why}, and the file is there already: what came before cannot be checked")
+        }
+        (None, _) => {
+            format!("{why}: an earlier version of the file, removed before it, cannot be ruled out")
+        }
+    }
 }
 
 /// `records 3-4: alice move c2c3, bob move c6c5`, or `header, record 1: ...`.

@@ -12,6 +12,9 @@ pub enum ExitStatus {
     Rejected,
     /// 2: the command line is wrong, or a file could not be read or written.
     Usage,
+    /// 3: the check could not see everything it must (`audit` of a shallow or grafted
+    /// history): what it saw is reported, and nothing is passed.
+    Incomplete,
 }
 
 impl From<ExitStatus> for std::process::ExitCode {
@@ -20,6 +23,7 @@ impl From<ExitStatus> for std::process::ExitCode {
             ExitStatus::Success => 0,
             ExitStatus::Rejected => 1,
             ExitStatus::Usage => 2,
+            ExitStatus::Incomplete => 3,
         })
     }
 }
