@@ -6,7 +6,8 @@
 //! tree is the current `HEAD` tree with that one file replaced. The index entry of the file is
 //! then refreshed so that `git status` shows it clean, and other staged changes stay staged.
 
-use git2::{Oid, Repository, Signature, Tree};
+pub use git2::Oid;
+use git2::{Repository, Signature, Tree};
 use std::path::{Path, PathBuf};
 
 /// Why a commit could not be made.
@@ -40,6 +41,56 @@ pub enum GitError {
         /// Why.
         error: git2::Error,
     },
+}
+
+/// What [`setup`] found and did in a clone's configuration.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The root of the work tree.
+    pub workdir: PathBuf,
+    /// How the user had told `git pull` to reconcile diverged histories (`pull.rebase` or
+    /// `pull.ff`, with its value), which is then left alone; `None` when setup chose merging.
+    pub pull: Option<(String, String)>,
+}
+
+/// Configures the clone holding `dir` (its own configuration, not the user's) for game files:
+/// the merge driver `correspond` running `driver`; reflogs kept for ever, since they are the
+/// evidence of a force-push and games last months (gc would expire them after 30 or 90 days);
+/// and, unless the user has said how `git pull` reconciles diverged histories, merging, so that
+/// the merge driver runs (without a setting, current git stops with "divergent branches").
+///
+/// # Errors
+/// [`GitError::NoRepository`] outside a work tree; when git fails.
+pub fn setup(dir: &Path, driver: &str) -> Result<Setup, GitError> {
+    let repo = Repository::discover(dir).map_err(|_| GitError::NoRepository(dir.to_owned()))?;
+    let workdir = repo
+        .workdir()
+        .ok_or_else(|| GitError::NoRepository(dir.to_owned()))?
+        .to_owned();
+    let all = repo.config()?.snapshot()?;
+    let pull = ["pull.rebase", "pull.ff"]
+        .iter()
+        .find_map(|key| all.get_string(key).ok().map(|v| ((*key).to_owned(), v)));
+    let mut local = repo.config()?.open_level(git2::ConfigLevel::Local)?;
+    local.set_str("merge.correspond.name", "correspond game files")?;
+    local.set_str("merge.correspond.driver", driver)?;
+    local.set_str("gc.reflogExpire", "never")?;
+    local.set_str("gc.reflogExpireUnreachable", "never")?;
+    if pull.is_none() {
+        local.set_bool("pull.rebase", false)?;
+    }
+    Ok(Setup { workdir, pull })
+}
+
+/// During a merge driver's run, whether git is rebasing, and then the commit it replays onto:
+/// read from the repository git names in the environment it gives the driver.
+#[must_use]
+pub fn rebase_onto() -> Option<String> {
+    let repo = Repository::open_from_env().ok()?;
+    ["rebase-merge/onto", "rebase-apply/onto"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(repo.path().join(f)).ok())
+        .map(|id| id.trim().to_owned())
 }
 
 /// A game file inside a git work tree, ready to be committed.

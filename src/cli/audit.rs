@@ -413,9 +413,9 @@ fn departed(d: &Departure) -> String {
 /// `None` when the later file extends the earlier.
 fn lost(
     history: &History,
-    tip: git2::Oid,
-    before: git2::Oid,
-    after: Option<git2::Oid>,
+    tip: crate::git::Oid,
+    before: crate::git::Oid,
+    after: Option<crate::git::Oid>,
 ) -> Result<Option<String>, CliError> {
     let git_error = |e: crate::git::GitError| CliError::usage(e.to_string());
     let Some(after) = after else {

@@ -186,13 +186,7 @@ fn equivocation_refused(
 /// Whether git is rebasing, and then the commit it replays onto (the shared version). In a
 /// merge, the other side is `MERGE_HEAD` once git stops at the conflict.
 fn repository_state() -> (bool, Option<String>) {
-    let Ok(repo) = git2::Repository::open_from_env() else {
-        return (false, None);
-    };
-    let onto = ["rebase-merge/onto", "rebase-apply/onto"]
-        .iter()
-        .find_map(|f| std::fs::read_to_string(repo.path().join(f)).ok())
-        .map(|id| id.trim().to_owned());
+    let onto = crate::git::rebase_onto();
     (onto.is_some(), onto)
 }
 

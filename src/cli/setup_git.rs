@@ -1,14 +1,18 @@
-//! `correspond setup-git`: make git merge game files with `correspond merge-driver`.
+//! `correspond setup-git`: make git keep game files byte for byte, merge them with
+//! `correspond merge-driver`, and keep the evidence of force-pushes.
 
 use super::CliError;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// Set up the git repository here to merge game files safely: add a `.gitattributes` line
-/// that gives them the `correspond` merge driver (commit that file, so that your opponent's
-/// clone uses it too), and define the driver in this clone's git configuration (each clone
-/// runs this once). With the driver, a pull that brings records your copy lacks takes the
-/// longer game, and a real fork is refused with what to do.
+/// Set up the git repository here for game files: add a `.gitattributes` line that gives them
+/// the `correspond` merge driver and keeps them byte for byte (`-text`: signatures cover the
+/// exact bytes, and `core.autocrlf` would otherwise turn them into CR LF); commit that file, so
+/// that your opponent's clone uses it too. In this clone's git configuration: define the driver,
+/// keep reflogs for ever (they are the evidence of a force-push, and games last months), and
+/// make `git pull` merge diverged histories unless you have chosen otherwise (`pull.rebase` or
+/// `pull.ff`). Each clone runs this once. With the driver, a pull that brings records your copy
+/// lacks takes the longer game, and a real fork is refused with what to do.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The files that are game files.
@@ -17,59 +21,92 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let here = std::env::current_dir().map_err(|e| CliError::io(std::path::Path::new("."), &e))?;
-    let repo = git2::Repository::discover(&here).map_err(|_| {
-        CliError::usage("this folder is not in a git repository")
-            .hint("run it inside the clone that holds the games")
-    })?;
-    let workdir = repo
-        .workdir()
-        .ok_or_else(|| CliError::usage("the repository has no work tree"))?
-        .to_owned();
-    let git = |e: git2::Error| CliError::usage(format!("git: {e}"));
+    let here = std::env::current_dir().map_err(|e| CliError::io(Path::new("."), &e))?;
     let exe: PathBuf = std::env::current_exe()
         .map_err(|e| CliError::usage(format!("cannot find this program: {e}")))?;
     let exe = exe.to_string_lossy().replace('\'', "'\\''");
-    let mut config = repo
-        .config()
-        .map_err(git)?
-        .open_level(git2::ConfigLevel::Local)
-        .map_err(git)?;
-    config
-        .set_str("merge.correspond.name", "correspond game files")
-        .map_err(git)?;
-    config
-        .set_str(
-            "merge.correspond.driver",
-            &format!("'{exe}' merge-driver %O %A %B %P"),
-        )
-        .map_err(git)?;
-    let attributes = workdir.join(".gitattributes");
-    let line = format!("{} merge=correspond", args.pattern);
-    let current = match std::fs::read_to_string(&attributes) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(CliError::io(&attributes, &e)),
-    };
-    if current.lines().any(|l| l.trim() == line) {
-        writeln!(out, ".gitattributes already has `{line}`")?;
-    } else {
-        let mut text = current;
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str(&line);
-        text.push('\n');
-        std::fs::write(&attributes, text).map_err(|e| CliError::io(&attributes, &e))?;
-        writeln!(
-            out,
-            "added `{line}` to .gitattributes: commit it, so that every clone uses it"
-        )?;
-    }
+    let setup = crate::git::setup(&here, &format!("'{exe}' merge-driver %O %A %B %P")).map_err(
+        |e| match e {
+            crate::git::GitError::NoRepository(_) => {
+                CliError::usage("this folder is not in a git work tree")
+                    .hint("run it inside the clone that holds the games")
+            }
+            other => CliError::usage(other),
+        },
+    )?;
+    attributes(&setup.workdir, &args.pattern, out)?;
     writeln!(
         out,
         "this clone's git configuration now runs `correspond merge-driver` for those files; \
          each player runs `correspond setup-git` once in their own clone"
+    )?;
+    writeln!(
+        out,
+        "reflogs are kept for ever in this clone (gc.reflogExpire and \
+         gc.reflogExpireUnreachable = never): they show a force-push to `correspond audit`"
+    )?;
+    match &setup.pull {
+        None => writeln!(
+            out,
+            "git pull merges diverged histories here (pull.rebase = false), so that the merge \
+             driver runs"
+        )?,
+        Some((key, value)) => writeln!(
+            out,
+            "git pull keeps your setting {key} = {}: the merge driver runs in merges and \
+             rebases alike",
+            crate::text::escape(value)
+        )?,
+    }
+    Ok(())
+}
+
+/// Adds (or brings up to date) the `.gitattributes` line for game files.
+fn attributes(workdir: &Path, pattern: &str, out: &mut dyn Write) -> Result<(), CliError> {
+    let path = workdir.join(".gitattributes");
+    let line = format!("{pattern} merge=correspond -text");
+    // What earlier versions wrote: the same line without `-text`.
+    let older = format!("{pattern} merge=correspond");
+    let current = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(CliError::io(&path, &e)),
+    };
+    let shown = crate::text::escape(&line);
+    if current.lines().any(|l| l.trim() == line) {
+        writeln!(out, ".gitattributes already has `{shown}`")?;
+        return Ok(());
+    }
+    let mut text = if current.lines().any(|l| l.trim() == older) {
+        current
+            .lines()
+            .map(|l| if l.trim() == older { line.as_str() } else { l })
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        let mut text = current.clone();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text + &line
+    };
+    text.push('\n');
+    // Written whole or not at all, as game files are.
+    let written = if path.exists() {
+        crate::log::replace(&path, text.as_bytes())
+    } else {
+        crate::log::create_new(&path, text.as_bytes())
+    };
+    written.map_err(|e| CliError::io(&path, &e))?;
+    let verb = if current.lines().any(|l| l.trim() == older) {
+        "updated .gitattributes to"
+    } else {
+        "added to .gitattributes:"
+    };
+    writeln!(
+        out,
+        "{verb} `{shown}` (game files are merged by correspond and kept byte for byte): commit \
+         it, so that every clone uses it"
     )?;
     Ok(())
 }

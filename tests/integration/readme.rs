@@ -213,6 +213,9 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
         "Good \"correspond\" signature for alice",
         "move: d2d4",
         "proof holds: alice signed two different records at one place\n",
+        // A plain pull of diverged histories runs the merge driver, and the audit is clean.
+        "duel.yaml: ours extends theirs; keeping ours\n",
+        "0 violations in 5 commits; at ",
     ] {
         assert!(stdout.contains(expected), "no `{expected}` in\n{stdout}");
     }
