@@ -172,11 +172,13 @@ fn tag(line: &str) -> Option<(String, String)> {
 }
 
 /// Writes one game: the tags (quoted and escaped), then the moves numbered, with optional
-/// comments after moves, then the result; lines wrap before 80 characters.
+/// comments after moves, an optional last comment (why the result is what it is), then the
+/// result; lines wrap before 80 characters, except inside a comment longer than a line.
 #[must_use]
 pub fn write(
     tags: &[(String, String)],
     moves: &[(String, Option<String>)],
+    last_comment: Option<&str>,
     result: &str,
 ) -> String {
     let mut out = String::new();
@@ -195,6 +197,15 @@ pub fn write(
         }
         if let Some(comment) = comment {
             tokens.push(format!("{{{}}}", comment.replace('}', ")")));
+        }
+    }
+    if let Some(comment) = last_comment {
+        // Words of a comment may wrap like tokens: a comment runs to its `}` over lines.
+        let words: Vec<&str> = comment.split_whitespace().collect();
+        for (i, word) in words.iter().enumerate() {
+            let open = if i == 0 { "{" } else { "" };
+            let close = if i + 1 == words.len() { "}" } else { "" };
+            tokens.push(format!("{open}{}{close}", word.replace('}', ")")));
         }
     }
     tokens.push(result.to_owned());
@@ -255,13 +266,20 @@ mod tests {
                 .iter()
                 .map(|m| ((*m).to_owned(), None))
                 .collect();
-        let text = write(&tags, &moves, "1-0");
+        let text = write(&tags, &moves, None, "1-0");
         assert!(text.contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"));
         let back = parse(&text).expect("valid");
         assert_eq!(back[0].tag("Event"), Some("A \"b\""));
         assert_eq!(back[0].moves.len(), 7);
         let long: Vec<(String, Option<String>)> =
             (0..200).map(|_| ("Nf3".to_owned(), None)).collect();
-        assert!(write(&[], &long, "*").lines().all(|l| l.len() < 80));
+        assert!(write(&[], &long, None, "*").lines().all(|l| l.len() < 80));
+        let ended = write(
+            &[],
+            &[],
+            Some("alice won by resignation, } before colours"),
+            "*",
+        );
+        assert_eq!(ended, "\n{alice won by resignation, ) before colours} *\n");
     }
 }

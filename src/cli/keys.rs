@@ -43,6 +43,9 @@ impl KeyArgs {
                 sign::SignError::Read { .. } => {
                     error.hint("choose the key with --key PATH, or set git's user.signingKey")
                 }
+                sign::SignError::NotEd25519(..) => error.hint(
+                    "make an Ed25519 key (ssh-keygen -t ed25519) and choose it with --key PATH",
+                ),
                 _ => error,
             }
         })

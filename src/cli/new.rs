@@ -179,15 +179,12 @@ fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
         let content = std::fs::read_to_string(&path).map_err(|e| CliError::io(&path, &e))?;
         (crate::text::path(&path).to_string(), content)
     };
-    let key = ssh_key::PublicKey::from_openssh(content.trim()).map_err(|e| {
-        CliError::usage(format!("{source} is not an OpenSSH public key: {e}"))
-            .hint("give the opponent's .pub file")
-    })?;
-    if !key.key_data().is_ed25519() {
-        return Err(CliError::usage(format!(
-            "{source} is a {} key; game files use Ed25519 keys",
-            key.algorithm()
-        )));
-    }
-    Ok(key)
+    crate::sign::public_key(&content).map_err(|e| match e {
+        crate::sign::SignError::NotEd25519(_, kind) => CliError::usage(format!(
+            "{source} is {kind}; correspond signs with Ed25519 keys only"
+        ))
+        .hint("ask your opponent for an Ed25519 key (made with `ssh-keygen -t ed25519`)"),
+        e => CliError::usage(format!("{source} is not an OpenSSH public key: {e}"))
+            .hint("give the opponent's .pub file"),
+    })
 }

@@ -89,12 +89,22 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
             .map_or("?", |s| s.name.as_str())
             .to_owned()
     };
+    let mut why = None;
     let (result, termination) = match &replay.last().phase {
         Phase::Over(verdict) => {
-            let winner = verdict.winner.and_then(|w| replay.seats[w].side);
-            let result = match winner {
-                Some(Color::White) => "1-0",
-                Some(Color::Black) => "0-1",
+            let result = match verdict.winner.map(|w| (w, replay.seats[w].side)) {
+                Some((_, Some(Color::White))) => "1-0",
+                Some((_, Some(Color::Black))) => "0-1",
+                // A win before the coin flip gave out the colours: PGN can only say that
+                // White or Black won, and neither did.
+                Some((w, None)) => {
+                    why = Some(format!(
+                        "{} won ({}) before the coin flip gave out the colours: PGN has no \
+                         result for a game won by a player without a colour",
+                        replay.seats[w].name, verdict.reason
+                    ));
+                    "*"
+                }
                 None => "1/2-1/2",
             };
             (result, verdict.reason.clone())
@@ -125,5 +135,5 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
     tags.push(("Termination".to_owned(), termination));
     tags.push(("GameId".to_owned(), replay.game_id.to_string()));
     let moves = replay.line.as_ref().map(annotated).unwrap_or_default();
-    pgn::write(&tags, &moves, result)
+    pgn::write(&tags, &moves, why.as_deref(), result)
 }

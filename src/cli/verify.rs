@@ -138,13 +138,20 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(),
             }
         }
     }
-    let balances = balances(results);
+    let (balances, disputed) = balances(results);
     if !balances.is_empty() {
         let parts: Vec<String> = balances
             .iter()
-            .map(|(name, cents)| format!("{name} {cents:+}¢"))
+            .map(|b| format!("{} {} {:+}¢", b.names.join("/"), b.fingerprint, b.cents))
             .collect();
         writeln!(out, "playing for keeps, balances: {}", parts.join(", "))?;
+    }
+    for id in disputed {
+        writeln!(
+            out,
+            "game {id} is here more than once with different results: its stakes are not \
+             counted (`correspond compare` tells the copies apart)"
+        )?;
     }
     let files = if results.len() == 1 { "file" } else { "files" };
     write!(
@@ -159,12 +166,39 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(),
     Ok(())
 }
 
+/// One player's running balance, by key: the names the key played under, sorted.
+struct Balance {
+    fingerprint: String,
+    names: Vec<String>,
+    cents: i64,
+}
+
 /// Each player's running balance over the finished games played for stakes: the winner
-/// pockets the loser's whole stake.
-fn balances(results: &[(PathBuf, Checked)]) -> BTreeMap<String, i64> {
-    let mut balances = BTreeMap::new();
+/// pockets the loser's whole stake. A player is a key, not a name (anyone can call themselves
+/// alice), and a game is counted once however many copies of it are given; a game whose copies
+/// end differently is not counted, and its id is returned.
+fn balances(results: &[(PathBuf, Checked)]) -> (Vec<Balance>, Vec<String>) {
+    // Each game id's finished results, by (winner, stakes): one distinct result is counted.
+    let mut games: BTreeMap<String, Vec<&Summary>> = BTreeMap::new();
     for (_, checked) in results {
         let Checked::Valid(s) = checked else { continue };
+        if s.stakes.is_some() && s.winner.is_some() {
+            let copies = games.entry(s.game_id.to_string()).or_default();
+            if !copies
+                .iter()
+                .any(|c| (&c.winner, c.stakes) == (&s.winner, s.stakes))
+            {
+                copies.push(s);
+            }
+        }
+    }
+    let mut by_key: BTreeMap<String, (std::collections::BTreeSet<String>, i64)> = BTreeMap::new();
+    let mut disputed = Vec::new();
+    for (id, copies) in games {
+        let [s] = copies[..] else {
+            disputed.push(id);
+            continue;
+        };
         let (Some(stakes), Some(winner)) = (s.stakes, &s.winner) else {
             continue;
         };
@@ -172,10 +206,22 @@ fn balances(results: &[(PathBuf, Checked)]) -> BTreeMap<String, i64> {
             continue;
         };
         let loss = i64::from(stakes[1 - w]);
-        *balances.entry(s.players[w].0.clone()).or_insert(0) += loss;
-        *balances.entry(s.players[1 - w].0.clone()).or_insert(0) -= loss;
+        for (seat, change) in [(w, loss), (1 - w, -loss)] {
+            let entry = by_key.entry(s.fingerprints[seat].clone()).or_default();
+            entry.0.insert(s.players[seat].0.clone());
+            entry.1 += change;
+        }
     }
-    balances
+    let mut balances: Vec<Balance> = by_key
+        .into_iter()
+        .map(|(fingerprint, (names, cents))| Balance {
+            fingerprint,
+            names: names.into_iter().collect(),
+            cents,
+        })
+        .collect();
+    balances.sort_by(|a, b| (&a.names, &a.fingerprint).cmp(&(&b.names, &b.fingerprint)));
+    (balances, disputed)
 }
 
 fn write_json(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(), CliError> {
@@ -189,7 +235,7 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(),
                     "valid": true,
                     "game": s.game,
                     "game_id": s.game_id.to_string(),
-                    "players": s.players.iter().map(|(name, side)| serde_json::json!({"name": name, "side": side})).collect::<Vec<_>>(),
+                    "players": s.players.iter().zip(&s.fingerprints).map(|((name, side), key)| serde_json::json!({"name": name, "side": side, "key": key})).collect::<Vec<_>>(),
                     "records": s.records,
                     "finished": s.result.is_some(),
                     "winner": s.winner,

@@ -474,20 +474,17 @@ impl RawPlayer {
         if !valid_word(&self.side) {
             return Err(format!("`{}` is not a side", shown(&self.side)));
         }
-        let key = PublicKey::from_openssh(&self.key).map_err(|e| {
-            format!(
+        let key = crate::sign::public_key(&self.key).map_err(|e| match e {
+            crate::sign::SignError::NotEd25519(_, kind) => format!(
+                "the key of {} is {kind}; game files use Ed25519 keys, whose signatures are \
+                 deterministic",
+                shown(&self.name)
+            ),
+            e => format!(
                 "the key of {} is not an OpenSSH public key: {e}",
                 shown(&self.name)
-            )
+            ),
         })?;
-        if !key.key_data().is_ed25519() {
-            return Err(format!(
-                "the key of {} is {}; game files use Ed25519 keys, whose signatures are \
-                 deterministic",
-                self.name,
-                key.algorithm()
-            ));
-        }
         Ok(Player {
             name: self.name,
             side: self.side,

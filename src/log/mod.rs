@@ -81,7 +81,10 @@ pub enum LogErrorKind {
     #[error("the file is empty")]
     Empty,
     /// Not UTF-8.
-    #[error("the file is not UTF-8 text")]
+    #[error(
+        "this line is not UTF-8 text (a program may have saved the file in another encoding; \
+         signatures cover the exact bytes)"
+    )]
     NotUtf8,
     /// A CR byte: the file went through something that changed its line endings.
     #[error(
@@ -175,11 +178,8 @@ impl GameFile {
     /// # Errors
     /// A [`LogError`] naming the document and line at fault.
     pub fn parse(bytes: &[u8]) -> Result<GameFile, LogError> {
-        let text = std::str::from_utf8(bytes).map_err(|e| LogError {
-            document: None,
-            line: line_of(bytes, e.valid_up_to()),
-            kind: LogErrorKind::NotUtf8,
-        })?;
+        let text =
+            std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, e.valid_up_to(), 0, 0))?;
         if text.is_empty() {
             return Err(LogError {
                 document: None,
@@ -260,11 +260,8 @@ impl GameFile {
     /// What is wrong with the appended documents. On error `self` is unchanged.
     pub fn append(&mut self, tail: &[u8]) -> Result<usize, LogError> {
         let old = self.text.as_bytes();
-        let appended = std::str::from_utf8(tail).map_err(|e| LogError {
-            document: None,
-            line: self.lines + line_of(tail, e.valid_up_to()),
-            kind: LogErrorKind::NotUtf8,
-        })?;
+        let appended = std::str::from_utf8(tail)
+            .map_err(|e| not_utf8(tail, e.valid_up_to(), self.spans.len(), self.lines))?;
         if appended.is_empty() {
             return Ok(0);
         }
@@ -463,11 +460,7 @@ pub fn raw_document(bytes: &[u8], n: usize) -> Result<RawDocument<'_>, LogError>
         offset += line.len();
     }
     let prefix = &bytes[..end];
-    let text = std::str::from_utf8(prefix).map_err(|e| LogError {
-        document: None,
-        line: line_of(prefix, e.valid_up_to()),
-        kind: LogErrorKind::NotUtf8,
-    })?;
+    let text = std::str::from_utf8(prefix).map_err(|e| not_utf8(prefix, e.valid_up_to(), 0, 0))?;
     let spans = split(text, Base::default())?;
     let Some(span) = spans.get(n) else {
         return Err(LogError {
@@ -528,6 +521,24 @@ pub fn read_alone(text: &str, number: usize) -> Result<(Document, usize), LogErr
     }
     let document = read_document(text, number, 1)?;
     Ok((document, spans[0].signature))
+}
+
+/// The error for a byte at `offset` of `bytes` that is not UTF-8, naming the document it falls
+/// in: `bytes` follows `documents` documents and `lines` lines of its file (0 and 0 for a whole
+/// file, whose comment lines come before any document).
+fn not_utf8(bytes: &[u8], offset: usize, documents: usize, lines: usize) -> LogError {
+    // The `---` lines before the offset (the line holding the bad byte is not one).
+    let before = &bytes[..offset];
+    let starts = before
+        .split(|b| *b == b'\n')
+        .take(before.iter().filter(|b| **b == b'\n').count())
+        .filter(|line| *line == b"---")
+        .count();
+    LogError {
+        document: (documents + starts).checked_sub(1),
+        line: lines + line_of(bytes, offset),
+        kind: LogErrorKind::NotUtf8,
+    }
 }
 
 /// The binding of a flip committed in a document: the digest of its bytes before its

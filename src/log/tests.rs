@@ -252,3 +252,41 @@ fn timestamps_convert_to_and_from_unix_seconds() {
         assert_eq!(Timestamp::from_unix(seconds).to_unix(), seconds);
     }
 }
+
+#[test]
+fn a_byte_that_is_not_utf8_is_named_with_its_document_and_line() {
+    let text = file_with_one_record();
+    let at = |needle: &str| {
+        let mut bytes = text.clone().into_bytes();
+        let i = text.find(needle).expect("the text") + needle.len();
+        bytes[i] = 0xff;
+        let line = 1 + text[..i].matches('\n').count();
+        (bytes, line)
+    };
+    let (bytes, line) = at("# correspond");
+    let err = GameFile::parse(&bytes).expect_err("not UTF-8");
+    assert_eq!(
+        (err.document, err.line, err.kind),
+        (None, line, LogErrorKind::NotUtf8)
+    );
+    let (bytes, line) = at("\ngame: ");
+    let err = GameFile::parse(&bytes).expect_err("not UTF-8");
+    assert_eq!((err.document, err.line), (Some(0), line));
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "header (line {line}): this line is not UTF-8 text (a program may have saved the file \
+             in another encoding; signatures cover the exact bytes)"
+        )
+    );
+    let (bytes, line) = at("signer: \"");
+    let err = GameFile::parse(&bytes).expect_err("not UTF-8");
+    assert_eq!((err.document, err.line), (Some(1), line));
+    // In appended bytes, numbered in the whole file.
+    let head = &text[..text.find("---\nseq: 1").expect("record 1")];
+    let mut file = GameFile::parse(head.as_bytes()).expect("the header alone");
+    let err = file.append(&bytes[head.len()..]).expect_err("not UTF-8");
+    assert_eq!((err.document, err.line), (Some(1), line));
+    let err = raw_document(&bytes, 1).expect_err("not UTF-8");
+    assert_eq!((err.document, err.line), (Some(1), line));
+}

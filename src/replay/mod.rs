@@ -49,6 +49,9 @@ pub struct Seat<S> {
     pub name: String,
     /// The side they play; `None` until a coin flip decides the sides.
     pub side: Option<S>,
+    /// Their key's SHA-256 fingerprint: who they are, where a name is only what they call
+    /// themselves.
+    pub fingerprint: String,
 }
 
 impl<S: std::fmt::Display> std::fmt::Display for Seat<S> {
@@ -330,6 +333,8 @@ pub struct Summary {
     pub game_id: Digest,
     /// (name, side) of the creator, then the opponent.
     pub players: [(String, String); 2],
+    /// The players' key fingerprints, in the same order.
+    pub fingerprints: [String; 2],
     /// How many records follow the header.
     pub records: usize,
     /// The winning side, if the game is over and decided.
@@ -365,6 +370,7 @@ impl Summary {
             game: G::NAME.to_owned(),
             game_id: replay.game_id,
             players,
+            fingerprints: replay.seats.clone().map(|s| s.fingerprint),
             records: replay.steps.len() - 1,
             winner,
             result,
@@ -482,6 +488,7 @@ fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
         }
         2 => {
             return Ok(players.clone().map(|p| Seat {
+                fingerprint: sign::fingerprint(&p.key),
                 name: p.name,
                 side: None,
             }));
@@ -509,10 +516,12 @@ fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
         Seat {
             name: players[0].name.clone(),
             side: Some(side(&players[0])?),
+            fingerprint: sign::fingerprint(&players[0].key),
         },
         Seat {
             name: players[1].name.clone(),
             side: Some(side(&players[1])?),
+            fingerprint: sign::fingerprint(&players[1].key),
         },
     ];
     if seats[0].side == seats[1].side {

@@ -63,7 +63,9 @@ impl Verdict {
             Some(Seat {
                 side: Some(side), ..
             }) => format!("{side} wins: {}", self.reason),
-            Some(Seat { name, side: None }) => format!("{name} wins: {}", self.reason),
+            Some(Seat {
+                name, side: None, ..
+            }) => format!("{name} wins: {}", self.reason),
             None => format!("draw: {}", self.reason),
         }
     }

@@ -60,7 +60,7 @@ fn check_ed25519(key: &PublicKey) -> Result<(), SignError> {
     } else {
         Err(SignError::NotEd25519(
             fingerprint(key),
-            key.algorithm().to_string(),
+            key_kind(key.algorithm().as_str()),
         ))
     }
 }
@@ -78,11 +78,18 @@ fn load_file(
         path: path.to_owned(),
         reason,
     };
+    let shown = crate::text::path(path).to_string();
     if text
         .trim_start()
         .starts_with("-----BEGIN OPENSSH PRIVATE KEY-----")
     {
-        let private = PrivateKey::from_openssh(&text).map_err(|e| format_error(e.to_string()))?;
+        let private = PrivateKey::from_openssh(&text).map_err(|e| {
+            // This program reads Ed25519 keys only: another kind is named, not "unknown".
+            match private_key_algorithm(&text).filter(|a| a != "ssh-ed25519") {
+                Some(algorithm) => SignError::NotEd25519(shown.clone(), key_kind(&algorithm)),
+                None => format_error(e.to_string()),
+            }
+        })?;
         if let Some(signer) = from_agent(agent, private.public_key())? {
             return Ok(signer);
         }
@@ -97,8 +104,13 @@ fn load_file(
         };
         return Ok(Box::new(KeySigner::new(private)?));
     }
-    let public = PublicKey::from_openssh(text.trim())
-        .map_err(|e| format_error(format!("neither a private key nor a public key ({e})")))?;
+    let public = public_key(&text).map_err(|e| match e {
+        SignError::NotEd25519(_, kind) => SignError::NotEd25519(shown.clone(), kind),
+        SignError::NotAKey(e) => {
+            format_error(format!("neither a private key nor a public key ({e})"))
+        }
+        other => other,
+    })?;
     if let Some(signer) = from_agent(agent, &public)? {
         return Ok(signer);
     }
@@ -110,4 +122,84 @@ fn load_file(
         Some(p) if p.exists() => load_file(&p, agent, passphrase),
         _ => Err(SignError::NoPrivateKey(fingerprint(&public))),
     }
+}
+
+/// Reads a public key in OpenSSH's one-line form (`ssh-ed25519 AAAA... comment`), which must be
+/// an Ed25519 key.
+///
+/// # Errors
+/// [`SignError::NotEd25519`] naming the kind of another key (the fingerprint is left empty for
+/// the caller to name the key its own way); [`SignError::NotAKey`] for text that is not a key.
+pub fn public_key(text: &str) -> Result<PublicKey, SignError> {
+    let text = text.trim();
+    let algorithm = text.split_whitespace().next().unwrap_or_default();
+    if !algorithm.is_empty() && algorithm != "ssh-ed25519" && is_algorithm_name(algorithm) {
+        return Err(SignError::NotEd25519(String::new(), key_kind(algorithm)));
+    }
+    let key = PublicKey::from_openssh(text).map_err(|e| SignError::NotAKey(e.to_string()))?;
+    check_ed25519(&key)?;
+    Ok(key)
+}
+
+/// A key type in words, for refusals: `an ECDSA key (ecdsa-sha2-nistp256)`.
+#[must_use]
+pub fn key_kind(algorithm: &str) -> String {
+    let kind = if algorithm.starts_with("ecdsa-sha2-") {
+        "an ECDSA key"
+    } else if algorithm == "ssh-rsa" || algorithm.starts_with("rsa-sha2-") {
+        "an RSA key"
+    } else if algorithm == "ssh-dss" {
+        "a DSA key"
+    } else if algorithm.starts_with("sk-ssh-ed25519") {
+        "a security-key (FIDO) Ed25519 key"
+    } else if algorithm.starts_with("sk-ecdsa-") {
+        "a security-key (FIDO) ECDSA key"
+    } else if algorithm == "ssh-ed25519" {
+        "an Ed25519 key"
+    } else {
+        "a key of another type"
+    };
+    format!("{kind} ({})", crate::text::shown(algorithm))
+}
+
+/// Whether a word looks like an SSH key type name (`ssh-rsa`, `ecdsa-sha2-nistp256`,
+/// `sk-ssh-ed25519@openssh.com`) rather than base64 or a path.
+fn is_algorithm_name(word: &str) -> bool {
+    word.len() <= 64
+        && word.contains('-')
+        && word.bytes().all(|b| {
+            b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'@' | b'.')
+        })
+}
+
+/// The key type inside an OpenSSH private key file, read from its unencrypted public part
+/// (`openssh-key-v1`: magic, cipher, KDF, KDF options, key count, then each public key, whose
+/// first field is its type), so that a key this program cannot parse is still named.
+fn private_key_algorithm(pem: &str) -> Option<String> {
+    use base64ct::Encoding as _;
+    fn take<'a>(rest: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        (rest.len() >= n).then(|| {
+            let (taken, left) = rest.split_at(n);
+            *rest = left;
+            taken
+        })
+    }
+    fn string<'a>(rest: &mut &'a [u8]) -> Option<&'a [u8]> {
+        let len = u32::from_be_bytes(take(rest, 4)?.try_into().ok()?);
+        take(rest, usize::try_from(len).ok()?)
+    }
+    let body: String = pem
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .map(str::trim)
+        .collect();
+    let bytes = base64ct::Base64::decode_vec(&body).ok()?;
+    let mut rest = bytes.strip_prefix(b"openssh-key-v1\0".as_slice())?;
+    for _ in 0..3 {
+        string(&mut rest)?; // the cipher, the KDF and its options
+    }
+    take(&mut rest, 4)?; // the number of keys
+    let mut public = string(&mut rest)?;
+    let algorithm = string(&mut public)?;
+    String::from_utf8(algorithm.to_vec()).ok()
 }

@@ -11,7 +11,7 @@
 mod agent;
 mod keys;
 
-pub use keys::{KeySource, Passphrase, load_signer};
+pub use keys::{KeySource, Passphrase, key_kind, load_signer, public_key};
 
 use ssh_encoding::{Decode, Encode};
 use ssh_key::public::KeyData;
@@ -41,8 +41,8 @@ pub enum SignError {
         /// The parser's reason.
         reason: String,
     },
-    /// A key of another type than Ed25519.
-    #[error("{0} is a {1} key; correspond signs with Ed25519 keys only")]
+    /// A key of another type than Ed25519: the key (or its file), and its kind in words.
+    #[error("{0} is {1}; correspond signs with Ed25519 keys only")]
     NotEd25519(String, String),
     /// The passphrase did not decrypt the key.
     #[error("the passphrase for {0} is wrong")]
@@ -56,6 +56,9 @@ pub enum SignError {
     /// The SSH agent failed.
     #[error("ssh-agent: {0}")]
     Agent(String),
+    /// Text that is not an OpenSSH public key: the parser's reason.
+    #[error("{0}")]
+    NotAKey(String),
     /// The signature text is not an SSH signature.
     #[error("the signature is not a valid SSH signature: {0}")]
     Malformed(String),
@@ -112,7 +115,7 @@ impl KeySigner {
         if !key.public_key().key_data().is_ed25519() {
             return Err(SignError::NotEd25519(
                 fingerprint(key.public_key()),
-                key.algorithm().to_string(),
+                key_kind(key.algorithm().as_str()),
             ));
         }
         Ok(KeySigner { key })

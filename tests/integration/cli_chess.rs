@@ -311,3 +311,58 @@ fn import_refuses_a_bad_game_and_writes_nothing() {
         "{board}"
     );
 }
+
+/// A game won before the coin flip gave out the colours has no PGN result: White did not win,
+/// nor Black, and it was no draw. The export says `*`, and why.
+#[test]
+fn a_game_won_before_the_colours_were_tossed_exports_as_unfinished_with_the_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let keys = crate::util::keys_dir();
+    let key = |who: &str| keys.join(who).display().to_string();
+    let steps: [&[&str]; 3] = [
+        &[
+            "new",
+            "chess",
+            "g.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "toss",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            &key("bob.pub"),
+            "--key",
+            &key("alice"),
+        ],
+        &["accept", "g.yaml", "--key", &key("bob")],
+        &["resign", "g.yaml", "--key", &key("bob")],
+    ];
+    for args in steps {
+        crate::util::correspond()
+            .current_dir(dir.path())
+            .env("CORRESPOND_TIME", "2026-06-01T10:00:00Z")
+            .args(args)
+            .arg("--no-commit")
+            .assert()
+            .success();
+    }
+    let out = crate::util::correspond()
+        .current_dir(dir.path())
+        .args(["pgn", "g.yaml"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "\n{alice won (bob resigned) before the coin flip gave out the colours: PGN has no\n\
+             result for a game won by a player without a colour} *\n"
+        ),
+        "{text}"
+    );
+}

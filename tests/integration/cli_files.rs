@@ -184,3 +184,101 @@ fn extract_reads_only_up_to_the_document_asked_for() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Balances count each game once, however many copies a folder holds, and belong to keys, not
+/// names: a stranger calling herself alice neither adds to nor takes from alice's balance.
+#[test]
+fn balances_count_each_game_once_and_belong_to_keys() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let keys = keys_dir();
+    let key = |who: &str| keys.join(who).display().to_string();
+    for copy in ["a.yaml", "b.yaml"] {
+        std::fs::copy(game("run-off-bare-candidates.yaml"), dir.path().join(copy)).expect("copy");
+    }
+    // carol's key, under the name alice, plays bob for keeps, and resigns after his first move.
+    let steps: [&[&str]; 4] = [
+        &[
+            "new",
+            "campaign",
+            "c.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "heads",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            &key("bob.pub"),
+            "--variant",
+            "playing-for-keeps",
+            "--key",
+            &key("carol"),
+        ],
+        &["accept", "c.yaml", "--key", &key("bob")],
+        &["reveal", "c.yaml", "--key", &key("carol")],
+        &["play", "c.yaml", "c6c5", "--key", &key("bob")],
+    ];
+    let sign = |args: &[&str]| {
+        correspond()
+            .current_dir(dir.path())
+            .env("CORRESPOND_TIME", "2026-06-01T10:00:00Z")
+            .args(args)
+            .arg("--no-commit")
+            .assert()
+            .success();
+    };
+    for args in steps {
+        sign(args);
+    }
+    let before_resigning = std::fs::read(dir.path().join("c.yaml")).expect("read");
+    sign(&["resign", "c.yaml", "--key", &key("carol")]);
+    let out = correspond()
+        .current_dir(dir.path())
+        .args(["verify", "."])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let verified = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        verified,
+        "./a.yaml: valid: campaign, alice (heads) v bob (tails), 82 records: heads wins: run-off: \
+         bare candidates (the coin showed heads)\n  stakes: alice 85¢, bob 60¢\n\
+         ./b.yaml: valid: campaign, alice (heads) v bob (tails), 82 records: heads wins: run-off: \
+         bare candidates (the coin showed heads)\n  stakes: alice 85¢, bob 60¢\n\
+         ./c.yaml: valid: campaign, alice (heads) v bob (tails), 4 records: tails wins: alice \
+         (heads) resigned\n  stakes: alice 60¢, bob 60¢\n\
+         playing for keeps, balances: \
+         alice SHA256:0LfYJQ9mKakoqO6Wwop8fxBWNHS1ZPaQVYyH6YnC/PQ -60¢, \
+         alice SHA256:emKI0eGvaPwYizUW9RXDn4NMH5hnUkJacDU90clW98w +60¢, \
+         bob SHA256:7lbdfvoKgRes1tFovb9RRc5LHhXiprHwlUv0ZiagV8U +0¢\n\
+         3 files: 3 valid, 0 invalid\n"
+    );
+    // A copy of that game in which bob resigned instead: one game, two results. Neither counts.
+    std::fs::write(dir.path().join("d.yaml"), before_resigning).expect("write");
+    sign(&["resign", "d.yaml", "--key", &key("bob")]);
+    let id = verified_id(&dir.path().join("c.yaml"));
+    let out = correspond()
+        .current_dir(dir.path())
+        .args(["verify", "."])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.ends_with(&format!(
+            "playing for keeps, balances: \
+             alice SHA256:emKI0eGvaPwYizUW9RXDn4NMH5hnUkJacDU90clW98w +60¢, \
+             bob SHA256:7lbdfvoKgRes1tFovb9RRc5LHhXiprHwlUv0ZiagV8U -60¢\n\
+             game {id} is here more than once with different results: its stakes are not \
+             counted (`correspond compare` tells the copies apart)\n\
+             4 files: 4 valid, 0 invalid\n"
+        )),
+        "{text}"
+    );
+}
+
+fn verified_id(path: &Path) -> String {
+    correspond::replay::verify(&std::fs::read(path).expect("read"))
+        .expect("valid")
+        .game_id
+        .to_string()
+}

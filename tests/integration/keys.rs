@@ -293,3 +293,94 @@ fn an_agent_holding_an_encrypted_key_spares_the_passphrase() {
     );
     assert!(accepted(&game));
 }
+
+/// Keys of other kinds, made by `ssh-keygen`, are named as such wherever they are met: the
+/// opponent's key, the signing key (private or public file), and a key in a header.
+#[test]
+fn keys_that_are_not_ed25519_are_named_by_kind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (kind, name) in [("ecdsa", "ec"), ("rsa", "rsa")] {
+        let status = Command::new("ssh-keygen")
+            .args(["-q", "-t", kind, "-N", "", "-f"])
+            .arg(dir.path().join(name))
+            .status()
+            .expect("ssh-keygen");
+        assert!(status.success());
+    }
+    let new = |opponent: &str, key: &Path| {
+        let out = correspond()
+            .current_dir(dir.path())
+            .args([
+                "new", "chess", "g.yaml", "--name", "alice", "--side", "white",
+            ])
+            .args(["--opponent", "bob", "--opponent-key", opponent, "--key"])
+            .arg(key)
+            .arg("--no-commit")
+            .output()
+            .expect("run");
+        assert!(out.stdout.is_empty());
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let alice = keys_dir().join("alice");
+    let bob_pub = keys_dir().join("bob.pub");
+    let bob_pub = bob_pub.to_str().expect("UTF-8");
+    assert_eq!(
+        new("ec.pub", &alice),
+        (
+            Some(2),
+            "error: ec.pub is an ECDSA key (ecdsa-sha2-nistp256); correspond signs with Ed25519 \
+             keys only\nhint: ask your opponent for an Ed25519 key (made with `ssh-keygen -t \
+             ed25519`)\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        new("rsa.pub", &alice).1,
+        "error: rsa.pub is an RSA key (ssh-rsa); correspond signs with Ed25519 keys only\nhint: \
+         ask your opponent for an Ed25519 key (made with `ssh-keygen -t ed25519`)\n"
+    );
+    for own in ["ec", "ec.pub"] {
+        assert_eq!(
+            new(bob_pub, &dir.path().join(own)),
+            (
+                Some(2),
+                format!(
+                    "error: cannot sign: {} is an ECDSA key (ecdsa-sha2-nistp256); correspond \
+                     signs with Ed25519 keys only\nhint: make an Ed25519 key (ssh-keygen -t \
+                     ed25519) and choose it with --key PATH\n",
+                    dir.path().join(own).display()
+                )
+            )
+        );
+    }
+    assert!(!dir.path().join("g.yaml").exists());
+    // In a header: bob's key swapped for the ECDSA one.
+    let game = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml"),
+    )
+    .expect("read");
+    let bob_key = std::fs::read_to_string(keys_dir().join("bob.pub")).expect("read");
+    let bob_key: Vec<&str> = bob_key.split_whitespace().take(2).collect();
+    let ec_key = std::fs::read_to_string(dir.path().join("ec.pub")).expect("read");
+    let ec_key: Vec<&str> = ec_key.split_whitespace().take(2).collect();
+    std::fs::write(
+        dir.path().join("bad.yaml"),
+        game.replace(&bob_key.join(" "), &ec_key.join(" ")),
+    )
+    .expect("write");
+    let out = correspond()
+        .current_dir(dir.path())
+        .args(["verify", "bad.yaml"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "bad.yaml: INVALID: header (line 4): unreadable: the key of bob is an ECDSA key \
+         (ecdsa-sha2-nistp256); game files use Ed25519 keys, whose signatures are \
+         deterministic\n1 file: 0 valid, 1 invalid\n"
+    );
+}
