@@ -449,7 +449,7 @@ fn lost(
 fn rewound(r: &Rewind, what: &str) -> String {
     format!(
         "{} was moved from {} to {}, not a fast-forward (reflog: {}): the move {what}",
-        r.reference,
+        crate::text::escape(&r.reference),
         &r.from.to_string()[..10],
         &r.to.to_string()[..10],
         if r.message.is_empty() {

@@ -66,6 +66,33 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
         return Ok(());
     }
+    // No well-formed document holds a control or format character but its newlines; one that
+    // does is not printed, so that its bytes cannot act on a terminal.
+    // The text printed, and the line it starts on.
+    let (shown, first_line) = if args.signed_bytes {
+        (&document.text[..document.signed.len()], document.line)
+    } else {
+        let last = document.line + document.text.matches('\n').count() - 1;
+        (document.signature, last)
+    };
+    if let Some((i, c)) = shown
+        .char_indices()
+        .find(|(_, c)| *c != '\n' && crate::text::is_unsafe(*c))
+    {
+        let line = first_line + shown[..i].matches('\n').count();
+        return Err(CliError::rejected(format!(
+            "{}: {} holds the character {} on line {line}, which no well-formed document holds: \
+             its bytes are not printed",
+            crate::text::path(&args.file),
+            if args.document == 0 {
+                "the header".to_owned()
+            } else {
+                format!("record {}", args.document)
+            },
+            c.escape_unicode()
+        ))
+        .hint("cut them out into a file with the README's awk recipe, if you need them"));
+    }
     if args.signed_bytes {
         out.write_all(document.signed)?;
     } else {

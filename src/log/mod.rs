@@ -437,6 +437,8 @@ pub struct RawDocument<'a> {
     pub signature: &'a str,
     /// Where it ends in the file's bytes.
     pub end: usize,
+    /// The 1-based line number of its `---` line.
+    pub line: usize,
 }
 
 /// Cuts document `n` (0 for the header) out of a file's bytes by the bytes rule, looking at
@@ -480,6 +482,7 @@ pub fn raw_document(bytes: &[u8], n: usize) -> Result<RawDocument<'_>, LogError>
             .trim_start_matches("signature:")
             .trim_start_matches(' '),
         end: span.bytes.end,
+        line: span.line,
     })
 }
 

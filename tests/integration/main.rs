@@ -18,6 +18,7 @@ mod guerrilla_naive;
 mod guerrilla_props;
 mod guerrilla_vectors;
 mod hostile;
+mod hostile_text;
 mod invalid;
 mod journal;
 mod keys;
