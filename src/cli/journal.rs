@@ -99,10 +99,11 @@ pub(crate) fn journal_error(e: JournalError) -> CliError {
     }
 }
 
-/// A journal failure while signing `file`, for the user.
-pub(crate) fn refusal(e: JournalError, file: &Path) -> CliError {
+/// A journal failure while signing `file`, whose last document has the digest `last`, for the
+/// user.
+pub(crate) fn refusal(e: JournalError, file: &Path, last: Option<Digest>) -> CliError {
     match e {
-        JournalError::Conflict(earlier) => conflict(&earlier, file),
+        JournalError::Conflict(earlier) => conflict(&earlier, file, last),
         other => journal_error(other),
     }
 }
@@ -122,21 +123,26 @@ pub(crate) fn record(
             "the document just signed cannot be journaled: {e}; nothing was written"
         ))
     })?;
-    journal.record(entry).map_err(|e| refusal(e, file))
+    journal.record(entry).map_err(|e| refusal(e, file, None))
 }
 
-/// The refusal to sign a second document at a place: names the one signed there before.
-fn conflict(earlier: &Entry, file: &Path) -> CliError {
+/// The refusal to sign a second document at a place: names the one signed there before, and
+/// says how to go on: with the copy that holds it, or (when it follows on from this file's last
+/// document, `last`) by appending it from the journal.
+fn conflict(earlier: &Entry, file: &Path, last: Option<Digest>) -> CliError {
     let n = earlier.document;
-    let what = match &earlier.content {
-        Document::Record(r) => format!(
-            "record {n} ({}, signed {})",
-            words(&r.action),
-            r.time.as_str()
+    let (what, prev) = match &earlier.content {
+        Document::Record(r) => (
+            format!(
+                "record {n} ({}, signed {})",
+                words(&r.action),
+                r.time.as_str()
+            ),
+            Some(r.prev),
         ),
-        Document::Header(_) => "its header".to_owned(),
+        Document::Header(_) => ("its header".to_owned(), None),
     };
-    CliError::rejected(format!(
+    let error = CliError::rejected(format!(
         "your key {} already signed {what} of this game, and a different record {n} would be two \
          documents at one place: proof of equivocation against you; nothing was signed",
         earlier.fingerprint()
@@ -144,12 +150,19 @@ fn conflict(earlier: &Entry, file: &Path) -> CliError {
     .hint(
         "if that record is in another copy of this game (another clone, another machine, a \
          message not yet received), bring that copy here: git pull, or correspond receive",
-    )
-    .hint(format!(
-        "if it never reached the file (a command cut short), `correspond journal restore {}` \
-         appends it",
-        crate::text::path(file)
-    ))
+    );
+    if prev.is_some() && prev == last {
+        error.hint(format!(
+            "it follows on from this file's last record: `correspond journal restore {}` \
+             appends it",
+            crate::text::path(file)
+        ))
+    } else {
+        error.hint(format!(
+            "this copy differs from the one you signed it in before record {n}: `correspond \
+             compare` it with your other copies"
+        ))
+    }
 }
 
 /// `move e2e4`, `accept`, `claim-draw repetition`.

@@ -141,7 +141,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
         let key = signer.public_key();
         journal
             .check(key, record.seq, record_unsigned(&record).as_bytes())
-            .map_err(|e| super::journal::refusal(e, path))?;
+            .map_err(|e| super::journal::refusal(e, path, Some(record.prev)))?;
         let text = signed_record(&record, &*signer)?;
         // Nothing is written unless the file, with the record, verifies.
         let grown = [bytes, text.as_bytes()].concat();

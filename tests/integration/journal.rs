@@ -151,8 +151,8 @@ fn a_challenge_sent_twice_is_accepted_once() {
          documents at one place: proof of equivocation against you; nothing was signed\n\
          hint: if that record is in another copy of this game (another clone, another machine, a \
          message not yet received), bring that copy here: git pull, or correspond receive\n\
-         hint: if it never reached the file (a command cut short), `correspond journal restore \
-         again.yaml` appends it\n"
+         hint: it follows on from this file's last record: `correspond journal restore again.yaml` \
+         appends it\n"
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("again.yaml")).expect("read"),
@@ -252,6 +252,32 @@ fn a_restored_backup_cannot_make_its_player_sign_twice() {
         std::fs::read(dir.path().join("game.yaml")).expect("read"),
         played
     );
+    // A copy in which bob signed another record 3 (he equivocated): alice's record 4 there
+    // would be a second record 4 of hers, on another record 3.
+    std::fs::write(dir.path().join("other.yaml"), &played).expect("copy");
+    let sign = |journal: &Path, file: &str, who: &str, mv: &str| {
+        run(
+            dir.path(),
+            journal,
+            "2026-05-03T10:00:00Z",
+            &["play", file, mv, "--key", &key(who), "--no-commit"],
+        )
+    };
+    assert_eq!(sign(&journal, "game.yaml", "bob", "e5").0, 0);
+    assert_eq!(
+        sign(&dir.path().join("bob-laptop"), "other.yaml", "bob", "c5").0,
+        0
+    );
+    assert_eq!(sign(&journal, "game.yaml", "alice", "Nf3").0, 0);
+    let (code, _, err) = sign(&journal, "other.yaml", "alice", "Nf3");
+    assert_eq!(code, 1);
+    assert!(
+        err.ends_with(
+            "hint: this copy differs from the one you signed it in before record 4: `correspond \
+             compare` it with your other copies\n"
+        ),
+        "{err}"
+    );
     // Nothing more to restore: said, and nothing written.
     let (code, out, err) = run(
         dir.path(),
@@ -263,7 +289,7 @@ fn a_restored_backup_cannot_make_its_player_sign_twice() {
     assert_eq!(
         err,
         "error: the signing journal holds no record of yours that follows on from the last \
-         record of game.yaml (record 2)\nhint: nothing was written\n"
+         record of game.yaml (record 4)\nhint: nothing was written\n"
     );
 }
 
