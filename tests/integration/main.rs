@@ -13,6 +13,7 @@ mod cli_rules;
 mod disputes;
 mod forks;
 mod games;
+mod git_settings;
 mod guerrilla_agreement;
 mod guerrilla_naive;
 mod guerrilla_props;
