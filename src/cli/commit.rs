@@ -1,8 +1,10 @@
-//! Committing a game file to git after it changed, for the commands that write.
+//! Committing a game file to git after it changed, for the commands that write: the checks
+//! before anything is written, the commit made while the file's lock is held, and the records
+//! an interrupted command wrote but did not commit.
 
 use super::CliError;
 use crate::git::{GitError, Tracked};
-use std::io::Write;
+use crate::log::GameFile;
 use std::path::Path;
 
 /// The git work tree holding `path`, checked before anything is written.
@@ -14,7 +16,7 @@ pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
                 "set them with `git config user.name ...` and `git config user.email ...`, or \
                  pass --no-commit",
             ),
-            GitError::IndexLocked(_) => error.hint(
+            GitError::Locked(_) => error.hint(
                 "wait for the other git command to finish, or remove the lock file if none is \
                  running",
             ),
@@ -23,23 +25,78 @@ pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
     })
 }
 
-/// Commits the file and says so.
+/// Commits `contents`, which the caller has just written to the file and holds the lock of,
+/// and returns the line that says so (printed after everything else the command says).
 pub(crate) fn commit(
     tracked: &Tracked,
     message: &str,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+    contents: &[u8],
+) -> Result<String, CliError> {
     let file = crate::text::path(tracked.relative());
-    let id = tracked.commit(message).map_err(|e| match e {
+    let id = tracked.commit(message, contents).map_err(|e| match e {
         GitError::IndexAfterCommit { .. } => {
             CliError::usage(format!("the file was written and {e}")).hint(format!(
                 "once no other git command runs, stage it again: git add {file}"
             ))
         }
-        _ => CliError::usage(format!("the file was written, but the commit failed: {e}"))
-            .hint(format!("commit it yourself: git add {file} && git commit")),
+        _ => CliError::usage(format!("the file was written, but the commit failed: {e}")).hint(
+            format!(
+                "the next command that signs commits it, or commit it yourself: git add {file} \
+                 && git commit"
+            ),
+        ),
     })?;
-    let short = id.to_string();
-    writeln!(out, "committed {}: {message}", &short[..10])?;
-    Ok(())
+    Ok(format!("committed {}: {message}", &id.to_string()[..10]))
+}
+
+/// Before a command writes: the records the file holds beyond `HEAD`'s version, which a
+/// command cut short (or run with `--no-commit`) wrote and did not commit, are committed first,
+/// when the file is `HEAD`'s version with records appended and verifies. Returns the line that
+/// says so. A file that is behind `HEAD`, or differs from it otherwise, is refused: signing on
+/// it would commit a history that drops or changes records.
+pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>, CliError> {
+    let git = |e: GitError| CliError::usage(format!("git: {e}; nothing was written"));
+    let Some(committed) = tracked.committed().map_err(git)? else {
+        return Ok(None);
+    };
+    if committed == bytes {
+        return Ok(None);
+    }
+    let file = crate::text::path(tracked.relative());
+    let refuse = |what: String| {
+        CliError::rejected(format!("{file} {what}; nothing was written")).hint(format!(
+            "`git diff {file}` shows how; `git checkout {file}` puts back the committed version"
+        ))
+    };
+    let Ok(old) = GameFile::parse(&committed) else {
+        return Ok(None);
+    };
+    if committed.starts_with(bytes) {
+        return Err(refuse(format!(
+            "is behind its last commit, which holds records up to {}",
+            old.documents() - 1
+        )));
+    }
+    let mut grown = old.clone();
+    if let Err(e) = grown.extend(bytes) {
+        return Err(refuse(format!(
+            "differs from its last commit other than by appended records ({e})"
+        )));
+    }
+    if let Err(e) = crate::replay::verify(bytes) {
+        return Err(refuse(format!(
+            "holds uncommitted records that do not verify ({e})"
+        )));
+    }
+    let (first, last) = (old.documents(), grown.documents() - 1);
+    let records = if first == last {
+        format!("record {first}")
+    } else {
+        format!("records {first}-{last}")
+    };
+    let message = format!(
+        "{}: {records}, written before but not committed",
+        grown.header().game
+    );
+    commit(tracked, &message, bytes).map(Some)
 }

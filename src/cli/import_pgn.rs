@@ -44,6 +44,8 @@ pub(crate) struct Args {
     /// Do not commit the new file to git, even inside a git work tree.
     #[arg(long)]
     no_commit: bool,
+    #[command(flatten)]
+    wait: super::record::WaitArgs,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -279,18 +281,22 @@ fn import<G: ChessGame>(
     }
     log::create_new(&args.file, text.as_bytes()).map_err(|e| CliError::io(&args.file, &e))?;
     let summary = replay::Summary::of(&replay);
-    writeln!(
-        out,
-        "imported {} moves into {}: {}, {}",
-        pgn.moves.len(),
-        crate::text::path(&args.file),
-        G::NAME,
-        replay.matchup()
-    )?;
-    writeln!(out, "{}", summary.result.unwrap_or(summary.status))?;
+    let mut said = vec![
+        format!(
+            "imported {} moves into {}: {}, {}",
+            pgn.moves.len(),
+            crate::text::path(&args.file),
+            G::NAME,
+            replay.matchup()
+        ),
+        summary.result.unwrap_or(summary.status),
+    ];
     if let Some(tracked) = tracked {
+        let locked = args.wait.lock(&args.file)?;
         let message = format!("{}: imported game, {}", G::NAME, replay.matchup());
-        super::commit::commit(&tracked, &message, out)?;
+        said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
+        super::record::report(out, &said, "the game file was written and committed")
+    } else {
+        super::record::report(out, &said, "the game file was written")
     }
-    Ok(())
 }

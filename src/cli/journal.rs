@@ -51,6 +51,8 @@ enum Command {
         /// Do not commit the file to git, even inside a git work tree.
         #[arg(long)]
         no_commit: bool,
+        #[command(flatten)]
+        wait: super::record::WaitArgs,
     },
     /// Print where the journal is.
     Path,
@@ -191,7 +193,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             Ok(ExitStatus::Success)
         }
         Command::Import { file } => import(file, out),
-        Command::Restore { file, no_commit } => restore(file, *no_commit, out),
+        Command::Restore {
+            file,
+            no_commit,
+            wait,
+        } => restore(file, *no_commit, wait, out),
     }
 }
 
@@ -246,37 +252,46 @@ fn import(file: &Path, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     }
 }
 
-/// Appends the journal's records that continue the file, under its lock, and commits.
-fn restore(path: &Path, no_commit: bool, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+/// Appends the journal's records that continue the file, and commits, under its lock.
+fn restore(
+    path: &Path,
+    no_commit: bool,
+    wait: &super::record::WaitArgs,
+    out: &mut dyn Write,
+) -> Result<ExitStatus, CliError> {
     super::record::read(path)?;
     let tracked = if no_commit { None } else { commit::find(path)? };
+    let mut locked = wait.lock(path)?;
+    let mut said = Vec::new();
+    super::record::tidy(&locked, tracked.as_ref(), &mut said)?;
+    let mut file = GameFile::parse(locked.bytes()).map_err(|e| invalid(path, &e))?;
+    let replayer = AnyReplayer::start(&file)
+        .and_then(|r| r.advance(&file))
+        .map_err(|e| invalid(path, &e))?;
+    let journal = game(file.game_id())?;
+    let players: Vec<_> = file
+        .header()
+        .players
+        .iter()
+        .map(|p| p.key.clone())
+        .collect();
+    let before = file.text().len();
     let mut restored = Vec::new();
-    let appended = log::append_locked(path, |bytes| {
-        let mut file = GameFile::parse(bytes).map_err(|e| invalid(path, &e))?;
-        let replayer = AnyReplayer::start(&file)
-            .and_then(|r| r.advance(&file))
-            .map_err(|e| invalid(path, &e))?;
-        let journal = game(file.game_id())?;
-        let players: Vec<_> = file
-            .header()
-            .players
+    loop {
+        let next = file.documents() as u64;
+        let last = file.digest(file.documents() - 1);
+        let candidates: Vec<&Entry> = players
             .iter()
-            .map(|p| p.key.clone())
+            .filter_map(|key| journal.at(key, next))
+            .filter(|e| matches!(&e.content, Document::Record(r) if r.prev == last))
             .collect();
-        let before = file.text().len();
-        loop {
-            let next = file.documents() as u64;
-            let candidates: Vec<&Entry> = players
-                .iter()
-                .filter_map(|key| journal.at(key, next))
-                .filter(|e| matches!(&e.content, Document::Record(r) if r.prev == file.digest(file.documents() - 1)))
-                .collect();
-            let [entry] = candidates[..] else { break };
-            file.append(entry.text.as_bytes())
-                .map_err(|e| invalid(path, &e))?;
-            restored.push(next);
-        }
-        if restored.is_empty() {
+        let [entry] = candidates[..] else { break };
+        file.append(entry.text.as_bytes())
+            .map_err(|e| invalid(path, &e))?;
+        restored.push(next);
+    }
+    let what = match restored[..] {
+        [] => {
             return Err(CliError::rejected(format!(
                 "the signing journal holds no record of yours that follows on from the last \
                  record of {} (record {})",
@@ -285,33 +300,29 @@ fn restore(path: &Path, no_commit: bool, out: &mut dyn Write) -> Result<ExitStat
             ))
             .hint("nothing was written"));
         }
-        replayer.advance(&file).map_err(|e| {
-            CliError::rejected(format!("the journal's records do not verify here: {e}"))
-                .hint("nothing was written")
-        })?;
-        Ok(file.text().as_bytes()[before..].to_vec())
-    });
-    appended.map_err(|e| match e {
-        log::AppendError::Io(e) => CliError::io(path, &e),
-        log::AppendError::Rejected(e) => e,
-    })?;
-    let what = match restored[..] {
         [one] => format!("record {one}"),
         [first, .., last] => format!("records {first}-{last}"),
-        [] => unreachable!("an append restores a record"),
     };
-    writeln!(
-        out,
+    replayer.advance(&file).map_err(|e| {
+        CliError::rejected(format!("the journal's records do not verify here: {e}"))
+            .hint("nothing was written")
+    })?;
+    locked
+        .append(&file.text().as_bytes()[before..])
+        .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
+    said.push(format!(
         "restored {what} from the signing journal to {}",
         crate::text::path(path)
-    )?;
-    if let Some(tracked) = tracked {
-        commit::commit(
-            &tracked,
-            &format!("{what} restored from the signing journal"),
-            out,
-        )?;
+    ));
+    if let Some(tracked) = &tracked {
+        let message = format!(
+            "{}: {what} restored from the signing journal",
+            file.header().game
+        );
+        said.push(commit::commit(tracked, &message, locked.bytes())?);
     }
+    drop(locked);
+    super::record::report(out, &said, "the records were restored")?;
     Ok(ExitStatus::Success)
 }
 

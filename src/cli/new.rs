@@ -42,6 +42,8 @@ pub(crate) struct Args {
     /// Do not commit the new file to git, even inside a git work tree.
     #[arg(long)]
     no_commit: bool,
+    #[command(flatten)]
+    wait: super::record::WaitArgs,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -154,22 +156,26 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
             CliError::io(&args.file, &e)
         }
     })?;
-    writeln!(
-        out,
-        "created {}: {}, {}",
-        crate::text::path(&args.file),
-        G::NAME,
-        replay.matchup()
-    )?;
-    writeln!(out, "game id: {}", replay.game_id)?;
-    writeln!(out, "now: {}", replay.last().phase.describe(&replay.seats))?;
+    let mut said = vec![
+        format!(
+            "created {}: {}, {}",
+            crate::text::path(&args.file),
+            G::NAME,
+            replay.matchup()
+        ),
+        format!("game id: {}", replay.game_id),
+        format!("now: {}", replay.last().phase.describe(&replay.seats)),
+    ];
     if let Some(tracked) = tracked {
+        // Committed under the file's lock, as every signing command commits.
+        let locked = args.wait.lock(&args.file)?;
         let message = format!("{}: new game, {}", G::NAME, replay.matchup());
-        super::commit::commit(&tracked, &message, out)?;
+        said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
+        super::record::report(out, &said, "the game file was written and committed")
+    } else {
+        super::record::report(out, &said, "the game file was written")
     }
-    Ok(())
 }
-
 /// A public key given as a file or as the key itself.
 fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
     let (source, content) = if text.starts_with("ssh-") {

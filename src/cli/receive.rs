@@ -53,6 +53,8 @@ pub(crate) struct Args {
     /// Do not commit the file to git, even inside a git work tree.
     #[arg(long)]
     no_commit: bool,
+    #[command(flatten)]
+    wait: super::record::WaitArgs,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -103,7 +105,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let mut write = Writing {
         path,
         commit: !args.no_commit,
+        wait: &args.wait,
         tracked: None,
+        locked: None,
+        said: Vec::new(),
     };
     let mut received = if args.new {
         write.start(&found)
@@ -116,10 +121,22 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     })?;
     received.other_games += other_games;
     let name = GameName::of_file(&received.file.header().game).expect("received files verify");
-    let message = with_game!(name, G => report::<G>(path, &received, args, out)?);
-    if let (Some(tracked), Some(message)) = (write.tracked, message) {
-        commit::commit(&tracked, &message, out)?;
+    // Said once the commit is made: printing cannot stop it.
+    let mut report_text = Vec::new();
+    let message = with_game!(name, G => report::<G>(path, &received, args, &mut report_text)?);
+    let committed = write.commit(message)?;
+    let mut text = write.said.join("\n");
+    if !text.is_empty() {
+        text.push('\n');
     }
+    text.push_str(&String::from_utf8_lossy(&report_text));
+    if let Some(line) = committed {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::output(e).hint("what arrived was written"))?;
     // What was written verifies; a forgery or a fork passed over in a mailbox still needs the
     // player's attention.
     let alarming = received.passed_over.iter().any(|p| {
@@ -326,11 +343,15 @@ impl From<CliError> for Stop {
 }
 
 /// Writing what arrived, and the repository to commit it to (looked up only when there is
-/// something to write, before it is written).
+/// something to write, before it is written); the file's lock is kept until the commit is made.
 struct Writing<'a> {
     path: &'a Path,
     commit: bool,
+    wait: &'a super::record::WaitArgs,
     tracked: Option<Tracked>,
+    locked: Option<log::Locked>,
+    /// What was done on the way (a leftover removed, earlier records committed).
+    said: Vec<String>,
 }
 
 impl Writing<'_> {
@@ -347,45 +368,46 @@ impl Writing<'_> {
         self.find_repository()?;
         log::create_new(self.path, received.file.text().as_bytes())
             .map_err(|e| CliError::io(self.path, &e))?;
+        if self.tracked.is_some() {
+            self.locked = Some(self.wait.lock(self.path)?);
+        }
         Ok(received)
     }
 
     /// The file with what arrived appended, under the file's lock.
     fn grow(&mut self, found: &[Found]) -> Result<Received, Stop> {
         let path = self.path;
-        let mut received = None;
-        let appended = log::append_locked(path, |bytes| {
-            let file = GameFile::parse(bytes).map_err(|e| invalid(path, &e))?;
-            // The file is replayed once, by `receive`; a defect of its own is not the mail's.
-            let done = mail::receive(Some(&file), found).map_err(|e| match *e.error {
-                MailError::Invalid(ref defect) if e.origin.is_none() => {
-                    Stop::Cli(invalid(path, defect))
-                }
-                _ => Stop::Refused(e),
-            })?;
-            let addition = done.file.text().as_bytes()[bytes.len()..].to_vec();
-            let nothing = addition.is_empty();
-            received = Some(done);
-            if nothing {
-                // Leave the file alone, its time stamp too.
-                return Err(None);
+        let mut locked = self.wait.lock(path)?;
+        let file = GameFile::parse(locked.bytes()).map_err(|e| invalid(path, &e))?;
+        // The file is replayed once, by `receive`; a defect of its own is not the mail's.
+        let received = mail::receive(Some(&file), found).map_err(|e| match *e.error {
+            MailError::Invalid(ref defect) if e.origin.is_none() => {
+                Stop::Cli(invalid(path, defect))
             }
-            self.find_repository()?;
-            Ok(addition)
-        });
-        match appended {
-            Ok(_) | Err(log::AppendError::Rejected(None)) => {
-                Ok(received.expect("the file was read and what arrived checked"))
-            }
-            Err(log::AppendError::Rejected(Some(stop))) => Err(stop),
-            Err(log::AppendError::Io(e)) => Err(Stop::Cli(CliError::io(path, &e))),
+            _ => Stop::Refused(e),
+        })?;
+        let before = locked.bytes().len();
+        if received.file.text().len() == before {
+            // Nothing new: the file is left alone, its time stamp too.
+            return Ok(received);
         }
+        self.find_repository()?;
+        super::record::tidy(&locked, self.tracked.as_ref(), &mut self.said)?;
+        locked
+            .append(&received.file.text().as_bytes()[before..])
+            .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
+        self.locked = Some(locked);
+        Ok(received)
     }
-}
 
-impl From<CliError> for Option<Stop> {
-    fn from(e: CliError) -> Option<Stop> {
-        Some(Stop::Cli(e))
+    /// Commits what was written, under the lock, and returns the line that says so.
+    fn commit(&mut self, message: Option<String>) -> Result<Option<String>, CliError> {
+        let (Some(tracked), Some(locked), Some(message)) =
+            (&self.tracked, self.locked.take(), message)
+        else {
+            return Ok(None);
+        };
+        commit::commit(tracked, &message, locked.bytes()).map(Some)
     }
 }
 

@@ -5,9 +5,7 @@
 use super::CliError;
 use super::game::CliGame;
 use super::keys::{self, KeyArgs};
-use crate::log::{
-    self, Action, GameFile, Record, Settlement, append_locked, record_unsigned, signature_line,
-};
+use crate::log::{self, Action, GameFile, Record, Settlement, record_unsigned, signature_line};
 use crate::replay::{self, Event, Protocol, Replay, Step};
 use crate::sign::{self, Signer};
 use std::io::Write;
@@ -23,6 +21,57 @@ pub(crate) struct SignArgs {
     /// Do not commit the file to git, even inside a git work tree.
     #[arg(long)]
     pub no_commit: bool,
+    #[command(flatten)]
+    pub wait: WaitArgs,
+}
+
+/// How long to wait for another command that is writing the same game file.
+#[derive(Debug, clap::Args)]
+pub(crate) struct WaitArgs {
+    /// While another command writes this game file, wait up to SECONDS for it to finish, then
+    /// give up with nothing written.
+    #[arg(long = "wait", value_name = "SECONDS", default_value_t = 60)]
+    pub seconds: u64,
+}
+
+impl WaitArgs {
+    /// Takes the game file's lock: says once on standard error that it waits, and gives up
+    /// after the limit with an error saying what to do.
+    pub(crate) fn lock(&self, path: &Path) -> Result<log::Locked, CliError> {
+        let start = std::time::Instant::now();
+        let limit = std::time::Duration::from_secs(self.seconds);
+        let mut told = false;
+        let mut wait = |_attempt: u32| {
+            // Said once, and only for a wait a person would notice.
+            if !told && start.elapsed() >= std::time::Duration::from_millis(500) {
+                told = true;
+                let mut err = anstream::stderr().lock();
+                let _ = writeln!(
+                    err,
+                    "waiting for another command to finish with {} (up to {} s; --wait to change)",
+                    crate::text::path(path),
+                    self.seconds
+                );
+            }
+            if start.elapsed() >= limit {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            true
+        };
+        log::Locked::open(path, &mut wait).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::TimedOut {
+                CliError::usage(format!(
+                    "{}: another command still holds it after {} s; nothing was written",
+                    crate::text::path(path),
+                    self.seconds
+                ))
+                .hint("try again when it has finished, or wait longer with --wait SECONDS")
+            } else {
+                CliError::io(path, &e).hint("nothing was written")
+            }
+        })
+    }
 }
 
 /// What a command building a record may look at.
@@ -102,7 +151,8 @@ fn signed_record(record: &Record, signer: &dyn Signer) -> Result<String, CliErro
     Ok(unsigned + &signature_line(&signature))
 }
 
-/// Appends the record `make` builds, signed by the chosen key; prints what happened.
+/// Appends the record `make` builds, signed by the chosen key, and commits it, all under the
+/// game file's lock; then prints what happened.
 pub(crate) fn append<G: CliGame + Protocol>(
     args: &SignArgs,
     out: &mut dyn Write,
@@ -117,68 +167,147 @@ pub(crate) fn append<G: CliGame + Protocol>(
     };
     let signer = args.key.signer(path)?;
     let time = keys::now()?;
-    let mut done = None;
-    append_locked(path, |bytes| {
-        let (file, replay) =
-            verified::<G>(path, bytes).map_err(|e| e.hint("nothing was written"))?;
-        let seat = seat_of(&file, &*signer)?;
-        let action = make(&Context {
-            file: &file,
-            replay: &replay,
-            seat,
-            signer: &*signer,
-        })?;
-        let record = Record {
-            seq: file.documents() as u64,
-            prev: file.digest(file.documents() - 1),
-            signer: replay.seats[seat].name.clone(),
-            action,
-            time: time.clone(),
-        };
-        // The journal is held from the check before signing until the record is in it, so
-        // that no other command signs at this place meanwhile.
-        let mut journal = super::journal::game(file.game_id())?;
-        let key = signer.public_key();
-        journal
-            .check(key, record.seq, record_unsigned(&record).as_bytes())
-            .map_err(|e| super::journal::refusal(e, path, Some(record.prev)))?;
-        let text = signed_record(&record, &*signer)?;
-        // Nothing is written unless the file, with the record, verifies.
-        let grown = [bytes, text.as_bytes()].concat();
-        let grown = GameFile::parse(&grown)
-            .map_err(|e| CliError::rejected(format!("the record would not be well-formed: {e}")))?;
-        let after = replay::replay::<G>(&grown).map_err(|e| {
-            CliError::rejected(format!("{}: {}", record.action.kind(), e.kind)).hint(format!(
-                "`correspond status {}` says what the game waits for",
-                crate::text::path(path)
-            ))
-        })?;
-        super::journal::record(&mut journal, key, file.game_id(), record.seq, &text, path)?;
-        done = Some((
-            record,
-            step_line(&after, after.last()),
-            after.last().phase.describe(&after.seats),
-            after.seats[seat].clone(),
-        ));
-        Ok::<_, CliError>(text.into_bytes())
-    })
-    .map_err(|e| match e {
-        log::AppendError::Io(e) => CliError::io(path, &e),
-        log::AppendError::Rejected(e) => e,
+    let mut locked = args.wait.lock(path)?;
+    let mut said = Vec::new();
+    tidy(&locked, tracked.as_ref(), &mut said)?;
+    let (file, replay) =
+        verified::<G>(path, locked.bytes()).map_err(|e| e.hint("nothing was written"))?;
+    let seat = seat_of(&file, &*signer)?;
+    let action = make(&Context {
+        file: &file,
+        replay: &replay,
+        seat,
+        signer: &*signer,
     })?;
-    let (record, line, next, seat) = done.expect("a successful append built its record");
-    writeln!(out, "{line}")?;
-    writeln!(out, "now: {next}")?;
-    if let Some(tracked) = tracked {
+    let record = Record {
+        seq: file.documents() as u64,
+        prev: file.digest(file.documents() - 1),
+        signer: replay.seats[seat].name.clone(),
+        action,
+        time,
+    };
+    // The journal is held from the check before signing until the record is in it, so that no
+    // other command signs at this place meanwhile.
+    let mut journal = super::journal::game(file.game_id())?;
+    let key = signer.public_key();
+    let text = match signed_before(&journal, key, &record) {
+        // The same record, signed before (by a command cut short before it wrote it, or into
+        // a copy since lost): that document is the one to append, not a second one.
+        Some(earlier) => {
+            said.push(format!(
+                "record {} was signed already, at {}, and this copy of the game lacks it: \
+                 appending that record",
+                record.seq,
+                earlier.1.as_str()
+            ));
+            earlier.0
+        }
+        None => {
+            journal
+                .check(key, record.seq, record_unsigned(&record).as_bytes())
+                .map_err(|e| super::journal::refusal(e, path, Some(record.prev)))?;
+            signed_record(&record, &*signer)?
+        }
+    };
+    // Nothing is written unless the file, with the record, verifies.
+    let mut grown = file;
+    grown
+        .append(text.as_bytes())
+        .map_err(|e| CliError::rejected(format!("the record would not be well-formed: {e}")))?;
+    let after = replay::replay::<G>(&grown).map_err(|e| {
+        CliError::rejected(format!("{}: {}", record.action.kind(), e.kind)).hint(format!(
+            "`correspond status {}` says what the game waits for",
+            crate::text::path(path)
+        ))
+    })?;
+    super::journal::record(&mut journal, key, grown.game_id(), record.seq, &text, path)?;
+    drop(journal);
+    locked
+        .append(text.as_bytes())
+        .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
+    said.push(step_line(&after, after.last()));
+    said.push(format!(
+        "now: {}",
+        after.last().phase.describe(&after.seats)
+    ));
+    if let Some(tracked) = &tracked {
         let message = format!(
             "{}: {} (record {})",
             G::NAME,
-            headline(&seat, &record.action),
+            headline(&after.seats[seat], &record.action),
             record.seq
         );
-        super::commit::commit(&tracked, &message, out)?;
+        said.push(super::commit::commit(tracked, &message, locked.bytes())?);
+    }
+    drop(locked);
+    let done = if tracked.is_some() {
+        "the record was written and committed"
+    } else {
+        "the record was written"
+    };
+    report(out, &said, done)
+}
+
+/// The document `key` signed before at `record`'s place, when it is `record` but for its
+/// time (the same place, the same action): with its time. Never an acceptance: accepting a game
+/// twice is refused, so that a challenge sent twice is noticed.
+fn signed_before(
+    journal: &crate::journal::GameJournal,
+    key: &ssh_key::PublicKey,
+    record: &Record,
+) -> Option<(String, log::Timestamp)> {
+    let earlier = journal.at(key, record.seq)?;
+    let log::Document::Record(r) = &earlier.content else {
+        return None;
+    };
+    let same = r.prev == record.prev
+        && r.signer == record.signer
+        && r.action == record.action
+        && !matches!(r.action, Action::Accept { .. });
+    same.then(|| (earlier.text.clone(), r.time.clone()))
+}
+
+/// Under a game file's lock, before anything is written: removes the temporary copies killed
+/// commands left, and commits the records a command wrote but did not commit. Says what it did.
+pub(crate) fn tidy(
+    locked: &log::Locked,
+    tracked: Option<&crate::git::Tracked>,
+    said: &mut Vec<String>,
+) -> Result<(), CliError> {
+    let removed = locked
+        .remove_leftovers()
+        .map_err(|e| CliError::io(locked.path(), &e).hint("nothing was written"))?;
+    if !removed.is_empty() {
+        said.push(format!(
+            "removed {} left by a command that was cut short: {}",
+            if removed.len() == 1 {
+                "a temporary copy"
+            } else {
+                "temporary copies"
+            },
+            removed
+                .iter()
+                .map(|n| crate::text::escape(n).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some(tracked) = tracked
+        && let Some(line) = super::commit::recover(tracked, locked.bytes())?
+    {
+        said.push(line);
     }
     Ok(())
+}
+
+/// Prints what a command that wrote has to say, once the write (and the commit) are done: a
+/// failure to print says that `done` all the same.
+pub(crate) fn report(out: &mut dyn Write, lines: &[String], done: &str) -> Result<(), CliError> {
+    let mut text = lines.join("\n");
+    text.push('\n');
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::output(e).hint(done))
 }
 
 /// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.

@@ -2,14 +2,58 @@
 //! under an exclusive lock, on the file's latest contents, by writing a complete new copy and
 //! renaming it into place. A crash leaves either the old file or the new one, never half a
 //! record; two writers at once are serialised, and the second sees the first's record.
+//!
+//! The lock is held by a [`Locked`] guard for as long as the caller needs it, across the
+//! rename: the new copy is locked before it replaces the old one, so that what follows the
+//! write (a git commit) is made before any other command may write. Nothing here blocks on a
+//! file that is not a regular one: a pipe put in a game file's place is refused, not waited on.
+//! Temporary copies are made with `tempfile` beside the file; those a killed command left are
+//! removed under the lock, and [`remove_temporary_files`] is for a signal handler.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The largest game file read: far more than any game needs (a few kilobytes for a hundred
 /// moves), small enough that a hostile "game" cannot exhaust memory.
 pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
+
+/// The suffix of the temporary copies written beside a game file.
+const TEMPORARY_SUFFIX: &str = ".correspond-tmp";
+
+/// The temporary files being written now, for a signal handler to remove.
+static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the temporary files this process is writing: for a handler of SIGINT or SIGTERM,
+/// which ends the process before their owners can.
+pub fn remove_temporary_files() {
+    let paths = TEMPORARY
+        .lock()
+        .map(|mut paths| std::mem::take(&mut *paths))
+        .unwrap_or_default();
+    for path in paths {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// Opens a regular file for reading without waiting on anything else: a pipe, a device or a
+/// folder is refused as soon as it is opened.
+fn open_regular(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    // Opening a pipe for reading waits for a writer; without blocking, it does not.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
 
 /// Reads a game file: a regular file (links followed) of at most [`MAX_FILE_SIZE`] bytes, so
 /// that a device, a pipe or a huge file is refused instead of read forever.
@@ -18,25 +62,11 @@ pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 /// An I/O error, [`io::ErrorKind::InvalidInput`] for something that is not a regular file or is
 /// too large.
 pub fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
-    // Looked at before opening: opening a pipe would wait for a writer.
-    if !fs::metadata(path)?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    let file = File::open(path)?;
-    read_open(&file)
+    read_open(&open_regular(path)?)
 }
 
 fn read_open(file: &File) -> io::Result<Vec<u8>> {
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
     if meta.len() > MAX_FILE_SIZE {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -68,17 +98,88 @@ pub enum AppendError<E> {
     Rejected(E),
 }
 
+/// A new file with `contents`, written beside `path` and not yet in its place: the temporary
+/// copy, known to the signal handler until it is persisted or dropped (and so removed).
+struct Temporary {
+    file: Option<tempfile::NamedTempFile>,
+}
+
+impl Temporary {
+    fn write(
+        path: &Path,
+        contents: &[u8],
+        permissions: Option<fs::Permissions>,
+    ) -> io::Result<Self> {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let name = path
+            .file_name()
+            .map_or_else(|| "game".into(), |n| n.to_string_lossy().into_owned());
+        let file = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(TEMPORARY_SUFFIX)
+            .tempfile_in(dir)?;
+        if let Ok(mut paths) = TEMPORARY.lock() {
+            paths.push(file.path().to_owned());
+        }
+        let temporary = Temporary { file: Some(file) };
+        let mut handle = temporary.handle();
+        handle.write_all(contents)?;
+        if let Some(p) = permissions {
+            handle.set_permissions(p)?;
+        }
+        handle.sync_all()?;
+        Ok(temporary)
+    }
+
+    fn handle(&self) -> &File {
+        self.file
+            .as_ref()
+            .expect("a temporary file is there until persisted")
+            .as_file()
+    }
+
+    /// Puts the file in `path`'s place (only if nothing is there, with `new`), returning its
+    /// handle.
+    fn persist(mut self, path: &Path, new: bool) -> io::Result<File> {
+        let file = self
+            .file
+            .take()
+            .expect("a temporary file is there until persisted");
+        forget(file.path());
+        let persisted = if new {
+            file.persist_noclobber(path)
+        } else {
+            file.persist(path)
+        };
+        persisted.map_err(|e| e.error)
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if let Some(file) = &self.file {
+            forget(file.path());
+        }
+    }
+}
+
+/// Takes a temporary file off the signal handler's list (it is persisted, or being removed).
+fn forget(path: &Path) {
+    if let Ok(mut paths) = TEMPORARY.lock() {
+        paths.retain(|p| p != path);
+    }
+}
+
 /// Creates `path` holding `contents`, failing if it already exists. The file appears with all
 /// its contents at once.
 ///
 /// # Errors
 /// An I/O error, [`io::ErrorKind::AlreadyExists`] if the path exists.
 pub fn create_new(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let temp = temp_path(path);
-    write_synced(&temp, contents, None)?;
-    let linked = fs::hard_link(&temp, path);
-    let _ = fs::remove_file(&temp);
-    linked?;
+    Temporary::write(path, contents, None)?.persist(path, true)?;
     sync_parent(path);
     Ok(())
 }
@@ -90,19 +191,125 @@ pub fn create_new(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// An I/O error; the file is then unchanged.
 pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
     let permissions = fs::metadata(path)?.permissions();
-    let temp = temp_path(path);
-    write_synced(&temp, contents, Some(permissions))?;
-    if let Err(e) = fs::rename(&temp, path) {
-        let _ = fs::remove_file(&temp);
-        return Err(e);
-    }
+    Temporary::write(path, contents, Some(permissions))?.persist(path, false)?;
     sync_parent(path);
     Ok(())
 }
 
-/// Appends to `path` under an exclusive lock. `extend` receives the file's current bytes (read
-/// after the lock is held) and returns the bytes to add, or refuses. Returns the file's new
-/// contents.
+/// A game file under its exclusive lock, with its bytes as they were when the lock was taken
+/// (and as this guard has grown them). The lock is released when the guard is dropped.
+#[derive(Debug)]
+pub struct Locked {
+    file: File,
+    path: PathBuf,
+    bytes: Vec<u8>,
+}
+
+impl Locked {
+    /// Takes the exclusive lock of the game file at `path` (through a symbolic link, of its
+    /// target) and reads it. While another process holds the lock, `wait` is called with the
+    /// number of the attempt (from 0) before each new one, and decides how long to wait (it may
+    /// sleep) or gives up by returning `false`.
+    ///
+    /// # Errors
+    /// An I/O error; [`io::ErrorKind::InvalidInput`] for something that is not a regular file
+    /// or is too large; [`io::ErrorKind::TimedOut`] when `wait` gave up.
+    pub fn open(path: &Path, wait: &mut dyn FnMut(u32) -> bool) -> io::Result<Locked> {
+        let path = fs::canonicalize(path)?;
+        let mut attempt = 0;
+        loop {
+            let file = open_regular(&path)?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    if !wait(attempt) {
+                        return Err(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            "another command holds its lock",
+                        ));
+                    }
+                    attempt += 1;
+                    continue;
+                }
+                Err(TryLockError::Error(e)) => return Err(e),
+            }
+            // Another writer may have replaced the file while we waited: then this handle is
+            // the old file, and we start again on the new one.
+            if !same_file(&file.metadata()?, &fs::symlink_metadata(&path)?) {
+                continue;
+            }
+            let bytes = read_open(&file)?;
+            return Ok(Locked { file, path, bytes });
+        }
+    }
+
+    /// The file's bytes.
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The file's path (its target, through a symbolic link).
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `addition`, all at once: a new copy, locked before it takes the old one's place,
+    /// so that the lock is held throughout.
+    ///
+    /// # Errors
+    /// An I/O error; the file is then unchanged.
+    pub fn append(&mut self, addition: &[u8]) -> io::Result<()> {
+        let bytes = [self.bytes.as_slice(), addition].concat();
+        let temporary = Temporary::write(
+            &self.path,
+            &bytes,
+            Some(self.file.metadata()?.permissions()),
+        )?;
+        temporary.handle().lock()?;
+        let file = temporary.persist(&self.path, false)?;
+        sync_parent(&self.path);
+        // The old copy's handle, and with it its lock, goes: whoever waited on it finds the
+        // new copy locked by this guard.
+        self.file = file;
+        self.bytes = bytes;
+        Ok(())
+    }
+
+    /// Removes the temporary copies that killed commands left beside the file. Only a command
+    /// holding the lock writes one, so under the lock every one is a leftover. Returns their
+    /// names.
+    ///
+    /// # Errors
+    /// When the folder cannot be read or a leftover removed.
+    pub fn remove_leftovers(&self) -> io::Result<Vec<String>> {
+        let Some(name) = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+        else {
+            return Ok(Vec::new());
+        };
+        let prefix = format!(".{name}.");
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let mut removed = Vec::new();
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let found = entry.file_name().to_string_lossy().into_owned();
+            if found.starts_with(&prefix) && found.ends_with(TEMPORARY_SUFFIX) {
+                fs::remove_file(entry.path())?;
+                removed.push(found);
+            }
+        }
+        removed.sort();
+        Ok(removed)
+    }
+}
+
+/// Appends to `path` under an exclusive lock, waiting for it as long as another command holds
+/// it. `extend` receives the file's current bytes (read after the lock is held) and returns
+/// the bytes to add, or refuses. Returns the file's new contents.
 ///
 /// # Errors
 /// [`AppendError::Rejected`] with `extend`'s refusal; [`AppendError::Io`] when the file cannot be
@@ -111,62 +318,13 @@ pub fn append_locked<E>(
     path: &Path,
     extend: impl FnOnce(&[u8]) -> Result<Vec<u8>, E>,
 ) -> Result<Vec<u8>, AppendError<E>> {
-    // Through a symbolic link, the file to grow is its target: the link stays a link.
-    let path = &fs::canonicalize(path)?;
-    let mut extend = Some(extend);
-    loop {
-        let file = OpenOptions::new().read(true).open(path)?;
-        file.lock()?;
-        // Another writer may have replaced the file while we waited for the lock: then this
-        // handle is the old file, and we start again on the new one.
-        if !same_file(&file.metadata()?, &fs::metadata(path)?) {
-            continue;
-        }
-        let mut bytes = read_open(&file)?;
-        let extend = extend
-            .take()
-            .expect("extend runs once: the loop returns after it");
-        let addition = extend(&bytes).map_err(AppendError::Rejected)?;
-        bytes.extend_from_slice(&addition);
-        let temp = temp_path(path);
-        write_synced(&temp, &bytes, Some(file.metadata()?.permissions()))?;
-        if let Err(e) = fs::rename(&temp, path) {
-            let _ = fs::remove_file(&temp);
-            return Err(e.into());
-        }
-        sync_parent(path);
-        drop(file);
-        return Ok(bytes);
-    }
-}
-
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "game".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.correspond-tmp", std::process::id()))
-}
-
-fn write_synced(
-    path: &Path,
-    contents: &[u8],
-    permissions: Option<fs::Permissions>,
-) -> io::Result<()> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(path)?;
-    let written = file.write_all(contents).and_then(|()| {
-        if let Some(p) = permissions {
-            file.set_permissions(p)?;
-        }
-        file.sync_all()
-    });
-    if written.is_err() {
-        let _ = fs::remove_file(path);
-    }
-    written
+    let mut locked = Locked::open(path, &mut |_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        true
+    })?;
+    let addition = extend(locked.bytes()).map_err(AppendError::Rejected)?;
+    locked.append(&addition)?;
+    Ok(locked.bytes)
 }
 
 /// Makes a rename durable where the platform allows syncing a directory; best effort.
@@ -195,63 +353,4 @@ fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn create_new_refuses_an_existing_file_and_leaves_it_alone() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("g.yaml");
-        create_new(&path, b"one").expect("create");
-        let err = create_new(&path, b"two").expect_err("exists");
-        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
-        assert_eq!(fs::read(&path).expect("read"), b"one");
-        assert_eq!(
-            fs::read_dir(dir.path()).expect("list").count(),
-            1,
-            "no temporary file left"
-        );
-    }
-
-    #[test]
-    fn append_sees_the_latest_contents_and_a_refusal_changes_nothing() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("g.yaml");
-        create_new(&path, b"a\n").expect("create");
-        let after = append_locked(&path, |old| {
-            Ok::<_, ()>([old, b"b\n"].concat()[old.len()..].to_vec())
-        })
-        .expect("append");
-        assert_eq!(after, b"a\nb\n");
-        let refused = append_locked(&path, |_| Err::<Vec<u8>, _>("no"));
-        assert!(matches!(refused, Err(AppendError::Rejected("no"))));
-        assert_eq!(fs::read(&path).expect("read"), b"a\nb\n");
-        assert_eq!(
-            fs::read_dir(dir.path()).expect("list").count(),
-            1,
-            "no temporary file left"
-        );
-    }
-
-    #[test]
-    fn concurrent_appends_are_serialised() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("g.yaml");
-        create_new(&path, b"").expect("create");
-        std::thread::scope(|s| {
-            for i in 0..8u8 {
-                let path = &path;
-                s.spawn(move || {
-                    append_locked(path, |_| Ok::<_, ()>(vec![b'0' + i, b'\n'])).expect("append");
-                });
-            }
-        });
-        let mut lines: Vec<u8> = fs::read(&path)
-            .expect("read")
-            .into_iter()
-            .filter(|b| *b != b'\n')
-            .collect();
-        lines.sort_unstable();
-        assert_eq!(lines, b"01234567");
-    }
-}
+mod tests;

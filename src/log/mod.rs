@@ -28,7 +28,10 @@ mod append;
 mod format;
 mod read;
 
-pub use append::{AppendError, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace};
+pub use append::{
+    AppendError, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited,
+    remove_temporary_files, replace,
+};
 pub use format::{
     Action, COMMITMENT_PREFIX, FORMAT, Header, Player, Record, Settlement, Timestamp,
     header_unsigned, preamble, record_unsigned, signature_line, valid_name,

@@ -521,22 +521,39 @@ fn without_a_git_identity_nothing_is_written() {
 }
 
 #[test]
-fn a_locked_git_index_is_reported_and_nothing_is_committed() {
+fn a_stale_git_lock_is_reported_and_nothing_is_written() {
     let t = Table::new();
     t.start();
     let head = git(&t.repo, &["rev-parse", "HEAD"]);
-    std::fs::write(t.repo.join(".git/index.lock"), "").expect("a stale lock");
-    let before = t.file();
-    let (code, out, err) = t.run("alice", &["play", "game.yaml", "c2c3"]);
-    assert_eq!(code, 2, "{out}{err}");
-    assert!(
-        err.contains("git's index is locked (.git/index.lock exists"),
-        "{err}"
-    );
-    assert!(err.contains("nothing was written"), "{err}");
-    assert_eq!(t.file(), before);
-    assert_eq!(git(&t.repo, &["rev-parse", "HEAD"]), head, "no commit made");
-    std::fs::remove_file(t.repo.join(".git/index.lock")).expect("unlock");
+    let branch = git(&t.repo, &["symbolic-ref", "HEAD"]);
+    // Each lock a commit takes, left by a git command that was killed: the index, HEAD, and
+    // the branch (a kill during a commit leaves that one).
+    for lock in [
+        ".git/index.lock".to_owned(),
+        ".git/HEAD.lock".to_owned(),
+        format!(".git/{}.lock", branch.trim()),
+    ] {
+        std::fs::write(t.repo.join(&lock), "").expect("a stale lock");
+        let before = t.file();
+        let (code, out, err) = t.run("alice", &["play", "game.yaml", "c2c3"]);
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (
+                2,
+                "",
+                format!(
+                    "error: git's lock {lock} exists: another git command is running, or one \
+                     was killed and left it; nothing was written\n\
+                     hint: wait for the other git command to finish, or remove the lock file if \
+                     none is running\n"
+                )
+                .as_str()
+            )
+        );
+        assert_eq!(t.file(), before);
+        assert_eq!(git(&t.repo, &["rev-parse", "HEAD"]), head, "no commit made");
+        std::fs::remove_file(t.repo.join(&lock)).expect("unlock");
+    }
     t.ok("alice", &["play", "game.yaml", "c2c3"]);
     assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");
     let (code, out, err) = t.read(&["audit", "game.yaml"]);

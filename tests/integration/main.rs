@@ -20,6 +20,7 @@ mod guerrilla_props;
 mod guerrilla_vectors;
 mod hostile;
 mod hostile_text;
+mod interruptions;
 mod invalid;
 mod journal;
 mod keys;

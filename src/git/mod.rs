@@ -1,0 +1,157 @@
+//! git, through libgit2: commit a game file after a record is appended, read a file's history
+//! along the current branch (and where a shallow clone or a graft hides the rest of it), and
+//! read a repository's configuration.
+//!
+//! A commit made here contains the game file and nothing else, whatever else is staged: the
+//! tree is the current `HEAD` tree with that one file replaced. The index entry of the file is
+//! then refreshed so that `git status` shows it clean, and other staged changes stay staged.
+
+mod commit;
+mod history;
+
+pub use commit::Tracked;
+pub use git2::Oid;
+pub use history::{Boundary, Cut, History, Rewind, Step, Version};
+
+use git2::Repository;
+use std::path::{Path, PathBuf};
+
+/// Why a commit could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// git has no name or email to record as the committer.
+    #[error(
+        "git does not know who you are (user.name and user.email are not set, or hold a newline, \
+         `<` or `>`)"
+    )]
+    Identity,
+    /// libgit2 failed.
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+    /// The file is not inside the repository's work tree.
+    #[error("{0} is not inside the repository's work tree")]
+    Outside(PathBuf),
+    /// No git repository holds the file.
+    #[error("{0} is not in a git repository")]
+    NoRepository(PathBuf),
+    /// The repository has no commit yet.
+    #[error("the repository has no commits yet")]
+    NoCommits,
+    /// A lock file of git's stays: another git command is running, or one was cut short.
+    #[error(
+        "git's lock {} exists: another git command is running, or one was killed and left it",
+        crate::text::path(.0)
+    )]
+    Locked(PathBuf),
+    /// The commit was made, but git's index could not be brought up to date with it.
+    #[error("committed {id}, but git's index could not be updated: {error}")]
+    IndexAfterCommit {
+        /// The commit.
+        id: Oid,
+        /// Why.
+        error: git2::Error,
+    },
+}
+
+/// What [`setup`] found and did in a clone's configuration.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The root of the work tree.
+    pub workdir: PathBuf,
+    /// How the user had told `git pull` to reconcile diverged histories (`pull.rebase` or
+    /// `pull.ff`, with its value), which is then left alone; `None` when setup chose merging.
+    pub pull: Option<(String, String)>,
+}
+
+/// Configures the clone holding `dir` (its own configuration, not the user's) for game files:
+/// the merge driver `correspond` running `driver`; reflogs kept for ever, since they are the
+/// evidence of a force-push and games last months (gc would expire them after 30 or 90 days);
+/// and, unless the user has said how `git pull` reconciles diverged histories, merging, so that
+/// the merge driver runs (without a setting, current git stops with "divergent branches").
+///
+/// # Errors
+/// [`GitError::NoRepository`] outside a work tree; when git fails.
+pub fn setup(dir: &Path, driver: &str) -> Result<Setup, GitError> {
+    let repo = Repository::discover(dir).map_err(|_| GitError::NoRepository(dir.to_owned()))?;
+    let workdir = repo
+        .workdir()
+        .ok_or_else(|| GitError::NoRepository(dir.to_owned()))?
+        .to_owned();
+    let all = repo.config()?.snapshot()?;
+    let pull = ["pull.rebase", "pull.ff"]
+        .iter()
+        .find_map(|key| all.get_string(key).ok().map(|v| ((*key).to_owned(), v)));
+    let mut local = repo.config()?.open_level(git2::ConfigLevel::Local)?;
+    local.set_str("merge.correspond.name", "correspond game files")?;
+    local.set_str("merge.correspond.driver", driver)?;
+    local.set_str("gc.reflogExpire", "never")?;
+    local.set_str("gc.reflogExpireUnreachable", "never")?;
+    if pull.is_none() {
+        local.set_bool("pull.rebase", false)?;
+    }
+    Ok(Setup { workdir, pull })
+}
+
+/// During a merge driver's run, whether git is rebasing, and then the commit it replays onto:
+/// read from the repository git names in the environment it gives the driver.
+#[must_use]
+pub fn rebase_onto() -> Option<String> {
+    let repo = Repository::open_from_env().ok()?;
+    ["rebase-merge/onto", "rebase-apply/onto"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(repo.path().join(f)).ok())
+        .map(|id| id.trim().to_owned())
+}
+
+/// The git configuration that applies at `path`: its repository's, or the user's global one.
+#[must_use]
+pub fn config_near(path: &Path) -> Option<git2::Config> {
+    let dir = existing_dir(path);
+    match Repository::discover(&dir) {
+        Ok(repo) => repo.config().ok(),
+        Err(_) => git2::Config::open_default().ok(),
+    }
+}
+
+fn existing_dir(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let dir = if absolute.is_dir() {
+        absolute.as_path()
+    } else {
+        absolute.parent().unwrap_or(Path::new("/"))
+    };
+    dir.to_owned()
+}
+
+/// The repository whose work tree holds `path` (which need not exist: a deleted file has a
+/// history too), and the path relative to the work tree.
+fn locate(path: &Path) -> Result<Option<(Repository, PathBuf)>, GitError> {
+    // Through a symbolic link, the file is its target (which is what gets written).
+    let resolved = std::fs::canonicalize(path).ok();
+    let path = resolved.as_deref().unwrap_or(path);
+    let dir = existing_dir(path);
+    let Ok(repo) = Repository::discover(&dir) else {
+        return Ok(None);
+    };
+    let Some(workdir) = repo.workdir() else {
+        return Ok(None);
+    };
+    let outside = || GitError::Outside(path.to_owned());
+    let workdir = workdir.canonicalize().map_err(|_| outside())?;
+    let dir = dir.canonicalize().map_err(|_| outside())?;
+    let name = path.file_name().ok_or_else(outside)?;
+    let relative = dir
+        .strip_prefix(&workdir)
+        .map_err(|_| outside())?
+        .join(name);
+    Ok(Some((repo, relative)))
+}
+
+/// The file's blob in a commit's tree, if it is there.
+fn file_at(commit: &git2::Commit<'_>, relative: &Path) -> Result<Option<Oid>, GitError> {
+    match commit.tree()?.get_path(relative) {
+        Ok(entry) => Ok(Some(entry.id())),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}

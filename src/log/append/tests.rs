@@ -1,0 +1,144 @@
+//! Appends in-process: whole or nothing, serialised, the lock held across the rename, no
+//! waiting on pipes, leftovers of killed commands removed.
+
+use super::*;
+
+fn never_wait(_: u32) -> bool {
+    false
+}
+
+#[test]
+fn create_new_refuses_an_existing_file_and_leaves_it_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("g.yaml");
+    create_new(&path, b"one").expect("create");
+    let err = create_new(&path, b"two").expect_err("exists");
+    assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+    assert_eq!(fs::read(&path).expect("read"), b"one");
+    assert_eq!(
+        fs::read_dir(dir.path()).expect("list").count(),
+        1,
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn append_sees_the_latest_contents_and_a_refusal_changes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("g.yaml");
+    create_new(&path, b"a\n").expect("create");
+    let after = append_locked(&path, |old| {
+        Ok::<_, ()>([old, b"b\n"].concat()[old.len()..].to_vec())
+    })
+    .expect("append");
+    assert_eq!(after, b"a\nb\n");
+    let refused = append_locked(&path, |_| Err::<Vec<u8>, _>("no"));
+    assert!(matches!(refused, Err(AppendError::Rejected("no"))));
+    assert_eq!(fs::read(&path).expect("read"), b"a\nb\n");
+    assert_eq!(
+        fs::read_dir(dir.path()).expect("list").count(),
+        1,
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn concurrent_appends_are_serialised() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("g.yaml");
+    create_new(&path, b"").expect("create");
+    std::thread::scope(|s| {
+        for i in 0..8u8 {
+            let path = &path;
+            s.spawn(move || {
+                append_locked(path, |_| Ok::<_, ()>(vec![b'0' + i, b'\n'])).expect("append");
+            });
+        }
+    });
+    let mut lines: Vec<u8> = fs::read(&path)
+        .expect("read")
+        .into_iter()
+        .filter(|b| *b != b'\n')
+        .collect();
+    lines.sort_unstable();
+    assert_eq!(lines, b"01234567");
+}
+
+#[test]
+fn the_lock_is_held_from_the_read_until_the_guard_goes_even_across_the_rename() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("g.yaml");
+    create_new(&path, b"a\n").expect("create");
+    let mut locked = Locked::open(&path, &mut never_wait).expect("lock");
+    locked.append(b"b\n").expect("append");
+    // The new copy is in place and still locked: another command gives up waiting.
+    assert_eq!(fs::read(&path).expect("read"), b"a\nb\n");
+    let err = Locked::open(&path, &mut never_wait).expect_err("held");
+    assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+    let mut attempts = Vec::new();
+    let err = Locked::open(&path, &mut |n| {
+        attempts.push(n);
+        n < 2
+    })
+    .expect_err("still held");
+    assert_eq!(
+        (err.kind(), attempts),
+        (io::ErrorKind::TimedOut, vec![0, 1, 2])
+    );
+    drop(locked);
+    let again = Locked::open(&path, &mut never_wait).expect("free");
+    assert_eq!(again.bytes(), b"a\nb\n");
+}
+
+#[test]
+fn a_pipe_in_a_game_files_place_is_refused_not_waited_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("g.yaml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    for err in [
+        read_limited(&path).expect_err("a pipe"),
+        Locked::open(&path, &mut never_wait).expect_err("a pipe"),
+    ] {
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{err}");
+    }
+}
+
+#[test]
+fn leftovers_of_killed_commands_are_removed_under_the_lock() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("g.yaml");
+    create_new(&path, b"a\n").expect("create");
+    for name in [
+        ".g.yaml.4242.correspond-tmp",
+        ".g.yaml.Xy12ab.correspond-tmp",
+        ".other.yaml.1.correspond-tmp",
+        "g.yaml.correspond-tmp",
+    ] {
+        fs::write(dir.path().join(name), b"half").expect("write");
+    }
+    let locked = Locked::open(&path, &mut never_wait).expect("lock");
+    assert_eq!(
+        locked.remove_leftovers().expect("remove"),
+        [
+            ".g.yaml.4242.correspond-tmp",
+            ".g.yaml.Xy12ab.correspond-tmp"
+        ]
+    );
+    let mut left: Vec<String> = fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            ".other.yaml.1.correspond-tmp",
+            "g.yaml",
+            "g.yaml.correspond-tmp"
+        ]
+    );
+}
