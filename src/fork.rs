@@ -181,7 +181,7 @@ pub struct Equivocation {
 /// # Errors
 /// What does not hold, in words.
 pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
-    let text = std::str::from_utf8(bytes).map_err(|_| "the proof is not UTF-8 text".to_owned())?;
+    let text = crate::log::as_text(bytes).map_err(|e| format!("the proof: {e}"))?;
     if text.contains('\r') {
         return Err(
             "the proof has CR LF line endings; proofs, like game files, use LF, and the \

@@ -6,9 +6,12 @@
 //! backup restored to before a move, or by accepting a challenge whose creator sent the same
 //! header twice. Ethereum's validator clients face the same danger and keep a slashing
 //! protection database (EIP-3076) of what they signed; this is ours. A **place** is a key, a
-//! game id and a document number; the journal holds the document signed there, and a signing
-//! command checks it before signing and records the new document before it is written
-//! anywhere another person could see it.
+//! game id, a document number and the document it follows (its `prev`): two records that
+//! follow different documents can never prove equivocation, and after a race is settled the
+//! player whose record lost signs again at its number, on top of the other player's record.
+//! The journal holds the document signed at each place, and a signing command checks it
+//! before signing and records the new document before it is written anywhere another person
+//! could see it.
 //!
 //! Layout: a folder with one file per game, `<game id>.jsonl`, each line one [`Entry`] in JSON;
 //! the file is locked while a command checks and records, so two commands cannot both pass the
@@ -25,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use ssh_key::PublicKey;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The format of an exported journal.
@@ -48,6 +51,14 @@ pub struct Entry {
     signed: usize,
 }
 
+/// The document a document follows: a record's `prev`; `None` for a header.
+fn prev_of(content: &Document) -> Option<Digest> {
+    match content {
+        Document::Record(r) => Some(r.prev),
+        Document::Header(_) => None,
+    }
+}
+
 impl Entry {
     /// Checks a document signed by `key` as document `document` of `game`, and makes it an
     /// entry: it must be one well-formed document of that number, signed by that key, and, for
@@ -64,6 +75,9 @@ impl Entry {
             }
             Document::Record(r) if r.seq != document => {
                 return Err(format!("the record is numbered {}, not {document}", r.seq));
+            }
+            Document::Record(r) if document == 1 && r.prev != game => {
+                return Err("record 1 does not follow the game's header".into());
             }
             _ => {}
         }
@@ -92,6 +106,12 @@ impl Entry {
     #[must_use]
     pub fn digest(&self) -> Digest {
         Digest::of(self.text.as_bytes())
+    }
+
+    /// The document it follows (its `prev`); `None` for a header.
+    #[must_use]
+    pub fn prev(&self) -> Option<Digest> {
+        prev_of(&self.content)
     }
 
     /// The key's fingerprint.
@@ -151,11 +171,15 @@ impl Export {
     /// The entries, sorted by game, key and document.
     fn of(mut entries: Vec<Entry>) -> Export {
         entries.sort_by(|a, b| {
-            (a.game.0, a.key.to_bytes().ok(), a.document).cmp(&(
-                b.game.0,
-                b.key.to_bytes().ok(),
-                b.document,
-            ))
+            let key = |e: &Entry| {
+                (
+                    e.game.0,
+                    e.key.to_bytes().ok(),
+                    e.document,
+                    e.prev().map(|p| p.0),
+                )
+            };
+            key(a).cmp(&key(b))
         });
         Export {
             format: FORMAT.to_owned(),
@@ -281,29 +305,13 @@ impl Journal {
         let io = io_error(&path);
         let mut file = open_private(&path).map_err(&io)?;
         file.lock().map_err(&io)?;
-        let mut text = String::new();
-        file.read_to_string(&mut text).map_err(&io)?;
-        // A last line without its newline was cut short before it was synced: its document
-        // was never written to a game file, so it is dropped.
-        let complete = text.rfind('\n').map_or(0, |i| i + 1);
-        if complete < text.len() {
-            file.set_len(complete as u64).map_err(&io)?;
-            text.truncate(complete);
-        }
-        file.seek(io::SeekFrom::End(0)).map_err(&io)?;
-        let mut entries = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let damaged = |reason: String| JournalError::Damaged {
-                path: path.clone(),
-                line: i + 1,
-                reason,
-            };
-            let wire: Wire = serde_json::from_str(line).map_err(|e| damaged(e.to_string()))?;
-            let entry = wire.entry().map_err(damaged)?;
-            if entry.game != game {
-                return Err(damaged("an entry of another game".into()));
-            }
-            entries.push(entry);
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).map_err(&io)?;
+        let entries = entries_of(&path, &bytes, game)?;
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+            // The last entry is whole but its newline is missing: put it back, so that the
+            // next entry starts a line of its own.
+            file.write_all(b"\n").map_err(&io)?;
         }
         Ok(GameJournal {
             file,
@@ -312,14 +320,20 @@ impl Journal {
         })
     }
 
-    /// Every entry, sorted.
+    /// Every entry, sorted. Only reads: a journal that cannot be written can be exported.
     ///
     /// # Errors
-    /// When the journal cannot be read.
+    /// When the journal cannot be read, or a line of it is damaged.
     pub fn export(&self) -> Result<Export, JournalError> {
         let mut entries = Vec::new();
         for game in self.games()? {
-            entries.extend(self.game(game)?.entries);
+            let path = self.dir.join(format!("{game}.jsonl"));
+            let io = io_error(&path);
+            let file = File::open(&path).map_err(&io)?;
+            file.lock_shared().map_err(&io)?;
+            let mut bytes = Vec::new();
+            (&file).read_to_end(&mut bytes).map_err(&io)?;
+            entries.extend(entries_of(&path, &bytes, game)?);
         }
         Ok(Export::of(entries))
     }
@@ -357,7 +371,7 @@ impl Journal {
         for (game, entries) in by_game {
             let mut journal = self.game(Digest(game))?;
             for entry in entries {
-                match journal.at(&entry.key, entry.document) {
+                match journal.at(&entry.key, entry.document, entry.prev()) {
                     Some(ours) if ours.text == entry.text => report.known += 1,
                     Some(ours) => report.conflicts.push((ours.clone(), entry)),
                     None => {
@@ -379,12 +393,13 @@ pub struct GameJournal {
 }
 
 impl GameJournal {
-    /// The document `key` signed as document `document`, if it signed one.
+    /// The document `key` signed as document `document` after the document `prev` (`None`
+    /// for a header), if it signed one.
     #[must_use]
-    pub fn at(&self, key: &PublicKey, document: u64) -> Option<&Entry> {
-        self.entries
-            .iter()
-            .find(|e| e.document == document && e.key.key_data() == key.key_data())
+    pub fn at(&self, key: &PublicKey, document: u64, prev: Option<Digest>) -> Option<&Entry> {
+        self.entries.iter().find(|e| {
+            e.document == document && e.prev() == prev && e.key.key_data() == key.key_data()
+        })
     }
 
     /// The entries, in the order they were recorded.
@@ -394,13 +409,19 @@ impl GameJournal {
     }
 
     /// Checks, before signing, that `key` may sign `signed` (a document's bytes without its
-    /// signature line) as document `document`: it has signed nothing there, or these very
-    /// bytes (which an Ed25519 key signs the same way again).
+    /// signature line) as document `document` after `prev`: it has signed nothing there, or
+    /// these very bytes (which an Ed25519 key signs the same way again).
     ///
     /// # Errors
     /// [`JournalError::Conflict`] with the document signed there before.
-    pub fn check(&self, key: &PublicKey, document: u64, signed: &[u8]) -> Result<(), JournalError> {
-        match self.at(key, document) {
+    pub fn check(
+        &self,
+        key: &PublicKey,
+        document: u64,
+        prev: Option<Digest>,
+        signed: &[u8],
+    ) -> Result<(), JournalError> {
+        match self.at(key, document, prev) {
             Some(earlier) if earlier.signed_bytes() != signed => {
                 Err(JournalError::Conflict(Box::new(earlier.clone())))
             }
@@ -415,7 +436,7 @@ impl GameJournal {
     /// [`JournalError::Conflict`] if the key signed another document there; when the journal
     /// cannot be written.
     pub fn record(&mut self, entry: Entry) -> Result<(), JournalError> {
-        match self.at(&entry.key, entry.document) {
+        match self.at(&entry.key, entry.document, entry.prev()) {
             Some(earlier) if earlier.text == entry.text => Ok(()),
             Some(earlier) => Err(JournalError::Conflict(Box::new(earlier.clone()))),
             None => self.write(entry),
@@ -434,6 +455,43 @@ impl GameJournal {
         self.entries.push(entry);
         Ok(())
     }
+}
+
+/// The entries of one game's file. Every line must be an entry of that game; a last line cut
+/// short is damage too, named as such: a command killed while recording leaves one (its
+/// document was then never written anywhere, since the journal is synced first), but so does
+/// a copy or a sync cut short, and only the user can tell which.
+fn entries_of(path: &Path, bytes: &[u8], game: Digest) -> Result<Vec<Entry>, JournalError> {
+    let mut entries = Vec::new();
+    for (i, line) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+        let damaged = |reason: String| JournalError::Damaged {
+            path: path.to_owned(),
+            line: i + 1,
+            reason,
+        };
+        let cut = !line.ends_with(b"\n");
+        let line = std::str::from_utf8(line.strip_suffix(b"\n").unwrap_or(line))
+            .map_err(|_| damaged("not UTF-8 text".into()))?;
+        let parsed = serde_json::from_str::<Wire>(line)
+            .map_err(|e| e.to_string())
+            .and_then(Wire::entry);
+        let entry = match parsed {
+            Ok(entry) => entry,
+            Err(_) if cut => {
+                return Err(damaged(
+                    "the last line is cut short (if a command was killed while signing, its \
+                     record was never written anywhere, and the line can be removed)"
+                        .into(),
+                ));
+            }
+            Err(reason) => return Err(damaged(reason)),
+        };
+        if entry.game != game {
+            return Err(damaged("an entry of another game".into()));
+        }
+        entries.push(entry);
+    }
+    Ok(entries)
 }
 
 fn io_error(path: &Path) -> impl Fn(io::Error) -> JournalError + use<> {

@@ -6,7 +6,7 @@ use crate::audit::{Auditor, Departure, Finding, Violation, departure};
 use crate::git::{History, Rewind, Version};
 use crate::log::{Action, GameFile, Timestamp};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Check a game file's history on the current branch: every commit that changed the file must
 /// have appended records to it (no byte of an earlier version changed, no record removed, the
@@ -50,9 +50,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     })?;
     let mut auditor = Auditor::new();
     let mut rows = Vec::with_capacity(history.versions.len());
-    let git_error = |e: crate::git::GitError| {
-        CliError::usage(format!("{}: {e}", crate::text::path(&args.file)))
-    };
+    let git_error = |e: crate::git::GitError| read_error(&args.file, e);
     for version in &history.versions {
         let mut merges = Vec::new();
         for (parent, blob) in &version.merged {
@@ -136,19 +134,19 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             ));
         }
     }
-    if history.versions.is_empty() && others.is_empty() && moves.is_empty() {
-        return Err(CliError::usage(format!(
-            "{}: no commit on {} has ever held this file",
-            crate::text::path(&args.file),
-            crate::text::escape(&history.branch)
-        )));
-    }
     let cuts: Vec<String> = history
         .boundaries()
         .map_err(git_error)?
         .iter()
         .map(|b| cut_message(&history, b))
         .collect();
+    if history.versions.is_empty() && others.is_empty() && moves.is_empty() && cuts.is_empty() {
+        return Err(CliError::usage(format!(
+            "{}: no commit on {} has ever held this file",
+            crate::text::path(&args.file),
+            crate::text::escape(&history.branch)
+        )));
+    }
     let violations = rows
         .iter()
         .map(|r| usize::from(r.finding.violation.is_some()) + r.merges.len())
@@ -290,6 +288,24 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     })
 }
 
+/// A failure to read the history. An object missing from the clone (a partial clone made
+/// with `--filter`, which libgit2 cannot fetch on demand) means the audit cannot see what it
+/// must: it does not pass (exit code 3).
+fn read_error(file: &Path, e: crate::git::GitError) -> CliError {
+    if e.is_missing_object() {
+        CliError::incomplete(format!(
+            "{}: a version of the file is not in this clone ({e}); nothing is passed",
+            crate::text::path(file)
+        ))
+        .hint(
+            "a partial clone (--filter) leaves file contents on the server: clone without \
+             --filter, or fetch them all, and audit again",
+        )
+    } else {
+        CliError::usage(format!("{}: {e}", crate::text::path(file)))
+    }
+}
+
 /// What a shallow edge or a graft keeps the audit from seeing.
 fn cut_message(history: &History, b: &crate::git::Boundary) -> String {
     let commit = &b.commit.to_string()[..10];
@@ -417,7 +433,7 @@ fn lost(
     before: crate::git::Oid,
     after: Option<crate::git::Oid>,
 ) -> Result<Option<String>, CliError> {
-    let git_error = |e: crate::git::GitError| CliError::usage(e.to_string());
+    let git_error = |e: crate::git::GitError| read_error(Path::new("."), e);
     let Some(after) = after else {
         return Ok(Some("deletes the game file".to_owned()));
     };

@@ -58,6 +58,16 @@ impl CliError {
         }
     }
 
+    /// The check could not see everything it must (exit code 3).
+    pub(crate) fn incomplete(message: impl fmt::Display) -> Self {
+        CliError {
+            status: ExitStatus::Incomplete,
+            message: message.to_string(),
+            hints: Vec::new(),
+            broken_pipe: false,
+        }
+    }
+
     /// A file could not be read or written (exit code 2).
     pub(crate) fn io(path: &std::path::Path, e: &io::Error) -> Self {
         CliError::usage(format!("{}: {e}", crate::text::path(path)))

@@ -61,7 +61,16 @@ enum Command {
 /// The journal this user's signing commands use.
 pub(crate) fn open() -> Result<Journal, CliError> {
     if let Some(dir) = std::env::var_os(JOURNAL_VARIABLE).filter(|d| !d.is_empty()) {
-        return Ok(Journal::at(PathBuf::from(dir)));
+        let dir = PathBuf::from(dir);
+        // A relative folder would be another journal in every folder a command runs in.
+        if !dir.is_absolute() {
+            return Err(CliError::usage(format!(
+                "{JOURNAL_VARIABLE} is `{}`, a relative path; nothing was signed",
+                crate::text::path(&dir)
+            ))
+            .hint("give the journal's folder as an absolute path"));
+        }
+        return Ok(Journal::at(dir));
     }
     // The XDG Base Directory rules: a relative XDG_STATE_HOME is ignored.
     let state = std::env::var_os("XDG_STATE_HOME")
@@ -85,27 +94,27 @@ pub(crate) fn game(game: Digest) -> Result<GameJournal, CliError> {
     open()?.game(game).map_err(journal_error)
 }
 
-/// A journal failure, for the user.
+/// A journal failure, for the user. The hints never suggest going around the journal.
 pub(crate) fn journal_error(e: JournalError) -> CliError {
-    let damaged = matches!(e, JournalError::Damaged { .. });
-    let error = CliError::usage(format!("{e}; nothing was signed"));
-    if damaged {
-        error.hint(
+    let hint = match &e {
+        JournalError::Damaged { .. } => {
             "the journal keeps you from signing twice at one place: repair the line, or restore \
-             the journal from a backup; never delete it to get past this",
-        )
-    } else {
-        error.hint(format!(
-            "the journal's folder can be chosen with {JOURNAL_VARIABLE}"
-        ))
-    }
+             the journal from a backup; never delete it to get past this"
+                .to_owned()
+        }
+        JournalError::Io { path, .. } => format!(
+            "check that {} can be read and written",
+            crate::text::path(path)
+        ),
+        _ => "nothing was changed".to_owned(),
+    };
+    CliError::usage(format!("{e}; nothing was signed")).hint(hint)
 }
 
-/// A journal failure while signing `file`, whose last document has the digest `last`, for the
-/// user.
-pub(crate) fn refusal(e: JournalError, file: &Path, last: Option<Digest>) -> CliError {
+/// A journal failure while signing `file`, for the user.
+pub(crate) fn refusal(e: JournalError, file: &Path) -> CliError {
     match e {
-        JournalError::Conflict(earlier) => conflict(&earlier, file, last),
+        JournalError::Conflict(earlier) => conflict(&earlier, file),
         other => journal_error(other),
     }
 }
@@ -125,26 +134,22 @@ pub(crate) fn record(
             "the document just signed cannot be journaled: {e}; nothing was written"
         ))
     })?;
-    journal.record(entry).map_err(|e| refusal(e, file, None))
+    journal.record(entry).map_err(|e| refusal(e, file))
 }
 
-/// The refusal to sign a second document at a place: names the one signed there before, and
-/// says how to go on: with the copy that holds it, or (when it follows on from this file's last
-/// document, `last`) by appending it from the journal.
-fn conflict(earlier: &Entry, file: &Path, last: Option<Digest>) -> CliError {
+/// The refusal to sign a second document at a place: names the one signed there before (which
+/// follows the same record as the one refused, so the file's last), and how to go on with it.
+fn conflict(earlier: &Entry, file: &Path) -> CliError {
     let n = earlier.document;
-    let (what, prev) = match &earlier.content {
-        Document::Record(r) => (
-            format!(
-                "record {n} ({}, signed {})",
-                words(&r.action),
-                r.time.as_str()
-            ),
-            Some(r.prev),
+    let what = match &earlier.content {
+        Document::Record(r) => format!(
+            "record {n} ({}, signed {})",
+            words(&r.action),
+            r.time.as_str()
         ),
-        Document::Header(_) => ("its header".to_owned(), None),
+        Document::Header(_) => "its header".to_owned(),
     };
-    let error = CliError::rejected(format!(
+    CliError::rejected(format!(
         "your key {} already signed {what} of this game, and a different record {n} would be two \
          documents at one place: proof of equivocation against you; nothing was signed",
         earlier.fingerprint()
@@ -152,19 +157,11 @@ fn conflict(earlier: &Entry, file: &Path, last: Option<Digest>) -> CliError {
     .hint(
         "if that record is in another copy of this game (another clone, another machine, a \
          message not yet received), bring that copy here: git pull, or correspond receive",
-    );
-    if prev.is_some() && prev == last {
-        error.hint(format!(
-            "it follows on from this file's last record: `correspond journal restore {}` \
-             appends it",
-            crate::text::path(file)
-        ))
-    } else {
-        error.hint(format!(
-            "this copy differs from the one you signed it in before record {n}: `correspond \
-             compare` it with your other copies"
-        ))
-    }
+    )
+    .hint(format!(
+        "otherwise `correspond journal restore {}` appends it to this file",
+        crate::text::path(file)
+    ))
 }
 
 /// `move e2e4`, `accept`, `claim-draw repetition`.
@@ -282,8 +279,7 @@ fn restore(
         let last = file.digest(file.documents() - 1);
         let candidates: Vec<&Entry> = players
             .iter()
-            .filter_map(|key| journal.at(key, next))
-            .filter(|e| matches!(&e.content, Document::Record(r) if r.prev == last))
+            .filter_map(|key| journal.at(key, next, Some(last)))
             .collect();
         let [entry] = candidates[..] else { break };
         file.append(entry.text.as_bytes())

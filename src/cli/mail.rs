@@ -83,10 +83,17 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 .map_or(0, |i| i + 1)
         }
     };
-    let name = path.file_name().map_or_else(
-        || "GAME.yaml".to_owned(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    // The name the other player is told to receive into: this file's, when it is a plain one
+    // (the message must not carry text a terminal would obey, nor words a shell would split).
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| {
+            !n.starts_with('-')
+                && n.chars()
+                    .all(|c| c.is_alphanumeric() && !crate::text::is_unsafe(c) || "._-".contains(c))
+        })
+        .unwrap_or_else(|| "GAME.yaml".to_owned());
     // Addresses only: which player runs `mail` is not known for sure, so no names are put to
     // them.
     let mailbox = |address| Mailbox {

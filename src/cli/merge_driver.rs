@@ -38,9 +38,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         .unwrap_or_else(|| PathBuf::from("game.yaml"));
     let shown = crate::text::path(&name);
     let relation = fork::compare(&ours, &theirs).map_err(|e| match e {
+        // In a rebase git gives the shared version as "ours", the local commit as "theirs".
         CompareError::Invalid { which, error } => CliError::rejected(format!(
-            "{shown}: {} version does not verify: {error}",
-            if which == Copy::A { "our" } else { "their" }
+            "{shown}: the {} version does not verify: {error}",
+            match (which == Copy::A, repository_state().0) {
+                (true, false) | (false, true) => "local",
+                (true, true) | (false, false) => "shared",
+            }
         ))
         .hint("nothing was merged; `correspond audit` shows where the history went wrong"),
     })?;

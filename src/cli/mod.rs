@@ -139,8 +139,23 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // Help and version go to stdout and succeed; usage errors go to stderr.
-            let _ = e.print();
+            // Help and version go to stdout and succeed; usage errors go to stderr. An error
+            // quotes the arguments given, which may be a hostile file name: escaped, line by
+            // line (and so without clap's colours).
+            let text: String = e
+                .render()
+                .to_string()
+                .split_inclusive('\n')
+                .map(|line| match line.strip_suffix('\n') {
+                    Some(line) => format!("{}\n", crate::text::escape(line)),
+                    None => crate::text::escape(line).into_owned(),
+                })
+                .collect();
+            let _ = if e.use_stderr() {
+                anstream::stderr().lock().write_all(text.as_bytes())
+            } else {
+                anstream::stdout().lock().write_all(text.as_bytes())
+            };
             return if e.use_stderr() {
                 ExitStatus::Usage.into()
             } else {

@@ -9,7 +9,7 @@ use crate::flip::{self, Part};
 use crate::log::{self, GameFile, Header, Player, header_document, header_unsigned, valid_name};
 use crate::replay::{self, TOSS};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Start a game: write its header, signed with your key, to a new file. Send the file to your
 /// opponent, who runs `correspond accept` on it.
@@ -178,7 +178,10 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
 }
 /// A public key given as a file or as the key itself.
 fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
-    let (source, content) = if text.starts_with("ssh-") {
+    // The key itself (`ssh-ed25519 AAAA...`, or a key of another kind, to be named as such), or
+    // a file holding it.
+    let inline = !Path::new(text).exists() && text.trim().contains(' ');
+    let (source, content) = if text.starts_with("ssh-") || inline {
         ("the key given".to_owned(), text.to_owned())
     } else {
         let path = PathBuf::from(text);

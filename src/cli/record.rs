@@ -204,8 +204,13 @@ pub(crate) fn append<G: CliGame + Protocol>(
         }
         None => {
             journal
-                .check(key, record.seq, record_unsigned(&record).as_bytes())
-                .map_err(|e| super::journal::refusal(e, path, Some(record.prev)))?;
+                .check(
+                    key,
+                    record.seq,
+                    Some(record.prev),
+                    record_unsigned(&record).as_bytes(),
+                )
+                .map_err(|e| super::journal::refusal(e, path))?;
             signed_record(&record, &*signer)?
         }
     };
@@ -256,7 +261,7 @@ fn signed_before(
     key: &ssh_key::PublicKey,
     record: &Record,
 ) -> Option<(String, log::Timestamp)> {
-    let earlier = journal.at(key, record.seq)?;
+    let earlier = journal.at(key, record.seq, Some(record.prev))?;
     let log::Document::Record(r) = &earlier.content else {
         return None;
     };

@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 /// lacks takes the longer game, and a real fork is refused with what to do.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The files that are game files.
-    #[arg(long, default_value = "*.yaml", value_name = "GLOB")]
-    pattern: String,
+    /// The files that are game files; repeat for several [default: *.yaml and *.yml, the files
+    /// `verify` takes for game files].
+    #[arg(long = "pattern", value_name = "GLOB")]
+    patterns: Vec<String>,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
@@ -34,7 +35,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             other => CliError::usage(other),
         },
     )?;
-    attributes(&setup.workdir, &args.pattern, out)?;
+    let defaults = ["*.yaml".to_owned(), "*.yml".to_owned()];
+    let patterns = if args.patterns.is_empty() {
+        &defaults[..]
+    } else {
+        &args.patterns[..]
+    };
+    for pattern in patterns {
+        attributes(&setup.workdir, pattern, out)?;
+    }
     writeln!(
         out,
         "this clone's git configuration now runs `correspond merge-driver` for those files; \
@@ -50,6 +59,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             out,
             "git pull merges diverged histories here (pull.rebase = false), so that the merge \
              driver runs"
+        )?,
+        Some((key, value)) if key == "pull.ff" && value == "only" => writeln!(
+            out,
+            "git pull keeps your setting pull.ff = only: it stops at diverged histories before \
+             any merge, so pull those with `git pull --no-ff` (the merge driver then runs)"
         )?,
         Some((key, value)) => writeln!(
             out,

@@ -51,9 +51,13 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
                 writeln!(out, "check: {} is in check", last.position.side_to_move())?;
             }
             if let Some(seat) = last.offer {
+                let what = match G::SETTLEMENT {
+                    Some(crate::log::Settlement::Draw) => "a draw",
+                    _ => "a run-off",
+                };
                 writeln!(
                     out,
-                    "offer: {} offers a run-off, until {}'s next record",
+                    "offer: {} offers {what}, until {}'s next record",
                     who(seat),
                     who(1 - seat)
                 )?;

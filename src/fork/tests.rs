@@ -59,6 +59,14 @@ fn a_copy_that_is_not_a_game_file_is_named() {
 #[test]
 fn what_is_not_a_proof_is_refused() {
     let full = game("campaign/run-off-claim.yaml");
+    let mut bytes = full.clone();
+    let at = GameFile::parse(&full).expect("valid").span(3).start + 10;
+    bytes[at] = 0xff;
+    let err = check_proof(&bytes).expect_err("not UTF-8");
+    assert!(
+        err.starts_with("the proof: record 3 (line ") && err.contains("not UTF-8 text"),
+        "{err}"
+    );
     let err = check_proof(b"hello").expect_err("not a proof");
     assert!(err.starts_with("a proof holds"), "{err}");
     // A header and one record: too few documents to hold two rivals.

@@ -268,9 +268,10 @@ impl History {
         Ok(rewinds)
     }
 
-    /// The commits reachable from `HEAD` whose parents this clone does not truly have: the
-    /// edges of a shallow clone, and grafted commits. Beyond them the history cannot be
-    /// checked, so an audit that meets one cannot pass.
+    /// The commits whose parents this clone does not truly have: the edges of a shallow clone
+    /// that `HEAD` reaches, and every grafted commit (a graft can hide the very commits that
+    /// would reach it). Beyond them the history cannot be checked, so an audit that meets one
+    /// cannot pass.
     ///
     /// # Errors
     /// When git fails.
@@ -297,14 +298,33 @@ impl History {
         let mut found = Vec::new();
         for id in walk {
             let id = id?;
-            if let Some(cut) = cuts.get(&id) {
+            if let Some(cut) = cuts.remove(&id) {
                 let blob = file_at(&repo.find_commit(id)?, &self.relative)?;
                 found.push(Boundary {
                     commit: id,
-                    cut: *cut,
+                    cut,
                     blob,
                 });
             }
+        }
+        // A graft the walk did not meet may still be why it did not: one that makes a cycle
+        // or gives a commit itself as a parent hides the commits around it. Every graft
+        // counts, met or not.
+        let mut unmet: Vec<(Oid, Cut)> = cuts
+            .into_iter()
+            .filter(|(_, cut)| *cut == Cut::Graft)
+            .collect();
+        unmet.sort_by_key(|(id, _)| *id);
+        for (id, cut) in unmet {
+            let blob = match repo.find_commit(id) {
+                Ok(commit) => file_at(&commit, &self.relative)?,
+                Err(_) => None,
+            };
+            found.push(Boundary {
+                commit: id,
+                cut,
+                blob,
+            });
         }
         Ok(found)
     }

@@ -53,6 +53,15 @@ pub enum GitError {
     },
 }
 
+impl GitError {
+    /// Whether git could not find an object: in a partial clone (`--filter`), file contents
+    /// left on the server, which libgit2 does not fetch.
+    #[must_use]
+    pub fn is_missing_object(&self) -> bool {
+        matches!(self, GitError::Git(e) if e.code() == git2::ErrorCode::NotFound)
+    }
+}
+
 /// What [`setup`] found and did in a clone's configuration.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -130,8 +139,12 @@ fn locate(path: &Path) -> Result<Option<(Repository, PathBuf)>, GitError> {
     let resolved = std::fs::canonicalize(path).ok();
     let path = resolved.as_deref().unwrap_or(path);
     let dir = existing_dir(path);
-    let Ok(repo) = Repository::discover(&dir) else {
-        return Ok(None);
+    let repo = match Repository::discover(&dir) {
+        Ok(repo) => repo,
+        Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
+        // A repository is there, but git cannot read it (damaged grafts, a broken HEAD): saying
+        // "not in a repository" would send the user the wrong way.
+        Err(e) => return Err(e.into()),
     };
     let Some(workdir) = repo.workdir() else {
         return Ok(None);

@@ -18,7 +18,12 @@ const GAME: Digest = Digest([9; 32]);
 fn record(signer: &KeySigner, seq: u64, mv: &str, minute: u64) -> (String, String) {
     let unsigned = record_unsigned(&Record {
         seq,
-        prev: Digest([seq as u8; 32]),
+        // Record 1 follows the header, whose digest is the game id.
+        prev: if seq == 1 {
+            GAME
+        } else {
+            Digest([seq as u8; 32])
+        },
         signer: "alice".into(),
         action: Action::Move(mv.into()),
         time: Timestamp::from_unix(1_800_000_000 + minute * 60),
@@ -41,25 +46,31 @@ fn a_place_holds_one_document_and_refuses_another() {
     let (d4_bytes, _) = record(&alice, 5, "d2d4", 1);
     {
         let mut game = journal.game(GAME).expect("open");
-        game.check(alice.public_key(), 5, e4_bytes.as_bytes())
-            .expect("nothing signed there yet");
+        game.check(
+            alice.public_key(),
+            5,
+            Some(Digest([5; 32])),
+            e4_bytes.as_bytes(),
+        )
+        .expect("nothing signed there yet");
         game.record(entry(&alice, 5, &e4)).expect("record");
     }
     // A later command, a new lock: the same bytes again are the same document; others are not.
     let game = journal.game(GAME).expect("open again");
-    game.check(alice.public_key(), 5, e4_bytes.as_bytes())
+    let at = Some(Digest([5; 32]));
+    game.check(alice.public_key(), 5, at, e4_bytes.as_bytes())
         .expect("the very same bytes");
     let refused = game
-        .check(alice.public_key(), 5, d4_bytes.as_bytes())
+        .check(alice.public_key(), 5, at, d4_bytes.as_bytes())
         .expect_err("another document at a signed place");
     let JournalError::Conflict(earlier) = refused else {
         panic!("not a conflict: {refused}")
     };
     assert_eq!(earlier.text, e4);
     // Another number, or another key at the same number, is another place.
-    game.check(alice.public_key(), 6, d4_bytes.as_bytes())
+    game.check(alice.public_key(), 6, at, d4_bytes.as_bytes())
         .expect("another number");
-    game.check(key().public_key(), 5, d4_bytes.as_bytes())
+    game.check(key().public_key(), 5, at, d4_bytes.as_bytes())
         .expect("another key");
 }
 
@@ -78,7 +89,12 @@ fn two_commands_at_once_cannot_both_pass_the_check() {
             s.spawn(move || {
                 let mut game = journal.game(GAME).expect("open");
                 if game
-                    .check(alice.public_key(), 3, unsigned.as_bytes())
+                    .check(
+                        alice.public_key(),
+                        3,
+                        Some(Digest([3; 32])),
+                        unsigned.as_bytes(),
+                    )
                     .is_ok()
                 {
                     game.record(entry(alice, 3, text)).expect("record");
@@ -92,7 +108,7 @@ fn two_commands_at_once_cannot_both_pass_the_check() {
 }
 
 #[test]
-fn a_line_cut_short_by_a_crash_is_dropped_and_damage_elsewhere_is_named() {
+fn a_line_cut_short_or_damaged_is_named_and_a_lost_newline_put_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let journal = Journal::at(dir.path().to_owned());
     let alice = key();
@@ -104,16 +120,51 @@ fn a_line_cut_short_by_a_crash_is_dropped_and_damage_elsewhere_is_named() {
         .expect("record");
     let path = dir.path().join(format!("{GAME}.jsonl"));
     let whole = fs::read_to_string(&path).expect("read");
-    fs::write(&path, format!("{whole}{{\"game\":\"")).expect("write a torn line");
-    let game = journal.game(GAME).expect("a torn last line is dropped");
+    // A whole entry whose newline was lost: kept, and the newline put back.
+    fs::write(&path, whole.trim_end()).expect("write");
+    let game = journal.game(GAME).expect("a whole last entry");
     assert_eq!(game.entries().len(), 1);
     drop(game);
     assert_eq!(fs::read_to_string(&path).expect("read"), whole);
-    fs::write(&path, format!("not json\n{whole}")).expect("damage");
-    let Err(JournalError::Damaged { line, .. }) = journal.game(GAME) else {
-        panic!("damage not found")
+    // A last line cut short is never dropped silently: it may be a record's only trace.
+    fs::write(&path, format!("{whole}{}", &whole[..40])).expect("write a torn line");
+    let Err(JournalError::Damaged { line, reason, .. }) = journal.game(GAME) else {
+        panic!("a torn line not named")
     };
-    assert_eq!(line, 1);
+    assert_eq!(line, 2);
+    assert!(reason.starts_with("the last line is cut short"), "{reason}");
+    assert!(matches!(
+        journal.export(),
+        Err(JournalError::Damaged { line: 2, .. })
+    ));
+    for damage in [b"not json\n".to_vec(), vec![0xff, b'\n']] {
+        fs::write(&path, [damage, whole.clone().into_bytes()].concat()).expect("damage");
+        let Err(JournalError::Damaged { line, .. }) = journal.game(GAME) else {
+            panic!("damage not found")
+        };
+        assert_eq!(line, 1);
+    }
+}
+
+#[test]
+fn a_place_is_the_record_a_document_follows_too() {
+    // After a race, the player whose record lost signs again at its number, on top of the
+    // other player's record: no proof of equivocation can hold those two.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = Journal::at(dir.path().to_owned());
+    let bob = key();
+    let mut game = journal.game(GAME).expect("open");
+    let (_, lost) = record(&bob, 4, "d7d5", 0);
+    game.record(entry(&bob, 4, &lost)).expect("record");
+    let mut other = crate::log::read_alone(&lost, 4).expect("a record").0;
+    let crate::log::Document::Record(r) = &mut other else {
+        panic!("a record")
+    };
+    r.prev = Digest([1; 32]);
+    r.action = Action::Move("e7e5".into());
+    let unsigned = record_unsigned(r);
+    game.check(bob.public_key(), 4, Some(r.prev), unsigned.as_bytes())
+        .expect("another place");
 }
 
 #[test]
@@ -177,10 +228,14 @@ fn export_and_import_move_the_journal_and_report_conflicts() {
     assert_eq!((again.added, again.known, again.conflicts.len()), (0, 1, 1));
     let game = laptop.game(GAME).expect("open");
     assert_eq!(
-        game.at(alice.public_key(), 3).map(|e| &e.text),
+        game.at(alice.public_key(), 3, Some(Digest([3; 32])))
+            .map(|e| &e.text),
         Some(&r3_other)
     );
-    assert_eq!(game.at(alice.public_key(), 1).map(|e| &e.text), Some(&r1));
+    assert_eq!(
+        game.at(alice.public_key(), 1, Some(GAME)).map(|e| &e.text),
+        Some(&r1)
+    );
 }
 
 #[test]

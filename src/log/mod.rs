@@ -457,7 +457,7 @@ pub fn raw_document(bytes: &[u8], n: usize) -> Result<RawDocument<'_>, LogError>
     for line in bytes.split_inclusive(|b| *b == b'\n') {
         if line == b"---\n" {
             seen += 1;
-            if seen == n + 2 {
+            if Some(seen) == n.checked_add(2) {
                 end = offset;
                 break;
             }
@@ -527,6 +527,15 @@ pub fn read_alone(text: &str, number: usize) -> Result<(Document, usize), LogErr
     }
     let document = read_document(text, number, 1)?;
     Ok((document, spans[0].signature))
+}
+
+/// A whole file's bytes as text: the error for a byte that is not UTF-8 names its document and
+/// line.
+///
+/// # Errors
+/// [`LogErrorKind::NotUtf8`] at the first such byte.
+pub fn as_text(bytes: &[u8]) -> Result<&str, LogError> {
+    std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, e.valid_up_to(), 0, 0))
 }
 
 /// The error for a byte at `offset` of `bytes` that is not UTF-8, naming the document it falls

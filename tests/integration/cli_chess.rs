@@ -366,3 +366,48 @@ fn a_game_won_before_the_colours_were_tossed_exports_as_unfinished_with_the_reas
         "{text}"
     );
 }
+
+/// A draw offer standing in a chess game is called one.
+#[test]
+fn a_standing_draw_offer_is_named_as_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let keys = crate::util::keys_dir();
+    let key = |who: &str| keys.join(who).display().to_string();
+    let steps: [&[&str]; 3] = [
+        &[
+            "new",
+            "chess",
+            "g.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            &key("bob.pub"),
+            "--key",
+            &key("alice"),
+        ],
+        &["accept", "g.yaml", "--key", &key("bob")],
+        &["offer-draw", "g.yaml", "--key", &key("alice")],
+    ];
+    for args in steps {
+        crate::util::correspond()
+            .current_dir(dir.path())
+            .args(args)
+            .arg("--no-commit")
+            .assert()
+            .success();
+    }
+    let out = crate::util::correspond()
+        .current_dir(dir.path())
+        .args(["status", "g.yaml"])
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("offer: alice (white) offers a draw, until bob (black)'s next record\n"),
+        "{text}"
+    );
+}

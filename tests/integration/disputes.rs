@@ -494,6 +494,37 @@ fn an_audit_that_cannot_see_the_whole_history_does_not_pass() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(report["complete"], false);
     assert_eq!(report["violations"], 0);
+    // A partial clone (file contents left on the server) cannot be audited either.
+    git(
+        &club.dir.path().join("origin.git"),
+        &["config", "uploadpack.allowFilter", "true"],
+    );
+    git(
+        club.dir.path(),
+        &[
+            "clone",
+            "-q",
+            "--filter=blob:none",
+            "--no-checkout",
+            &origin,
+            "partial",
+        ],
+    );
+    let out = correspond()
+        .current_dir(club.dir.path().join("partial"))
+        .args(["audit", "game.yaml"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: game.yaml: a version of the file is not in this clone (")
+            && err.ends_with(
+                "hint: a partial clone (--filter) leaves file contents on the server: clone \
+                 without --filter, or fetch them all, and audit again\n"
+            ),
+        "{err}"
+    );
     // Fetched whole, the same clone finds the take-back.
     git(&club.dir.path().join("ci"), &["fetch", "-q", "--unshallow"]);
     let out = correspond()
@@ -518,6 +549,7 @@ fn a_grafted_history_does_not_pass_either() {
     assert_eq!(code, 0, "{out}");
     // A graft makes the last commit's parent disappear from what git shows.
     let tip = club.git("bob", &["rev-parse", "HEAD"]);
+    let earlier = club.git("bob", &["rev-parse", "HEAD~1"]);
     let grafts = club.clone("bob").join(".git/info/grafts");
     std::fs::create_dir_all(grafts.parent().expect("info")).expect("mkdir");
     std::fs::write(&grafts, &tip).expect("write grafts");
@@ -531,4 +563,19 @@ fn a_grafted_history_does_not_pass_either() {
         )),
         "{out}"
     );
+    // Grafts that make a commit its own parent, or a cycle, hide commits from the walk itself:
+    // they do not pass either.
+    let (tip, earlier) = (tip.trim(), earlier.trim());
+    for grafts in [
+        format!("{earlier} {earlier}\n"),
+        format!("{earlier} {tip}\n"),
+    ] {
+        std::fs::write(club.clone("bob").join(".git/info/grafts"), &grafts).expect("write");
+        let (code, out) = club.audit("bob", &[]);
+        assert_eq!(code, 3, "{grafts}: {out}");
+        assert!(
+            out.contains(&format!("INCOMPLETE: commit {} is grafted", &earlier[..10])),
+            "{out}"
+        );
+    }
 }

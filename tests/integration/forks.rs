@@ -147,9 +147,9 @@ fn two_players_appending_at_once_is_a_race_not_equivocation() {
 /// alice sets up the merge driver and commits `.gitattributes`; bob pulls it and sets up his
 /// clone.
 pub(crate) fn setup(club: &Club) {
-    let said = |first: &str| {
+    let said = |first: &str, second: &str| {
         format!(
-            "{first}\n\
+            "{first}\n{second}\n\
              this clone's git configuration now runs `correspond merge-driver` for those files; \
              each player runs `correspond setup-git` once in their own clone\n\
              reflogs are kept for ever in this clone (gc.reflogExpire and \
@@ -164,7 +164,9 @@ pub(crate) fn setup(club: &Club) {
         out,
         said(
             "added to .gitattributes: `*.yaml merge=correspond -text` (game files are merged \
-             by correspond and kept byte for byte): commit it, so that every clone uses it"
+             by correspond and kept byte for byte): commit it, so that every clone uses it",
+            "added to .gitattributes: `*.yml merge=correspond -text` (game files are merged by \
+             correspond and kept byte for byte): commit it, so that every clone uses it"
         )
     );
     club.git("alice", &["add", ".gitattributes"]);
@@ -178,7 +180,10 @@ pub(crate) fn setup(club: &Club) {
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
-        said(".gitattributes already has `*.yaml merge=correspond -text`")
+        said(
+            ".gitattributes already has `*.yaml merge=correspond -text`",
+            ".gitattributes already has `*.yml merge=correspond -text`"
+        )
     );
     for who in ["alice", "bob"] {
         assert_eq!(
@@ -203,7 +208,7 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     setup(&club);
     assert_eq!(
         std::fs::read_to_string(club.clone("bob").join(".gitattributes")).expect("attributes"),
-        "*.yaml merge=correspond -text\n"
+        "*.yaml merge=correspond -text\n*.yml merge=correspond -text\n"
     );
     // Other YAML files under the same pattern merge as git would merge them.
     std::fs::write(
@@ -399,7 +404,7 @@ fn the_merge_driver_takes_theirs_when_it_extends_ours_and_never_writes_a_bad_fil
     );
     assert_eq!(code, 1);
     assert!(
-        err.starts_with("error: game.yaml: their version does not verify: record 4"),
+        err.starts_with("error: game.yaml: the shared version does not verify: record 4"),
         "{err}"
     );
     assert_eq!(

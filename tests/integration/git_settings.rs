@@ -79,11 +79,22 @@ fn setup_git_updates_an_old_attributes_line_and_keeps_the_users_pull_setting() {
     );
     assert_eq!(
         std::fs::read_to_string(club.clone("alice").join(".gitattributes")).expect("read"),
-        "*.txt text\n*.yaml merge=correspond -text\n"
+        "*.txt text\n*.yaml merge=correspond -text\n*.yml merge=correspond -text\n"
     );
     assert_eq!(
         club.git("alice", &["config", "--local", "pull.rebase"]),
         "true\n"
+    );
+    // pull.ff = only stops at diverged histories: said as it is.
+    club.git("alice", &["config", "--unset", "pull.rebase"]);
+    club.git("alice", &["config", "pull.ff", "only"]);
+    let (_, out, _) = run(&club, "alice", &["setup-git"]);
+    assert!(
+        out.ends_with(
+            "git pull keeps your setting pull.ff = only: it stops at diverged histories before \
+             any merge, so pull those with `git pull --no-ff` (the merge driver then runs)\n"
+        ),
+        "{out}"
     );
     // Outside a work tree: a clear refusal.
     let dir = tempfile::tempdir().expect("temp dir");

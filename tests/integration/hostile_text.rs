@@ -91,6 +91,25 @@ fn hostile_file_names_are_escaped_everywhere() {
     ] {
         clean(dir.path(), &args);
     }
+    // Arguments clap refuses are quoted in its error: escaped too.
+    let dash = format!("-{HOSTILE}x");
+    for args in [
+        vec!["verify", dash.as_str()],
+        vec!["help", HOSTILE],
+        vec!["extract", &path, HOSTILE, "--signature"],
+        vec!["extract", &path, "18446744073709551615", "--signed-bytes"],
+    ] {
+        let (code, _) = clean(dir.path(), &args);
+        assert_eq!(code, 2, "{args:?}");
+    }
+    // The message mail writes tells the other player a file name to receive into: never one
+    // that could forge a line of the message.
+    let (code, out) = clean(dir.path(), &["mail", &path, "--from", "a@example.org"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("correspond receive GAME.yaml MESSAGE"),
+        "{out}"
+    );
     let key = keys_dir().join("alice");
     let key = key.to_str().expect("UTF-8");
     let bob = keys_dir().join("bob.pub");

@@ -151,8 +151,7 @@ fn a_challenge_sent_twice_is_accepted_once() {
          documents at one place: proof of equivocation against you; nothing was signed\n\
          hint: if that record is in another copy of this game (another clone, another machine, a \
          message not yet received), bring that copy here: git pull, or correspond receive\n\
-         hint: it follows on from this file's last record: `correspond journal restore again.yaml` \
-         appends it\n"
+         hint: otherwise `correspond journal restore again.yaml` appends it to this file\n"
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("again.yaml")).expect("read"),
@@ -266,32 +265,28 @@ fn a_restored_backup_cannot_make_its_player_sign_twice() {
         std::fs::read(dir.path().join("game.yaml")).expect("read"),
         played
     );
-    // A copy in which bob signed another record 3 (he equivocated): alice's record 4 there
-    // would be a second record 4 of hers, on another record 3.
+    // A race: bob moves and offers a draw (records 3 and 4) while alice offers one (record 3).
+    // Settled for alice's copy, bob signs again at number 4, on top of her record 3: a place of
+    // its own, since no proof of equivocation can hold two records that follow different ones.
     std::fs::write(dir.path().join("other.yaml"), &played).expect("copy");
-    let sign = |journal: &Path, file: &str, who: &str, mv: &str| {
-        run(
-            dir.path(),
-            journal,
-            "2026-05-03T10:00:00Z",
-            &["play", file, mv, "--key", &key(who), "--no-commit"],
-        )
+    let sign = |file: &str, who: &str, args: &[&str]| {
+        let key = key(who);
+        let mut all = vec![args[0], file];
+        all.extend_from_slice(&args[1..]);
+        all.extend(["--key", &key, "--no-commit"]);
+        run(dir.path(), &journal, "2026-05-03T10:00:00Z", &all)
     };
-    assert_eq!(sign(&journal, "game.yaml", "bob", "e5").0, 0);
-    assert_eq!(
-        sign(&dir.path().join("bob-laptop"), "other.yaml", "bob", "c5").0,
-        0
-    );
-    assert_eq!(sign(&journal, "game.yaml", "alice", "Nf3").0, 0);
-    let (code, _, err) = sign(&journal, "other.yaml", "alice", "Nf3");
-    assert_eq!(code, 1);
-    assert!(
-        err.ends_with(
-            "hint: this copy differs from the one you signed it in before record 4: `correspond \
-             compare` it with your other copies\n"
-        ),
-        "{err}"
-    );
+    assert_eq!(sign("game.yaml", "bob", &["play", "e5"]).0, 0);
+    assert_eq!(sign("game.yaml", "bob", &["offer-draw"]).0, 0);
+    assert_eq!(sign("other.yaml", "alice", &["offer-draw"]).0, 0);
+    std::fs::copy(dir.path().join("other.yaml"), dir.path().join("game.yaml")).expect("settle");
+    let (code, out, err) = sign("game.yaml", "bob", &["accept-draw"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.starts_with("record 4: bob (black) "), "{out}");
+    let summary =
+        correspond::replay::verify(&std::fs::read(dir.path().join("game.yaml")).expect("read"))
+            .expect("the settled game verifies");
+    assert_eq!(summary.result.as_deref(), Some("draw: agreement"));
     // Nothing more to restore: said, and nothing written.
     let (code, out, err) = run(
         dir.path(),
@@ -508,6 +503,18 @@ fn where_the_journal_lives_and_a_damaged_one_stops_signing() {
     assert_eq!(
         path(&[("HOME", "/home/zoe"), ("CORRESPOND_JOURNAL", "/srv/j")]),
         "/srv/j\n"
+    );
+    // A relative folder would be another journal in each folder a command runs in.
+    let out = correspond()
+        .env("CORRESPOND_JOURNAL", ".journal")
+        .args(["journal", "path"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: CORRESPOND_JOURNAL is `.journal`, a relative path; nothing was signed\nhint: \
+         give the journal's folder as an absolute path\n"
     );
     // A damaged journal: nothing is signed, and the hint says not to delete it.
     let journal = dir.path().join("journal");

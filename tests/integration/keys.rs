@@ -337,6 +337,14 @@ fn keys_that_are_not_ed25519_are_named_by_kind() {
                 .to_owned()
         )
     );
+    // Given inline, the key is named the same way.
+    let inline = std::fs::read_to_string(dir.path().join("ec.pub")).expect("read");
+    assert!(
+        new(inline.trim(), &alice)
+            .1
+            .starts_with("error: the key given is an ECDSA key (ecdsa-sha2-nistp256);"),
+        "inline"
+    );
     assert_eq!(
         new("rsa.pub", &alice).1,
         "error: rsa.pub is an RSA key (ssh-rsa); correspond signs with Ed25519 keys only\nhint: \

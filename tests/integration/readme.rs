@@ -273,9 +273,16 @@ blob[-32:] = s.to_bytes(32, "little")
 open("forged.proof", "w").write(text + head + "signature: " + base64.b64encode(bytes(blob)).decode() + "\n")
 PY
 if correspond check-proof forged.proof; then echo "check-proof passed it"; fi
+# Two headers alice signed (two games she created) are no proof either.
+correspond new chess h.yaml --name alice --side white --opponent bob --opponent-key '{keys}/bob.pub' --key '{keys}/alice' --no-commit > /dev/null
+{{ awk '/^---$/{{n++}} n==1' g.yaml; awk '/^---$/{{n++}} n==1' h.yaml; }} > headers.proof
+if bash -euo pipefail -c '{headers}'; then echo "the recipe passed two headers"; fi
 {recipe}"#,
         keys = keys.display(),
         recipe = recipe.replace("P=duel.proof", "P=forged.proof"),
+        headers = recipe
+            .replace("P=duel.proof", "P=headers.proof")
+            .replace('\'', "'\\''"),
     );
     let dir = tempfile::tempdir().expect("temp dir");
     let bin = assert_cmd::cargo::cargo_bin("correspond");
@@ -310,6 +317,11 @@ if correspond check-proof forged.proof; then echo "check-proof passed it"; fi
         "{stdout}"
     );
     assert!(!stdout.contains("check-proof passed it"), "{stdout}");
+    assert!(
+        stdout.contains("not a proof: rival 1 is not record 0 after the common part\n")
+            && !stdout.contains("the recipe passed two headers"),
+        "{stdout}"
+    );
     assert!(
         stderr.starts_with(
             "error: forged.proof: not a proof of equivocation: the two records sign the same \
