@@ -62,6 +62,7 @@ fn main() {
                         origin: String::new(),
                         packet,
                         in_mailbox: true,
+                        message: 0,
                     })
                     .collect();
                 let done = mail::receive(Some(&start), &found).expect("received");

@@ -214,6 +214,7 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                 origin,
                 packet: Err(MailError::NoBlock),
                 in_mailbox: true,
+                message: found.len(),
             });
             continue;
         }
@@ -275,8 +276,10 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                     game: None,
                     range: None,
                     why: "its message is larger than 64 MiB, which no game's message is".into(),
+                    quoted: false,
                 }),
                 in_mailbox: true,
+                message: found.len(),
             });
         }
     }
@@ -291,6 +294,8 @@ fn add(
     in_mailbox: bool,
 ) {
     let several = blocks.len() > 1;
+    // The blocks of one message share a number: the place of its first among all found.
+    let message = found.len();
     for (i, packet) in blocks.into_iter().enumerate() {
         let origin = if several {
             format!("{origin}, block {}", i + 1)
@@ -301,6 +306,7 @@ fn add(
             origin,
             packet,
             in_mailbox,
+            message,
         });
     }
 }

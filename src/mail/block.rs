@@ -50,8 +50,16 @@ pub fn armor(file: &GameFile, first: usize) -> String {
 /// broken in two does no harm either: base64 words are joined, and a digest is read from as
 /// many words as its 64 characters take. A lost or changed character is caught by the
 /// checksum. The cost is linear in the text, whatever it holds.
+///
+/// Two things that text editors and mail programs do to a pasted block are undone as well:
+/// quoted-printable left in it (a block pasted from a message's raw source, where `=` is
+/// written `=3D` and long lines end with a soft break `=`; base64 has no `=3D`), and the
+/// dash-escaping of an OpenPGP clear signature (`- -----END ...`: a lone `-` is no word of a
+/// block).
 #[must_use]
 pub fn find(text: &str) -> Vec<Result<Packet, MailError>> {
+    let text = undo_pasted_quoted_printable(text);
+    let quoted = quoted_begins(&text);
     // Text from HTML may glue a marker to the words around it (`Here:-----BEGIN`); no `-` is
     // part of base64, so spacing the markers out changes nothing else. Invisible characters
     // that editors slip into long words are dropped.
@@ -68,7 +76,7 @@ pub fn find(text: &str) -> Vec<Result<Packet, MailError>> {
     let words: Vec<&str> = spaced
         .split_whitespace()
         .map(|w| w.trim_start_matches('>'))
-        .filter(|w| !w.is_empty())
+        .filter(|w| !w.is_empty() && *w != "-")
         .collect();
     let marker = |m: &str| -> Vec<usize> {
         let m: Vec<&str> = m.split(' ').collect();
@@ -77,6 +85,8 @@ pub fn find(text: &str) -> Vec<Result<Packet, MailError>> {
             .collect()
     };
     let (begins, ends) = (marker(BEGIN), marker(END));
+    // Whether each block was quoted, when the lines and the words agree on how many there are.
+    let quoted = |k: usize| quoted.len() == begins.len() && quoted[k];
     let mut found = Vec::new();
     let mut next_end = 0;
     for (k, &begin) in begins.iter().enumerate() {
@@ -85,14 +95,25 @@ pub fn find(text: &str) -> Vec<Result<Packet, MailError>> {
         while ends.get(next_end).is_some_and(|&e| e < body) {
             next_end += 1;
         }
-        match ends.get(next_end) {
-            Some(&end) if end < next_begin => found.push(read(&words[body..end])),
+        let block = match ends.get(next_end) {
+            Some(&end) if end < next_begin => read(&words[body..end]),
             // A block cut short is reported, not passed over in silence.
-            _ => found.push(Err(damaged(
+            _ => Err(damaged(
                 &words[body..next_begin],
                 "it has no end line (was it cut short?)",
-            ))),
-        }
+            )),
+        };
+        found.push(block.map_err(|e| match e {
+            MailError::Damaged {
+                game, range, why, ..
+            } => MailError::Damaged {
+                game,
+                range,
+                why,
+                quoted: quoted(k),
+            },
+            other => other,
+        }));
     }
     found
 }
@@ -122,7 +143,79 @@ fn damaged(words: &[&str], why: &str) -> MailError {
         game: digest(words, "Game:"),
         range: documents(words),
         why: why.to_owned(),
+        quoted: false,
     }
+}
+
+/// For each `-----BEGIN` in the text, in order, whether its line is quoted with `>`.
+fn quoted_begins(text: &str) -> Vec<bool> {
+    text.lines()
+        .flat_map(|line| {
+            let quoted = line.trim_start().starts_with('>');
+            std::iter::repeat_n(quoted, line.matches("-----BEGIN").count())
+        })
+        .collect()
+}
+
+/// The text with quoted-printable undone between a block's markers, where a paste from a raw
+/// message left it (it holds `=3D`, which base64 never does); otherwise the text as it is.
+fn undo_pasted_quoted_printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let encoded = |region: &str| region.contains("=3D") || region.contains("=3d");
+    let mut out = String::new();
+    let mut rest = text;
+    let mut changed = false;
+    while let Some(at) = rest.find("-----BEGIN") {
+        let after = &rest[at..];
+        let end = after
+            .find("-----END")
+            .map_or(after.len(), |e| e + "-----END".len());
+        out.push_str(&rest[..at]);
+        let region = &after[..end];
+        if encoded(region) {
+            out.push_str(&decode_quoted_printable(region));
+            changed = true;
+        } else {
+            out.push_str(region);
+        }
+        rest = &after[end..];
+    }
+    if !changed {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Quoted-printable decoded (RFC 2045): soft line breaks joined, `=XX` turned into its byte.
+fn decode_quoted_printable(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'=' {
+            let next = &bytes[i + 1..];
+            if next.starts_with(b"\r\n") {
+                i += 3;
+                continue;
+            }
+            if next.starts_with(b"\n") {
+                i += 2;
+                continue;
+            }
+            let hex = next
+                .get(..2)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            if let Some(byte) = hex {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The `Documents:` range, when it reads as one.

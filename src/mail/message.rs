@@ -10,6 +10,11 @@ use mail_builder::headers::message_id::MessageId;
 use mail_parser::{HeaderName, Message, MessageParser, PartType};
 use std::collections::HashSet;
 
+/// The content type of a message forwarded inside another.
+const FORWARD: &[u8] = b"message/rfc822";
+/// More forwarded messages than any game's mail holds.
+const MAX_FORWARDED: usize = 64;
+
 /// What a raw message holds for us.
 #[derive(Clone, Debug, Default)]
 pub struct Parsed {
@@ -29,6 +34,31 @@ pub fn in_message(raw: &[u8]) -> Parsed {
         return Parsed {
             subject: None,
             blocks: vec![Ok(packet)],
+        };
+    }
+    // Messages forwarded inside messages, nested tens of thousands deep, would make a tree
+    // too deep to walk (or even to drop) on the stack. No game's mail forwards more than a
+    // few: such a message is refused with the reason, and a mailbox goes on with the rest.
+    let forwarded = raw
+        .windows(FORWARD.len())
+        .filter(|w| w.eq_ignore_ascii_case(FORWARD))
+        .count();
+    if forwarded > MAX_FORWARDED {
+        let subject = MessageParser::new()
+            .header_text(HeaderName::Subject)
+            .parse_headers(raw)
+            .and_then(|m| m.subject().map(str::to_owned));
+        return Parsed {
+            subject,
+            blocks: vec![Err(MailError::Damaged {
+                game: None,
+                range: None,
+                why: format!(
+                    "the message holds more than {MAX_FORWARDED} forwarded messages \
+                     ({forwarded}), which no game's mail does"
+                ),
+                quoted: false,
+            })],
         };
     }
     let parser = MessageParser::new()

@@ -59,6 +59,9 @@ pub enum MailError {
         range: Option<(usize, usize)>,
         /// What is wrong.
         why: String,
+        /// Whether the block was quoted (`> `) in a reply: a damaged quote of an older message
+        /// does not stop the new block the reply brings.
+        quoted: bool,
     },
     /// The records belong to another game.
     #[error("the records are from another game ({found}), not this file's ({expected})")]
@@ -192,6 +195,7 @@ pub fn merge(file: &GameFile, packet: &Packet) -> Result<Merge, MailError> {
         return Err(MailError::Damaged {
             game: Some(packet.game),
             range: Some((packet.first, packet.last)),
+            quoted: false,
             why: format!(
                 "its `Documents:` line says {}-{}, which is not what it carries",
                 packet.first, packet.last
@@ -212,6 +216,8 @@ pub struct Found {
     /// applied where they can be and the others passed over, with the reason. A message given
     /// on its own is meant for this game and is refused whole if any block in it is wrong.
     pub in_mailbox: bool,
+    /// The message it came from, by number: the blocks of one message share it.
+    pub message: usize,
 }
 
 /// A local file after what arrived.
@@ -295,7 +301,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
                 state.other_games += 1;
             }
             Ok(p) => pending.push((f, p)),
-            Err(e) => damaged.push((f.in_mailbox, ReceiveError::at(&f.origin, e.clone()))),
+            Err(e) => damaged.push((f, ReceiveError::at(&f.origin, e.clone()))),
         }
     }
     // By first record, then by content: one pass applies a shuffled mailbox, and the outcome
@@ -374,13 +380,21 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         }
         state.passed_over.push(ReceiveError::at(&f.origin, gap));
     }
-    // A damaged block is harmless beside a good copy of what it carried, or in a mailbox; a
-    // message with damage in what it brings is refused.
+    // A damaged block is harmless beside a good copy of what it carried, or in a mailbox, or
+    // quoted in a reply that brings a good block of this game (what its writer trimmed is an
+    // older message's); a message with damage in what it brings is refused.
     let have = state.file.documents();
-    if let Some((_, refused)) = damaged.iter().find(|(in_mailbox, d)| {
-        !in_mailbox
-            && !matches!(*d.error, MailError::Damaged { game: Some(g), range: Some((_, last)), .. }
-                if g == game && last < have)
+    let brings_good = |message: usize| {
+        found.iter().any(|f| {
+            !f.in_mailbox && f.message == message && f.packet.as_ref().is_ok_and(|p| p.game == game)
+        })
+    };
+    if let Some((_, refused)) = damaged.iter().find(|(f, d)| {
+        let held = matches!(*d.error, MailError::Damaged { game: Some(g), range: Some((_, last)), .. }
+                if g == game && last < have);
+        let quote =
+            matches!(*d.error, MailError::Damaged { quoted: true, .. }) && brings_good(f.message);
+        !f.in_mailbox && !held && !quote
     }) {
         return Err(refused.clone());
     }
@@ -483,6 +497,7 @@ impl State {
             _ => MailError::Damaged {
                 game: Some(packet.game),
                 range: Some((packet.first, packet.last)),
+                quoted: false,
                 why: format!(
                     "its `Game:` line names this game, but its record {document} is not this \
                      game's"
@@ -546,6 +561,7 @@ fn header(packet: &Packet) -> Result<GameFile, MailError> {
         return Err(MailError::Damaged {
             game: Some(packet.game),
             range: Some((packet.first, packet.last)),
+            quoted: false,
             why: format!(
                 "its `Game:` line says {}, but its header is game {}",
                 packet.game,
@@ -561,6 +577,7 @@ fn as_claimed(file: &GameFile, packet: &Packet) -> Result<(), MailError> {
     let says = |why: String| MailError::Damaged {
         game: Some(packet.game),
         range: Some((packet.first, packet.last)),
+        quoted: false,
         why,
     };
     if file.game_id() != packet.game {

@@ -36,6 +36,7 @@ fn found(origin: &str, packet: Packet) -> Found {
         origin: origin.to_owned(),
         packet: Ok(packet),
         in_mailbox: false,
+        message: 0,
     }
 }
 
@@ -309,8 +310,10 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
             game: Some(file.game_id()),
             range: Some((4, 4)),
             why: "its content does not match its checksum".into(),
+            quoted: false,
         }),
         in_mailbox: true,
+        message: 0,
     };
     let done = receive(
         Some(&local),
@@ -482,8 +485,10 @@ fn a_damaged_block_is_harmless_only_beside_a_good_copy_of_what_it_carried() {
             game: Some(file.game_id()),
             range,
             why: "its content does not match its checksum".into(),
+            quoted: false,
         }),
         in_mailbox: false,
+        message: 0,
     };
     // Its records arrived in a good copy: passed over.
     let twin = [

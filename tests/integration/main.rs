@@ -25,6 +25,7 @@ mod invalid;
 mod journal;
 mod keys;
 mod mail;
+mod mail_clients;
 mod mail_refusals;
 mod perft_files;
 mod readme;

@@ -1,0 +1,186 @@
+//! Mail habits that broke receipt: a block pasted from a message's raw source (quoted-printable
+//! left in it), an OpenPGP clear signature (its dash-escaping), a message nesting forwarded
+//! messages tens of thousands deep (in a mailbox, with a good message after it), and a reply
+//! that trimmed the quoted old block after its first line.
+
+use crate::mail::{opera_upto, receive, run};
+
+/// The message `mail` writes for record `last` of the Opera Game, from a copy cut there.
+fn message(dir: &std::path::Path, last: usize) -> String {
+    message_since(dir, last, last)
+}
+
+/// The message `mail` writes for records `since` to `last` of the Opera Game.
+fn message_since(dir: &std::path::Path, since: usize, last: usize) -> String {
+    std::fs::write(dir.join("sent.yaml"), opera_upto(last)).expect("write");
+    let since = since.to_string();
+    let (code, out, err) = run(
+        dir,
+        &[
+            "mail",
+            "sent.yaml",
+            "--from",
+            "morphy@example.org",
+            "--since",
+            &since,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+/// The block of a message, from its BEGIN line through its END line.
+fn block(message: &str) -> &str {
+    let start = message.find("-----BEGIN").expect("a block");
+    let end = message
+        .find("-----END CORRESPOND RECORDS-----")
+        .expect("an end")
+        + 32;
+    &message[start..end]
+}
+
+/// Quoted-printable, as a raw message's source shows it: `=` written `=3D`, lines longer than
+/// 76 characters broken with a soft break.
+fn quoted_printable(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let encoded = line.replace('=', "=3D");
+        let mut rest = encoded.as_str();
+        while rest.len() > 75 {
+            out.push_str(&rest[..75]);
+            out.push_str("=\n");
+            rest = &rest[75..];
+        }
+        out.push_str(rest);
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn a_block_pasted_from_raw_quoted_printable_is_received() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Records whose block ends with base64 padding, which quoted-printable writes `=3D`.
+    let last = (2..30)
+        .find(|&n| block(&message_since(dir.path(), 1, n)).contains('='))
+        .expect("a padded block");
+    let sent = message_since(dir.path(), 1, last);
+    std::fs::write(dir.path().join("g.yaml"), opera_upto(0)).expect("write");
+    let pasted = format!(
+        "From: duke@example.org\nSubject: my move\nContent-Type: text/plain\n\n\
+         Here it is:\n{}\nDuke\n",
+        quoted_printable(block(&sent))
+    );
+    assert!(pasted.contains("=3D"), "the paste holds quoted-printable");
+    std::fs::write(dir.path().join("pasted.eml"), pasted).expect("write");
+    let (code, out, err) = receive(dir.path(), &["g.yaml", "pasted.eml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("record 1: "), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("g.yaml")).expect("read"),
+        opera_upto(last)
+    );
+}
+
+#[test]
+fn an_openpgp_clear_signature_is_read_through_its_dash_escaping() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sent = message(dir.path(), 16);
+    std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
+    // What gpg --clearsign does to the text: each line starting with `-` gets `- ` before it.
+    let escaped: String = block(&sent)
+        .lines()
+        .map(|l| {
+            if l.starts_with('-') {
+                format!("- {l}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let signed = format!(
+        "From: duke@example.org\nSubject: signed\n\n-----BEGIN PGP SIGNED MESSAGE-----\n\
+         Hash: SHA256\n\n{escaped}-----BEGIN PGP SIGNATURE-----\n\niQEz\n\
+         -----END PGP SIGNATURE-----\n"
+    );
+    std::fs::write(dir.path().join("signed.eml"), signed).expect("write");
+    let (code, out, err) = receive(dir.path(), &["g.yaml", "signed.eml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("record 16: Paul Morphy (white) Nc3\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_message_nested_too_deep_is_refused_and_the_mailbox_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sent = message(dir.path(), 16);
+    std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
+    let deep = format!(
+        "From: m@example.org\nSubject: deep\n{}Subject: x\nContent-Type: text/plain\n\nhello\n",
+        "Content-Type: message/rfc822\n\n".repeat(47_000)
+    );
+    let mbox = format!(
+        "From m Sun Mar  1 12:00:00 2026\n{deep}\nFrom morphy Sun Mar  1 12:01:00 2026\n{sent}\n"
+    );
+    std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
+    let (code, out, err) = receive(dir.path(), &["g.yaml", "--mbox", "box.mbox"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().take(2).collect::<Vec<_>>(),
+        [
+            "record 16: Paul Morphy (white) Nc3",
+            "passed over box.mbox, message 1 (deep): a record block is damaged: the message \
+             holds more than 64 forwarded messages (47000), which no game's mail does",
+        ]
+    );
+    // Given alone, it is refused with the same reason, and nothing is written.
+    std::fs::write(dir.path().join("deep.eml"), &deep).expect("write");
+    std::fs::write(dir.path().join("h.yaml"), opera_upto(15)).expect("write");
+    let (code, _, err) = receive(dir.path(), &["h.yaml", "deep.eml"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("more than 64 forwarded messages"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("h.yaml")).expect("read"),
+        opera_upto(15)
+    );
+}
+
+#[test]
+fn a_reply_that_trimmed_the_quoted_old_block_brings_its_new_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let old = message(dir.path(), 15);
+    let new = message(dir.path(), 16);
+    std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
+    // The new block, then the old message quoted, trimmed right after its BEGIN line.
+    let quoted: String = old
+        .lines()
+        .take_while(|l| !l.starts_with("Game:"))
+        .map(|l| format!("> {l}\n"))
+        .collect();
+    let reply = format!(
+        "From: morphy@example.org\nSubject: Re: my move\n\n{}\n\nOn Sunday you wrote:\n{quoted}\
+         > [...]\n",
+        block(&new)
+    );
+    std::fs::write(dir.path().join("reply.eml"), reply).expect("write");
+    let (code, out, err) = receive(dir.path(), &["g.yaml", "reply.eml"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().take(2).collect::<Vec<_>>(),
+        [
+            "record 16: Paul Morphy (white) Nc3",
+            "passed over reply.eml, block 2: a record block is damaged: it has no end line (was \
+             it cut short?)",
+        ]
+    );
+    // Unquoted, the same damage is no trimmed quote: the message is refused whole.
+    let unquoted = std::fs::read_to_string(dir.path().join("reply.eml"))
+        .expect("read")
+        .replace("> -----BEGIN", "-----BEGIN");
+    std::fs::write(dir.path().join("g2.yaml"), opera_upto(15)).expect("write");
+    std::fs::write(dir.path().join("bad.eml"), unquoted).expect("write");
+    let (code, _, err) = receive(dir.path(), &["g2.yaml", "bad.eml"]);
+    assert_eq!(code, 1, "{err}");
+}
