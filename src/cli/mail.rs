@@ -16,8 +16,10 @@ use std::path::{Path, PathBuf};
 /// Write a message that carries a game's latest records to the other player, on standard
 /// output: pipe it into `sendmail -t`, or save it and send it with any mail client.
 ///
-/// The subject names the game and the last record (`[correspond] campaign: heads plays c2c3
-/// (record 7)`); the body says what happened, draws the board, says who is to act next, and
+/// The subject is the game's, the same for every message of it (`[correspond] chess 04e56a1d:
+/// alice v bob`), so that every mail client shows a game as one conversation; the body's first
+/// line names every action the message carries; then it draws the board, says who is to act
+/// next, and
 /// carries the records in a block between `-----BEGIN CORRESPOND RECORDS-----` and `-----END
 /// CORRESPOND RECORDS-----` lines, which survives quoting and re-wrapping. The other player
 /// takes them in with `correspond receive`. A new game (a challenge) is mailed the same way:
@@ -100,43 +102,100 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         name: None,
         address,
     };
+    // The body is 7-bit ASCII whatever the names (a body that is not goes out
+    // quoted-printable, which breaks the block when it is pasted from a web client): names
+    // outside ASCII are said as the players' places, and given whole in the headers.
+    let plain = ascii_seats(&replay);
+    let said = summary(&file, &plain, since, last);
+    let now = keys::now()?.to_unix();
     let envelope = Envelope {
         from: mailbox(from),
         to: to.into_iter().map(mailbox).collect(),
-        subject: format!("[correspond] {}", title(&file, &replay, last)),
-        date: keys::now()?.to_unix(),
-        // Unique per block sent and the same each time it is sent again, so that a resent
-        // message is recognised, and threaded under the game (an id no message has: clients
-        // thread on it all the same).
+        subject: thread_subject(&file, &replay),
+        comments: Some(format!(
+            "{}: {}",
+            G::NAME,
+            summary(&file, &replay, since, last)
+        )),
+        date: now,
+        // Unique per message sent (a resend too, so that no client drops it as a duplicate),
+        // and the same for the same records at the same moment, so that files reproduce.
         message_id: format!(
-            "{}.{since}-{last}@correspond.invalid",
+            "{}.{since}-{last}.{now}@correspond.invalid",
             file.digest(last).short()
         ),
+        // Every message of a game names the same root: clients that follow References
+        // (Thunderbird, mutt) thread on it, and Gmail and Outlook on it with the subject.
         references: vec![format!(
             "{}@correspond.invalid",
             &file.game_id().to_string()[..32]
         )],
     };
-    let message = mail::compose(&envelope, &body(&file, &replay, since, &name)?);
+    let message = mail::compose(&envelope, &body(&file, &plain, since, &name, &said)?);
     out.write_all(&message)?;
     Ok(())
 }
 
-/// What a document did, in a line: `campaign: heads plays c2c3 (record 7)`.
-fn title<G: CliGame>(file: &GameFile, replay: &Replay<G>, document: usize) -> String {
-    match document {
-        0 => format!("{}: new game, {} (record 0)", G::NAME, replay.matchup()),
-        n => {
-            let step = &replay.steps[n];
-            // A move as players write it (SAN in chess), with what it did: `white plays Rd8#`.
-            let what = match step.events.iter().find(|e| matches!(e, Event::Moved(..))) {
-                Some(Event::Moved(mv, _)) => {
-                    format!("{} plays {mv}", record::who(&replay.seats[step.signer]))
-                }
-                _ => record::document_headline(file, replay, n),
-            };
-            format!("{}: {what} (record {n})", G::NAME)
+/// The subject of every message of a game, the same from the challenge to the end: Gmail and
+/// Outlook group a conversation by its subject (and break it when the subject changes), so it
+/// names the game, not the move; the move is the body's first line, which their lists show
+/// beside the subject. The id's first characters tell a rematch apart.
+fn thread_subject<G: CliGame>(file: &GameFile, replay: &Replay<G>) -> String {
+    format!(
+        "[correspond] {} {}: {} v {}",
+        G::NAME,
+        &file.game_id().to_string()[..8],
+        replay.seats[0].name,
+        replay.seats[1].name
+    )
+}
+
+/// The replay with names outside ASCII said as the players' places, for the body.
+fn ascii_seats<G: CliGame>(replay: &Replay<G>) -> Replay<G> {
+    let mut plain = replay.clone();
+    for (i, seat) in plain.seats.iter_mut().enumerate() {
+        if !seat.name.is_ascii() {
+            seat.name = if i == 0 {
+                "the creator"
+            } else {
+                "the opponent"
+            }
+            .to_owned();
         }
+    }
+    plain
+}
+
+/// Every action a message carries, in a line: `white plays Nc3 and offers a draw (records
+/// 16-17)`.
+fn summary<G: CliGame>(file: &GameFile, replay: &Replay<G>, since: usize, last: usize) -> String {
+    let actions: Vec<String> = (since..=last).map(|n| action(file, replay, n)).collect();
+    let said = match &actions[..] {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let records = if since == last {
+        format!("record {last}")
+    } else {
+        format!("records {since}-{last}")
+    };
+    format!("{said} ({records})")
+}
+
+/// What document `n` did, in a few words: `new game, alice (white) v bob (black)`, `white
+/// plays Rd8#`.
+fn action<G: CliGame>(file: &GameFile, replay: &Replay<G>, n: usize) -> String {
+    if n == 0 {
+        return format!("new game, {}", replay.matchup());
+    }
+    let step = &replay.steps[n];
+    // A move as players write it (SAN in chess), with what it did.
+    match step.events.iter().find(|e| matches!(e, Event::Moved(..))) {
+        Some(Event::Moved(mv, _)) => {
+            format!("{} plays {mv}", record::who(&replay.seats[step.signer]))
+        }
+        _ => record::document_headline(file, replay, n),
     }
 }
 
@@ -146,8 +205,9 @@ fn body<G: CliGame>(
     replay: &Replay<G>,
     since: usize,
     name: &str,
+    summary: &str,
 ) -> Result<String, CliError> {
-    let mut text = format!("{}: {}\n\n", G::NAME, replay.matchup());
+    let mut text = format!("{}: {summary}\n\n{}\n\n", G::NAME, replay.matchup());
     for step in &replay.steps[since..] {
         text += &record::step_line(replay, step);
         text.push('\n');
@@ -179,11 +239,45 @@ fn body<G: CliGame>(
     if let Some(next) = next_step(phase, &replay.seats, name) {
         text += &format!("Then: {next}\n");
     }
+    // Lines of 76 characters at most: a longer line makes the message go out
+    // quoted-printable, which a web client's paste leaves in the block.
+    let mut text = wrap(&text, 76);
     text += &format!(
         "\nThe signed records of {name}:\n\n{}",
         mail::armor(file, since)
     );
-    Ok(text)
+    // What the body quotes comes from this program and the file's validated fields, names
+    // outside ASCII replaced: anything else outside ASCII would be a mistake here, and is not
+    // worth breaking a message for.
+    debug_assert!(text.is_ascii(), "a mail body outside ASCII: {text}");
+    Ok(text
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { '?' })
+        .collect())
+}
+
+/// `text` with each line longer than `width` broken at spaces, its continuation indented.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        let (line, newline) = match line.strip_suffix('\n') {
+            Some(l) => (l, "\n"),
+            None => (line, ""),
+        };
+        let mut rest = line;
+        while rest.len() > width {
+            // A break at the last space that keeps the line within the width, if there is one.
+            let Some(at) = rest[..=width].rfind(' ').filter(|&at| at > 0) else {
+                break;
+            };
+            out.push_str(&rest[..at]);
+            out.push_str("\n    ");
+            rest = &rest[at + 1..];
+        }
+        out.push_str(rest);
+        out.push_str(newline);
+    }
+    out
 }
 
 /// An address as given: `local@domain`, in plain ASCII, with nothing that could break the

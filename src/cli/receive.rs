@@ -39,6 +39,10 @@ pub(crate) struct Args {
     /// over other games' messages and mail without records; repeat for several.
     #[arg(long, value_name = "MBOX")]
     mbox: Vec<PathBuf>,
+    /// Also read every message of a Maildir folder (its `cur` and `new` subfolders), as a
+    /// mailbox; repeat for several.
+    #[arg(long, value_name = "DIR")]
+    maildir: Vec<PathBuf>,
     /// Start FILE (which must not exist) from a mailed challenge.
     #[arg(long)]
     new: bool,
@@ -173,7 +177,8 @@ fn game_prefix(id: &str) -> Result<String, CliError> {
 fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
     let mut found = Vec::new();
     let stdin = PathBuf::from("-");
-    let messages = if args.messages.is_empty() && args.mbox.is_empty() {
+    let mailboxes = args.mbox.len() + args.maildir.len();
+    let messages = if args.messages.is_empty() && mailboxes == 0 {
         if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             return Err(CliError::usage("no message given").hint(
                 "name the saved message (`correspond receive FILE MESSAGE.eml`), pipe it in, \
@@ -202,7 +207,7 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         }
         if parsed.blocks.is_empty() {
             blockless += 1;
-            if blockless == messages.len() && args.mbox.is_empty() {
+            if blockless == messages.len() && mailboxes == 0 {
                 return Err(CliError::rejected(format!(
                     "no correspond record block was found in any of the {} messages",
                     messages.len()
@@ -224,7 +229,7 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         .iter()
         .chain(&args.mbox)
         .filter(|m| m.as_os_str() == "-");
-    if !(args.messages.is_empty() && args.mbox.is_empty()) && stdin_uses.count() > 1 {
+    if !(args.messages.is_empty() && mailboxes == 0) && stdin_uses.count() > 1 {
         return Err(CliError::usage("standard input (`-`) is given twice"));
     }
     for path in &args.mbox {
@@ -283,7 +288,59 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
             });
         }
     }
+    for dir in &args.maildir {
+        maildir(dir, &mut found)?;
+    }
     Ok(found)
+}
+
+/// The messages of a Maildir folder: each file of its `new` and `cur` subfolders, in the order
+/// of their names (which begin with the time they arrived), read as a mailbox's messages.
+fn maildir(dir: &Path, found: &mut Vec<Found>) -> Result<(), CliError> {
+    let mut files = Vec::new();
+    for sub in ["cur", "new"] {
+        let folder = dir.join(sub);
+        let listing = std::fs::read_dir(&folder).map_err(|e| {
+            CliError::io(&folder, &e).hint(format!(
+                "is {} a Maildir folder? It holds cur/, new/ and tmp/",
+                crate::text::path(dir)
+            ))
+        })?;
+        for entry in listing {
+            let entry = entry.map_err(|e| CliError::io(&folder, &e))?;
+            if entry.file_type().is_ok_and(|t| t.is_file()) {
+                files.push(entry.path());
+            }
+        }
+    }
+    files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    for path in files {
+        let origin = crate::text::path(&path).to_string();
+        let bytes = match log::read_limited(&path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                found.push(Found {
+                    origin,
+                    packet: Err(MailError::Damaged {
+                        game: None,
+                        range: None,
+                        why: format!("the message cannot be read: {e}"),
+                        quoted: false,
+                    }),
+                    in_mailbox: true,
+                    message: found.len(),
+                });
+                continue;
+            }
+        };
+        let parsed = mail::in_message(&bytes);
+        let origin = match &parsed.subject {
+            Some(subject) => format!("{origin} ({})", crate::text::shown(subject)),
+            None => origin,
+        };
+        add(found, &origin, parsed.blocks, true);
+    }
+    Ok(())
 }
 
 /// Adds a message's blocks, numbered when it holds several.

@@ -225,6 +225,9 @@ pub struct Envelope {
     pub to: Vec<Mailbox>,
     /// The subject.
     pub subject: String,
+    /// A `Comments:` header (encoded when it is not ASCII): what the message carries, with the
+    /// players' names as they are.
+    pub comments: Option<String>,
     /// The `Date:` header, as seconds since 1970.
     pub date: u64,
     /// The `Message-ID:`, without angle brackets.
@@ -243,6 +246,12 @@ pub fn compose(envelope: &Envelope, body: &str) -> Vec<u8> {
         .date(envelope.date)
         .message_id(envelope.message_id.as_str())
         .text_body(body);
+    if let Some(comments) = &envelope.comments {
+        builder = builder.header(
+            "Comments",
+            mail_builder::headers::text::Text::new(comments.as_str()),
+        );
+    }
     if !envelope.to.is_empty() {
         let to = envelope.to.iter().map(Mailbox::header).collect();
         builder = builder.to(Address::new_list(to));

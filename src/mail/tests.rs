@@ -352,6 +352,7 @@ fn a_composed_message_is_deterministic_and_reads_back() {
             address: "bob@example.org".into(),
         }],
         subject: "[correspond] chess: white plays e2e4 (record 1)".into(),
+        comments: Some("chess: Zoë plays e4 (record 1)".into()),
         date: 1_764_496_800,
         message_id: "abc.1-1@correspond.invalid".into(),
         references: vec!["game@correspond.invalid".into()],
@@ -360,6 +361,10 @@ fn a_composed_message_is_deterministic_and_reads_back() {
     let message = compose(&envelope, &body);
     assert_eq!(message, compose(&envelope, &body));
     let text = String::from_utf8(message.clone()).expect("ASCII");
+    assert!(
+        text.is_ascii(),
+        "a name outside ASCII is encoded in its header"
+    );
     assert!(!text.contains('\r'));
     for header in [
         "From: \"alice\" <alice@example.org>\n",
@@ -369,6 +374,7 @@ fn a_composed_message_is_deterministic_and_reads_back() {
         "Message-ID: <abc.1-1@correspond.invalid>\n",
         "In-Reply-To: <game@correspond.invalid>\n",
         "References: <game@correspond.invalid>\n",
+        "Comments: =?utf-8?",
     ] {
         assert!(text.contains(header), "{header}\n{text}");
     }

@@ -201,7 +201,7 @@ fn show_draws_the_board_in_ascii() {
      4 . . . . . 4
      3 . . . . g 3
      2 I I I . I 2
-     1 H . C . H 1   heads  spin: A E  ← to move
+     1 H . C . H 1   heads  spin: A E  <- to move
        a b c d e
 
     check: the heads candidate on c1 is attacked by the guard on e3

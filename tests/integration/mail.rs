@@ -351,6 +351,7 @@ fn a_whole_game_with_a_coin_flip_is_played_by_mail_alone() {
         arg(&bob_pub),
     ]);
     let mut sent = Vec::new();
+    let mut subjects = Vec::new();
     let challenge = alice.mail(&bob);
     sent.push(challenge.clone());
     let out = bob.receive(&challenge, true);
@@ -388,14 +389,20 @@ fn a_whole_game_with_a_coin_flip_is_played_by_mail_alone() {
         let message = mover.mail(other);
         let subject = String::from_utf8_lossy(&message)
             .lines()
-            .find(|l| l.starts_with("Subject: [correspond] chess: "))
-            .map(str::to_owned);
-        assert!(subject.is_some(), "{}", String::from_utf8_lossy(&message));
+            .find(|l| l.starts_with("Subject: [correspond] chess "))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("{}", String::from_utf8_lossy(&message)));
+        // One subject for the whole game: clients that group by subject show one conversation.
+        subjects.push(subject);
         let out = other.receive(&message, false);
         assert!(out.starts_with("record "), "{out}");
         sent.push(message);
     }
     assert!(moves.next().is_none(), "every move was played");
+    assert!(
+        subjects.windows(2).all(|w| w[0] == w[1]),
+        "one subject for the game: {subjects:?}"
+    );
     let (a, b) = (
         std::fs::read(alice.dir.join("game.yaml")).expect("alice's copy"),
         std::fs::read(bob.dir.join("game.yaml")).expect("bob's copy"),

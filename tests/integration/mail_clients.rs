@@ -184,3 +184,180 @@ fn a_reply_that_trimmed_the_quoted_old_block_brings_its_new_one() {
     let (code, _, err) = receive(dir.path(), &["g2.yaml", "bad.eml"]);
     assert_eq!(code, 1, "{err}");
 }
+
+/// Runs a signing command in `dir` with a test key and a pinned time.
+fn sign(dir: &std::path::Path, who: &str, args: &[&str], time: &str) {
+    let key = crate::util::keys_dir().join(who);
+    let out = crate::util::correspond()
+        .current_dir(dir)
+        .env("CORRESPOND_TIME", time)
+        .args(args)
+        .arg("--key")
+        .arg(key)
+        .arg("--no-commit")
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn mail_at(dir: &std::path::Path, time: &str, extra: &[&str]) -> String {
+    let out = crate::util::correspond()
+        .current_dir(dir)
+        .env("CORRESPOND_TIME", time)
+        .args(["mail", "g.yaml", "--from", "a@example.org"])
+        .args(extra)
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn every_message_is_plain_ascii_names_its_actions_and_keeps_the_games_thread() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bob = crate::util::keys_dir().join("bob.pub");
+    // A Campaign game (its board has a turn arrow) with a name outside ASCII.
+    sign(
+        dir.path(),
+        "alice",
+        &[
+            "new",
+            "campaign",
+            "g.yaml",
+            "--name",
+            "Zoë",
+            "--side",
+            "heads",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            bob.to_str().expect("UTF-8"),
+        ],
+        "2026-06-01T10:00:00Z",
+    );
+    sign(
+        dir.path(),
+        "bob",
+        &["accept", "g.yaml"],
+        "2026-06-01T10:01:00Z",
+    );
+    sign(
+        dir.path(),
+        "alice",
+        &["reveal", "g.yaml"],
+        "2026-06-01T10:02:00Z",
+    );
+    let status =
+        crate::util::stdout_of(&["status", dir.path().join("g.yaml").to_str().expect("UTF-8")]);
+    // Whoever moves first: one move, then an offer, both by that player.
+    let (mover, first) = if status.contains("bob (tails) won the toss") {
+        sign(
+            dir.path(),
+            "bob",
+            &["play", "g.yaml", "c6c5"],
+            "2026-06-01T10:03:00Z",
+        );
+        ("bob", "tails plays c6c5")
+    } else {
+        sign(
+            dir.path(),
+            "alice",
+            &["play", "g.yaml", "c2c3"],
+            "2026-06-01T10:03:00Z",
+        );
+        ("alice", "heads plays c2c3")
+    };
+    sign(
+        dir.path(),
+        mover,
+        &["offer-runoff", "g.yaml"],
+        "2026-06-01T10:04:00Z",
+    );
+    let message = mail_at(dir.path(), "2026-06-01T10:05:00Z", &[]);
+    assert!(message.is_ascii(), "{message}");
+    assert!(
+        message.contains("Content-Transfer-Encoding: 7bit\n"),
+        "{message}"
+    );
+    assert!(message.lines().all(|l| l.len() <= 78), "{message}");
+    let body = &message[message.find("\n\n").expect("a body") + 2..];
+    let heads = if mover == "alice" { "heads" } else { "tails" };
+    assert_eq!(
+        body.lines().next(),
+        Some(format!("campaign: {first} and {heads} offers a run-off (records 3-4)").as_str())
+    );
+    assert!(body.contains("the creator (heads) v bob (tails)"), "{body}");
+    assert!(message.contains("<- to move"), "{message}");
+    // The name as it is, in the encoded subject.
+    assert!(
+        message.contains("\nSubject: =?utf-8?Q?[correspond]_campaign_")
+            && message.contains("_Zo=C3=AB_v_bob?="),
+        "{message}"
+    );
+    // A resend: a new Message-ID (no client drops it as a copy), the same subject and thread.
+    let again = mail_at(dir.path(), "2026-06-02T08:00:00Z", &[]);
+    let header = |m: &str, name: &str| {
+        m.lines()
+            .find(|l| l.starts_with(name))
+            .map(str::to_owned)
+            .expect("the header")
+    };
+    assert_ne!(
+        header(&message, "Message-ID:"),
+        header(&again, "Message-ID:")
+    );
+    for name in ["Subject:", "References:", "In-Reply-To:"] {
+        assert_eq!(header(&message, name), header(&again, name));
+    }
+    // The challenge, mailed too, is in the same thread.
+    let challenge = mail_at(dir.path(), "2026-06-01T10:00:30Z", &["--since", "0"]);
+    assert_eq!(header(&challenge, "Subject:"), header(&message, "Subject:"));
+}
+
+#[test]
+fn a_maildir_folder_is_read_as_a_mailbox() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let maildir = dir.path().join("Mail");
+    for sub in ["cur", "new", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).expect("mkdir");
+    }
+    // Records 15 and 16, in two messages, the later one first; and a message of no game.
+    std::fs::write(
+        maildir.join("new/1700000002.b.host"),
+        message(dir.path(), 16),
+    )
+    .expect("write");
+    std::fs::write(
+        maildir.join("cur/1700000001.a.host:2,S"),
+        message(dir.path(), 15),
+    )
+    .expect("write");
+    std::fs::write(
+        maildir.join("cur/1700000000.z.host:2,S"),
+        "Subject: hi\n\nhello\n",
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("g.yaml"), opera_upto(14)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["g.yaml", "--maildir", "Mail"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("record 15: Duke Karl Count Isouard (black) Qe7\nrecord 16: "),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("g.yaml")).expect("read"),
+        opera_upto(16)
+    );
+    // Not a Maildir: said so.
+    let (code, _, err) = receive(dir.path(), &["g.yaml", "--maildir", "g.yaml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is g.yaml a Maildir folder?"), "{err}");
+}

@@ -26,7 +26,7 @@ fn glyph(piece: Option<Piece>, charset: Charset) -> char {
     }
 }
 
-fn side_note(pos: &Campaign, side: Side) -> String {
+fn side_note(pos: &Campaign, side: Side, charset: Charset) -> String {
     let rights: Vec<&str> = Wing::BOTH
         .into_iter()
         .filter(|&w| pos.spin_rights().has(side, w))
@@ -42,10 +42,14 @@ fn side_note(pos: &Campaign, side: Side) -> String {
     } else {
         rights.join(" ")
     };
-    let turn = if pos.side_to_move() == side && pos.outcome().is_none() {
-        "  ← to move"
-    } else {
-        ""
+    let turn = match (
+        pos.side_to_move() == side && pos.outcome().is_none(),
+        charset,
+    ) {
+        (false, _) => "",
+        (true, Charset::Unicode) => "  ← to move",
+        // ASCII means ASCII: mail bodies and plain terminals.
+        (true, Charset::Ascii) => "  <- to move",
     };
     format!("{side}  spin: {spin}{turn}")
 }
@@ -84,8 +88,8 @@ impl Render for Campaign {
             }
             write!(out, " {}", rank + 1)?;
             let note = match rank {
-                r if r == RANKS - 1 => Some(side_note(pos, Side::Tails)),
-                0 => Some(side_note(pos, Side::Heads)),
+                r if r == RANKS - 1 => Some(side_note(pos, Side::Tails, charset)),
+                0 => Some(side_note(pos, Side::Heads, charset)),
                 _ => None,
             };
             match note {
