@@ -45,6 +45,10 @@ pub struct Finding {
     pub added: Range<usize>,
     /// What is wrong with it, if anything.
     pub violation: Option<Violation>,
+    /// The documents of the version before that this one drops as void by the crossing rule
+    /// (records of the player the game did not await, which crossed the awaited player's; see
+    /// [`crate::fork::settles`]): a settlement, not a violation. Empty when it drops none.
+    pub voided: Range<usize>,
 }
 
 /// The file as the audit follows it.
@@ -85,6 +89,7 @@ impl Auditor {
             return Finding {
                 added: 0..0,
                 violation: Some(Violation::Deleted),
+                voided: 0..0,
             };
         };
         let violation = match self.tracked.take() {
@@ -115,11 +120,16 @@ impl Auditor {
                     base..tracked.file.documents()
                 };
                 self.tracked = Some(tracked);
-                Finding { added, violation }
+                Finding {
+                    added,
+                    violation,
+                    voided: 0..0,
+                }
             }
             Err(error) => Finding {
                 added: 0..0,
                 violation: violation.or(Some(Violation::Invalid(error))),
+                voided: 0..0,
             },
         }
     }
@@ -139,6 +149,19 @@ impl Auditor {
         } = tracked;
         let before = file.documents();
         if let Err(e) = file.extend(bytes) {
+            // Records void by the crossing rule, dropped for the awaited player's: settled.
+            if let Some(void) = crate::fork::settles(&file, bytes)
+                && let Ok(mut settled) = read(bytes, index)
+            {
+                settled.origin[..void].copy_from_slice(&origin[..void]);
+                let added = void..settled.file.documents();
+                self.tracked = Some(settled);
+                return Ok(Finding {
+                    added,
+                    violation: None,
+                    voided: void..before,
+                });
+            }
             let violation = violation_of(&e, &origin);
             self.good = Some((file, origin));
             return Err(violation);
@@ -155,6 +178,7 @@ impl Auditor {
                 Ok(Finding {
                     added,
                     violation: None,
+                    voided: 0..0,
                 })
             }
             Err(e) => {

@@ -51,6 +51,32 @@ pub struct Fork {
     /// rival record can be well signed and chained and still break the rules (signed out of
     /// turn, an illegal move), and a copy that does not verify is never the one to keep.
     pub defects: [Option<String>; 2],
+    /// For a race where both copies verify, the copy that stands by the crossing rule: the one
+    /// whose record at the fork is signed by the player the game awaited there (the other
+    /// player's record, a resignation or an offer that crossed it, is void). Where a shared
+    /// branch orders the records (git), the branch decides instead.
+    pub stands: Option<Copy>,
+}
+
+impl Fork {
+    /// The same fork seen from the other copy.
+    #[must_use]
+    pub fn swapped(&self) -> Fork {
+        let flip = |copy: Copy| match copy {
+            Copy::A => Copy::B,
+            Copy::B => Copy::A,
+        };
+        let [a, b] = self.records.clone();
+        let [da, db] = self.defects.clone();
+        Fork {
+            document: self.document,
+            records: [b, a],
+            lines: [self.lines[1], self.lines[0]],
+            equivocation: self.equivocation,
+            defects: [db, da],
+            stands: self.stands.map(flip),
+        }
+    }
 }
 
 /// Why two copies cannot be compared.
@@ -109,7 +135,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     }
     let common = &a[..fa.span(document).start];
     let base = parse(Copy::A, common)?;
-    verify(Copy::A, &base)?;
+    let awaited = replayed(Copy::A, &base)?.awaited();
     let mut signers = [0; 2];
     let mut lines = [0; 2];
     let mut records = [
@@ -138,12 +164,23 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
             .err()
             .map(|e| e.to_string())
     });
+    let equivocation = signers[0] == signers[1];
+    let stands = if equivocation || defects.iter().any(Option::is_some) {
+        None
+    } else if Some(signers[0]) == awaited {
+        Some(Copy::A)
+    } else if Some(signers[1]) == awaited {
+        Some(Copy::B)
+    } else {
+        None
+    };
     Ok(Relation::Fork(Fork {
         document,
         records,
         lines,
-        equivocation: signers[0] == signers[1],
+        equivocation,
         defects,
+        stands,
     }))
 }
 
@@ -287,13 +324,49 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
 
 /// Replays a whole file, as the game its header names.
 fn verify(which: Copy, file: &GameFile) -> Result<(), CompareError> {
+    replayed(which, file).map(|_| ())
+}
+
+fn replayed(which: Copy, file: &GameFile) -> Result<AnyReplayer, CompareError> {
     AnyReplayer::start(file)
         .and_then(|r| r.advance(file))
-        .map(|_| ())
         .map_err(|e| CompareError::Invalid {
             which,
             error: e.to_string(),
         })
+}
+
+/// Whether `new` settles a crossing that `old` was on the losing side of, by the crossing rule:
+/// both verify and share their documents up to `document`, where `old` holds records signed
+/// only by the player the game did not await there, all void, and `new` continues with a
+/// record of the awaited player. Returns that document: what `old` had from it on is void, not
+/// taken back.
+#[must_use]
+pub fn settles(old: &GameFile, new: &[u8]) -> Option<usize> {
+    let new = GameFile::parse(new).ok()?;
+    let document =
+        (1..old.documents().min(new.documents())).find(|&d| old.document(d) != new.document(d))?;
+    if old.document(0) != new.document(0) {
+        return None;
+    }
+    let mut base = new.clone();
+    base.truncate(document);
+    let awaited = AnyReplayer::start(&base)
+        .and_then(|r| r.advance(&base))
+        .ok()?
+        .awaited()?;
+    let seat = |file: &GameFile, d: usize| {
+        let name = &file.records()[d - 1].signer;
+        file.header().players.iter().position(|p| &p.name == name)
+    };
+    let void_by_other = (document..old.documents()).all(|d| seat(old, d) != Some(awaited));
+    let verified = |file: &GameFile| {
+        AnyReplayer::start(file)
+            .and_then(|r| r.advance(file))
+            .is_ok()
+    };
+    (seat(&new, document) == Some(awaited) && void_by_other && verified(old) && verified(&new))
+        .then_some(document)
 }
 
 /// `move e2e4`, `resign`, `claim-draw repetition`.

@@ -21,6 +21,7 @@ fn clean(added: Range<usize>) -> Finding {
     Finding {
         added,
         violation: None,
+        voided: 0..0,
     }
 }
 
@@ -119,7 +120,8 @@ fn invalid_records_deletions_and_garbage_are_violations() {
         audit.version(None),
         Finding {
             added: 0..0,
-            violation: Some(Violation::Deleted)
+            violation: Some(Violation::Deleted),
+            voided: 0..0,
         }
     );
     // After the deletion, anything else in the file's place is measured against the last

@@ -186,6 +186,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                         "message": message(v, &rows),
                     })),
                     "merge_violations": row.merges,
+                    "voided": [row.finding.voided.start, row.finding.voided.end],
                 })
             })
             .collect();
@@ -245,6 +246,19 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             }
             for merge in &row.merges {
                 writeln!(out, "      VIOLATION: {merge}")?;
+            }
+            let voided = &row.finding.voided;
+            if !voided.is_empty() {
+                let which = if voided.len() == 1 {
+                    format!("record {}", voided.start)
+                } else {
+                    format!("records {}-{}", voided.start, voided.end - 1)
+                };
+                writeln!(
+                    out,
+                    "      {which} void by the crossing rule (it crossed a record of the player \
+                     the game awaited), not taken back"
+                )?;
             }
             if !row.finding.added.is_empty() {
                 writeln!(out, "      {}", added(&row.finding, &row.records))?;

@@ -136,12 +136,30 @@ fn judged(
     }
     let advice = match &f.defects {
         [None, None] if f.equivocation => return Ok(()),
-        [None, None] => format!(
-            "both appended after record {} at the same time: the copy on the shared branch \
-             stands, and the other player appends again on top of it if there is still \
-             something to do",
-            n - 1
-        ),
+        [None, None] => match f.stands {
+            Some(stands) => {
+                let (void, [(awaited, _), (other, _)]) = match stands {
+                    Copy::A => (Copy::B, [&f.records[0], &f.records[1]]),
+                    Copy::B => (Copy::A, [&f.records[1], &f.records[0]]),
+                };
+                format!(
+                    "both appended after record {} before seeing the other's record: by the \
+                     crossing rule {} stands, since the game awaited {awaited}, and {other}'s \
+                     record {n} in {} is void; {other} takes that copy and signs again on top \
+                     of it if it still applies (by mail, `correspond receive --settle` does \
+                     both); in git the copy on the shared branch stands instead",
+                    n - 1,
+                    name(stands),
+                    name(void)
+                )
+            }
+            None => format!(
+                "both appended after record {} at the same time: the copy on the shared branch \
+                 stands, and the other player appends again on top of it if there is still \
+                 something to do",
+                n - 1
+            ),
+        },
         [None, Some(_)] => format!("{} stands: keep it", name(Copy::A)),
         [Some(_), None] => format!("{} stands: keep it", name(Copy::B)),
         [Some(_), Some(_)] => format!(

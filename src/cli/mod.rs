@@ -33,6 +33,7 @@ mod receive;
 mod record;
 mod render;
 mod resign;
+mod settle;
 mod setup_git;
 mod show;
 mod status;

@@ -59,6 +59,13 @@ pub(crate) struct Args {
     no_commit: bool,
     #[command(flatten)]
     wait: super::record::WaitArgs,
+    /// When a record of yours crossed one of the other player's and is void by the crossing
+    /// rule (the game awaited them): drop yours, take theirs, and sign yours again on top
+    /// where it still applies, with --key.
+    #[arg(long)]
+    settle: bool,
+    #[command(flatten)]
+    key: super::keys::KeyArgs,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
@@ -110,6 +117,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         path,
         commit: !args.no_commit,
         wait: &args.wait,
+        settle: args.settle.then_some(&args.key),
         tracked: None,
         locked: None,
         said: Vec::new(),
@@ -411,6 +419,8 @@ struct Writing<'a> {
     path: &'a Path,
     commit: bool,
     wait: &'a super::record::WaitArgs,
+    /// The key to sign again with, when the player settles a crossing (`--settle`).
+    settle: Option<&'a super::keys::KeyArgs>,
     tracked: Option<Tracked>,
     locked: Option<log::Locked>,
     /// What was done on the way (a leftover removed, earlier records committed).
@@ -443,12 +453,28 @@ impl Writing<'_> {
         let mut locked = self.wait.lock(path)?;
         let file = GameFile::parse(locked.bytes()).map_err(|e| invalid(path, &e))?;
         // The file is replayed once, by `receive`; a defect of its own is not the mail's.
-        let received = mail::receive(Some(&file), found).map_err(|e| match *e.error {
-            MailError::Invalid(ref defect) if e.origin.is_none() => {
-                Stop::Cli(invalid(path, defect))
-            }
-            _ => Stop::Refused(e),
-        })?;
+        let received = match mail::receive(Some(&file), found) {
+            Ok(received) => received,
+            Err(e) => match (&*e.error, self.settle) {
+                (MailError::Fork { fork, .. }, Some(key))
+                    if fork.stands == Some(crate::fork::Copy::B) =>
+                {
+                    let settled = super::settle::settle(path, &file, fork.document, found, key)?;
+                    self.find_repository()?;
+                    super::record::tidy(&locked, self.tracked.as_ref(), &mut self.said)?;
+                    self.said.extend(settled.said);
+                    locked
+                        .rewrite(settled.received.file.text().as_bytes().to_vec())
+                        .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
+                    self.locked = Some(locked);
+                    return Ok(settled.received);
+                }
+                (MailError::Invalid(defect), _) if e.origin.is_none() => {
+                    return Err(Stop::Cli(invalid(path, defect)));
+                }
+                _ => return Err(Stop::Refused(e)),
+            },
+        };
         let before = locked.bytes().len();
         if received.file.text().len() == before {
             // Nothing new: the file is left alone, its time stamp too.
@@ -493,6 +519,15 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
             Some(said) => error.hint(said),
             None => error,
         },
+        MailError::Fork { fork, .. } if fork.stands == Some(crate::fork::Copy::B) => {
+            error.hint(format!(
+                "your record {} is void by the crossing rule, since the game awaited the other \
+                 player: `correspond receive --settle {} MESSAGE` drops it, takes theirs, and \
+                 signs yours again where it still applies",
+                fork.document,
+                crate::text::path(&args.file)
+            ))
+        }
         MailError::Fork { .. } => error
             .hint(
                 "both players signed a record at the same place, each before seeing the \

@@ -261,7 +261,15 @@ impl Locked {
     /// # Errors
     /// An I/O error; the file is then unchanged.
     pub fn append(&mut self, addition: &[u8]) -> io::Result<()> {
-        let bytes = [self.bytes.as_slice(), addition].concat();
+        self.rewrite([self.bytes.as_slice(), addition].concat())
+    }
+
+    /// Replaces the file's contents all at once, as [`Locked::append`] does, the lock held
+    /// throughout: for a settlement that drops records void by the crossing rule.
+    ///
+    /// # Errors
+    /// An I/O error; the file is then unchanged.
+    pub fn rewrite(&mut self, bytes: Vec<u8>) -> io::Result<()> {
         let temporary = Temporary::write(
             &self.path,
             &bytes,

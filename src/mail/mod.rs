@@ -92,6 +92,11 @@ pub enum MailError {
         /// block's, to the end of the block: with `fork`, a proof of equivocation.
         versions: Box<[Vec<u8>; 2]>,
     },
+    /// A record that crossed the file's record at its place, and is void by the crossing rule:
+    /// the file's, signed by the player the game awaited there, stands. Nothing to do: its
+    /// signer signs it again on top of the file's record, where it still applies.
+    #[error("{}", void_words(.0))]
+    Void(Box<fork::Fork>),
     /// The records, appended, do not verify: a bad signature, a broken chain, an illegal move.
     #[error("the records do not verify: record {}: {}", .0.document.unwrap_or(0), .0.kind)]
     Invalid(ReplayError),
@@ -128,6 +133,11 @@ fn fork_words(fork: &fork::Fork) -> String {
             "its record {n} differs from the record {n} already received, and {ours} signed both: \
              two different records with one number (equivocation)"
         )
+    } else if fork.stands == Some(fork::Copy::B) {
+        format!(
+            "its record {n} (signed by {theirs}, whom the game awaited) crossed the record {n} \
+             already received (signed by {ours}), which is void by the crossing rule"
+        )
     } else {
         format!(
             "its record {n} (signed by {theirs}) differs from the record {n} already received \
@@ -135,6 +145,15 @@ fn fork_words(fork: &fork::Fork) -> String {
              at once"
         )
     }
+}
+
+fn void_words(fork: &fork::Fork) -> String {
+    let (n, [(ours, _), (theirs, did)]) = (fork.document, &fork.records);
+    format!(
+        "its record {n} ({theirs}: {did}) crossed the record {n} already received (signed by \
+         {ours}, whom the game awaited) and is void by the crossing rule: {theirs} signs it \
+         again on top of it where it still applies"
+    )
 }
 
 /// What a packet adds to a local file.
@@ -315,6 +334,30 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
                 Ok(Applied::Known) => {}
                 Ok(Applied::Grew) => progress = true,
                 Err(MailError::Gap { .. }) => waiting.push((f, packet)),
+                // Crossed the file's record, which the game awaited: void, and settled.
+                Err(MailError::Fork { fork, .. }) if fork.stands == Some(fork::Copy::A) => {
+                    state
+                        .passed_over
+                        .push(ReceiveError::at(&f.origin, MailError::Void(fork)));
+                }
+                // The file's record here arrived in this same run and is the void one: the
+                // awaited player's takes its place, whatever order the blocks came in.
+                Err(MailError::Fork { fork, .. })
+                    if fork.stands == Some(fork::Copy::B) && fork.document >= initial.max(1) =>
+                {
+                    state.truncate(fork.document);
+                    match state.apply(packet) {
+                        Ok(_) => {
+                            progress = true;
+                            state.passed_over.push(ReceiveError {
+                                origin: None,
+                                error: Box::new(MailError::Void(Box::new(fork.swapped()))),
+                                passed_over: Vec::new(),
+                            });
+                        }
+                        Err(e) => state.passed_over.push(ReceiveError::at(&f.origin, e)),
+                    }
+                }
                 Err(e) if f.in_mailbox => state.passed_over.push(ReceiveError::at(&f.origin, e)),
                 Err(e) => {
                     return Err(ReceiveError {

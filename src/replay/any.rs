@@ -60,6 +60,17 @@ impl AnyReplayer {
         Ok(each!(self, r => r.advance(file)?))
     }
 
+    /// The seat the game awaits after the records replayed so far (`None` once it is over).
+    #[must_use]
+    pub fn awaited(&self) -> Option<usize> {
+        match self {
+            AnyReplayer::Campaign(r) => r.last().phase.awaited(),
+            AnyReplayer::Guerrilla(r) => r.last().phase.awaited(),
+            AnyReplayer::Insurrection(r) => r.last().phase.awaited(),
+            AnyReplayer::Chess(r) => r.last().phase.awaited(),
+        }
+    }
+
     /// The game summed up as replayed so far.
     #[must_use]
     pub fn summary(self) -> Summary {

@@ -28,6 +28,20 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The seat the game awaits: whose turn it is to sign the next record (`None` once over).
+    #[must_use]
+    pub fn awaited(&self) -> Option<usize> {
+        match self {
+            Phase::AwaitingAccept(i)
+            | Phase::AwaitingCommit(i)
+            | Phase::AwaitingNonce(i)
+            | Phase::AwaitingReveal(i)
+            | Phase::Choosing(i)
+            | Phase::Playing(i) => Some(*i),
+            Phase::Over(_) => None,
+        }
+    }
+
     /// In words, naming the players.
     #[must_use]
     pub fn describe<S: fmt::Display>(&self, seats: &[Seat<S>; 2]) -> String {

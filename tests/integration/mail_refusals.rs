@@ -106,20 +106,28 @@ fn a_player_who_signed_two_records_with_one_number_is_caught_with_a_proof() {
 }
 
 #[test]
-fn moves_that_crossed_in_the_mail_are_refused_as_a_race() {
-    // White resigned on another copy while Black's 8th move was on its way.
+fn moves_that_crossed_in_the_mail_are_settled_by_the_crossing_rule() {
+    // White resigned on another copy while Black's 8th move, which the game awaited, was on
+    // its way: the resignation is void, and Black's copy has nothing to do.
     let dir = tempfile::tempdir().expect("temp dir");
     let rival = white_resigns_instead(dir.path());
     std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
-    let err = refused_in(dir.path(), 16, &[arg(&rival)]);
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&rival)]);
+    assert_eq!((code, err.as_str()), (0, ""));
     assert!(
-        err.contains(
-            "its record 15 (signed by Paul Morphy) differs from the record 15 already received \
-             (signed by Duke Karl Count Isouard): the two copies have forked"
-        ),
-        "{err}"
+        out.ends_with(&format!(
+            "passed over {}: its record 15 (Paul Morphy: resign) crossed the record 15 already \
+             received (signed by Duke Karl Count Isouard, whom the game awaited) and is void by \
+             the crossing rule: Paul Morphy signs it again on top of it where it still applies\n",
+            arg(&rival)
+        )),
+        "{out}"
     );
-    assert!(err.contains("agree which stands"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera_upto(16)
+    );
 }
 
 #[test]
@@ -231,7 +239,9 @@ fn mail_refuses_what_would_break_the_message() {
     }
 }
 #[test]
-fn records_that_crossed_in_a_mailbox_are_left_for_the_players_to_settle() {
+fn records_that_crossed_in_a_mailbox_are_settled_by_the_crossing_rule() {
+    // Black's 8th move (which the game awaited) and White's resignation, both in a mailbox,
+    // the file holding neither: in either order, the move stands and the resignation is void.
     let dir = tempfile::tempdir().expect("temp dir");
     let resign = std::fs::read(white_resigns_instead(dir.path())).expect("white's resignation");
     let move15 = mail_of(dir.path(), 15);
@@ -245,22 +255,24 @@ fn records_that_crossed_in_a_mailbox_are_left_for_the_players_to_settle() {
             dir.path(),
             &[&format!("{name}.yaml"), "--mbox", &format!("{name}.mbox")],
         );
-        assert_eq!(code, 1, "{out}{err}");
-        assert!(out.contains("the two copies have forked"), "{out}");
+        assert_eq!((code, err.as_str()), (0, ""), "{out}");
         assert!(
-            out.contains("two versions of record 15 arrived and the file holds neither"),
+            out.starts_with("record 15: Duke Karl Count Isouard (black) Qe7\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "its record 15 (Paul Morphy: resign) crossed the record 15 already received \
+                 (signed by Duke Karl Count Isouard, whom the game awaited) and is void by the \
+                 crossing rule"
+            ),
             "{out}"
         );
         assert_eq!(
             std::fs::read_to_string(dir.path().join(format!("{name}.yaml"))).expect("read"),
-            opera_upto(14)
+            opera_upto(15)
         );
     }
-    // Given alone, the message whose version stands is received.
-    std::fs::write(dir.path().join("c.yaml"), opera_upto(14)).expect("write");
-    std::fs::write(dir.path().join("move15.eml"), &move15).expect("write");
-    let (code, _, err) = receive(dir.path(), &["c.yaml", "move15.eml"]);
-    assert_eq!(code, 0, "{err}");
 }
 
 #[test]
@@ -284,22 +296,28 @@ fn equivocation_in_a_mailbox_is_proved_too() {
 }
 
 #[test]
-fn a_message_given_with_a_mailbox_is_refused_whole_rather_than_cut_short() {
+fn a_message_and_a_mailbox_that_crossed_are_settled_by_the_crossing_rule() {
     // The message carries Black's 8th move; the mailbox, White's resignation at the same place.
+    // The game awaited Black: the move stands, whichever is tried first.
     let dir = tempfile::tempdir().expect("temp dir");
     let resign = std::fs::read(white_resigns_instead(dir.path())).expect("white's resignation");
     std::fs::write(dir.path().join("box.mbox"), mbox(&[&resign])).expect("write");
     std::fs::write(dir.path().join("move15.eml"), mail_of(dir.path(), 15)).expect("write");
     std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
-    // Whichever version is tried first, the message is refused: as a fork of the mailbox's
-    // record, or as undecided with the mailbox's version named.
-    let refused_as = |err: &str| {
-        err.contains("move15.eml: its record 15 (signed by Duke Karl Count Isouard) differs")
-            || (err.contains("move15.eml: two versions of record 15 arrived")
-                && err.contains("also passed over: box.mbox"))
+    let settled = |upto: usize| {
+        std::fs::write(dir.path().join("opera.yaml"), opera_upto(14)).expect("write");
+        let (code, out, err) = receive(
+            dir.path(),
+            &["opera.yaml", "move15.eml", "--mbox", "box.mbox"],
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{out}");
+        assert!(out.contains("is void by the crossing rule"), "{out}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+            opera_upto(upto)
+        );
     };
-    let err = refused_in(dir.path(), 14, &["move15.eml", "--mbox", "box.mbox"]);
-    assert!(refused_as(&err), "{err}");
+    settled(15);
     // Also when the mailbox carries the message's record itself, with more after it.
     std::fs::write(dir.path().join("other.yaml"), opera_upto(16)).expect("write");
     let (code, both, err) = run(
@@ -320,8 +338,7 @@ fn a_message_given_with_a_mailbox_is_refused_whole_rather_than_cut_short() {
         mbox(&[&resign, both.as_bytes()]),
     )
     .expect("write");
-    let err = refused_in(dir.path(), 14, &["move15.eml", "--mbox", "box.mbox"]);
-    assert!(refused_as(&err), "{err}");
+    settled(16);
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod cli_files;
 mod cli_games;
 mod cli_guerrilla;
 mod cli_rules;
+mod crossing;
 mod disputes;
 mod forks;
 mod games;

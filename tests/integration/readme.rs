@@ -243,6 +243,9 @@ fn readme_email_walkthrough_runs_as_written() {
         "nothing new: game.yaml already holds every record received (records 0 to 3)\n",
         "record 3: bob (black) e5\nnow: alice (white) to move\n",
         "alice and bob hold the same game file\n",
+        "by the crossing rule",
+        "record 5: bob (black) offers a draw\n",
+        "the crossing is settled alike\n",
     ] {
         assert!(stdout.contains(expected), "no `{expected}` in\n{stdout}");
     }
