@@ -15,9 +15,11 @@
 //!
 //! Layout: a folder with one file per game, `<game id>.jsonl`, each line one [`Entry`] in JSON;
 //! the file is locked while a command checks and records, so two commands cannot both pass the
-//! check. A last line cut short by a crash is passed over: its document was never written to a
-//! game file, which happens only after the journal is synced. The whole journal moves between
-//! machines as one versioned JSON document ([`Export`], format [`FORMAT`]).
+//! check. A line that is damaged or cut short stops signing in that game until it is repaired
+//! (a command killed while recording leaves a cut line whose document was never written
+//! anywhere, since the journal is synced first; a copy or a sync tool cut short leaves one
+//! too, and only the user can tell which). The whole journal moves between machines as one
+//! versioned JSON document ([`Export`], format [`FORMAT`]).
 //!
 //! This module reads and writes the folder it is given; the command line decides where that is.
 
@@ -28,8 +30,11 @@ use serde::{Deserialize, Serialize};
 use ssh_key::PublicKey;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// More than one game's part of a journal ever holds.
+const JOURNAL_FILE_LIMIT: u64 = 256 * 1024 * 1024;
 
 /// The format of an exported journal.
 pub const FORMAT: &str = "correspond-journal/1";
@@ -305,8 +310,7 @@ impl Journal {
         let io = io_error(&path);
         let mut file = open_private(&path).map_err(&io)?;
         file.lock().map_err(&io)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(&io)?;
+        let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
         let entries = entries_of(&path, &bytes, game)?;
         if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             // The last entry is whole but its newline is missing: put it back, so that the
@@ -329,10 +333,9 @@ impl Journal {
         for game in self.games()? {
             let path = self.dir.join(format!("{game}.jsonl"));
             let io = io_error(&path);
-            let file = File::open(&path).map_err(&io)?;
+            let file = crate::files::open_regular(&path).map_err(&io)?;
             file.lock_shared().map_err(&io)?;
-            let mut bytes = Vec::new();
-            (&file).read_to_end(&mut bytes).map_err(&io)?;
+            let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
             entries.extend(entries_of(&path, &bytes, game)?);
         }
         Ok(Export::of(entries))
@@ -512,10 +515,10 @@ fn create_private_dir(dir: &Path) -> io::Result<()> {
 
 fn open_private(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
-    options.read(true).append(true).create(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
+    // A pipe in the journal's place would wait for ever: refused like anything not a file.
+    crate::files::open_appending(path, &mut options)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! [`sign`] and [`replay`] use [`rules`] and the small shared pieces; [`rules`] uses nothing.
 //!
 //! - [`rules`]: each game's rules as pure functions over positions;
+//! - [`files`]: opening what users name without waiting on pipes or reading without end;
 //! - [`log`]: the game file, its exact signed bytes and its hash chain;
 //! - [`sign`]: SSH signatures (SSHSIG) with players' existing keys;
 //! - [`flip`]: fair coin flips by commitment and reveal;
@@ -14,6 +15,7 @@
 //! - [`fork`]: two copies of a game compared, and proofs of equivocation (pure);
 //! - [`mail`]: records sent and received as mail messages (pure);
 //! - [`git`]: committing records and reading a file's history;
+//! - [`interrupt`]: the steps a signal must let finish, and the temporary files it removes;
 //! - [`text`]: text from others (files, file names, git, mail) made safe to show;
 //! - [`cli`]: the command line, the only layer that prints.
 
@@ -22,9 +24,11 @@
 pub mod audit;
 pub mod cli;
 pub mod digest;
+pub mod files;
 pub mod flip;
 pub mod fork;
 pub mod git;
+pub mod interrupt;
 pub mod journal;
 pub mod log;
 pub mod mail;

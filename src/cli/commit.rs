@@ -57,10 +57,19 @@ pub(crate) fn commit(
 pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>, CliError> {
     let git = |e: GitError| CliError::usage(format!("git: {e}; nothing was written"));
     let Some(committed) = tracked.committed().map_err(git)? else {
-        return Ok(None);
+        return first_commit(tracked, bytes);
     };
     if committed == bytes {
-        return Ok(None);
+        // Committed, but the index may hold an older version (a command killed between its
+        // commit and its index write): staged again, or a later `git commit` would take back
+        // records.
+        return Ok(tracked.restage(bytes).map_err(git)?.then(|| {
+            format!(
+                "staged {} again: git's index held an older version, left by a command that \
+                 was cut short",
+                crate::text::path(tracked.relative())
+            )
+        }));
     }
     let file = crate::text::path(tracked.relative());
     let refuse = |what: String| {
@@ -97,6 +106,28 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
     let message = format!(
         "{}: {records}, written before but not committed",
         grown.header().game
+    );
+    commit(tracked, &message, bytes).map(Some)
+}
+
+/// A file that no commit holds yet (a game made with `--no-commit`, or whose first commit was
+/// cut short): committed on its own first, when it verifies, so that each commit holds what its
+/// message says.
+fn first_commit(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>, CliError> {
+    let Ok(file) = GameFile::parse(bytes) else {
+        return Ok(None);
+    };
+    if crate::replay::verify(bytes).is_err() {
+        return Ok(None);
+    }
+    let what = match file.documents() {
+        1 => "its header".to_owned(),
+        2 => "its header and record 1".to_owned(),
+        n => format!("its header and records 1-{}", n - 1),
+    };
+    let message = format!(
+        "{}: new game, {what}, written before but not committed",
+        file.header().game
     );
     commit(tracked, &message, bytes).map(Some)
 }

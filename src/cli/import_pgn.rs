@@ -49,7 +49,16 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(&args.pgn).map_err(|e| CliError::io(&args.pgn, &e))?;
+    let text = crate::files::read_regular(&args.pgn, crate::log::MAX_FILE_SIZE)
+        .map_err(|e| CliError::io(&args.pgn, &e))
+        .and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|_| {
+                CliError::rejected(format!(
+                    "{} is not UTF-8 text, as PGN is",
+                    crate::text::path(&args.pgn)
+                ))
+            })
+        })?;
     let games = crate::pgn::parse(&text)
         .map_err(|e| CliError::rejected(format!("{}: {e}", crate::text::path(&args.pgn))))?;
     let Some(pgn) = args.index.checked_sub(1).and_then(|i| games.get(i)) else {
@@ -279,6 +288,9 @@ fn import<G: ChessGame>(
             &args.file,
         )?;
     }
+    // Let go of the journal before waiting for the file's lock: signing commands take the two
+    // the other way round.
+    drop(journal);
     log::create_new(&args.file, text.as_bytes()).map_err(|e| CliError::io(&args.file, &e))?;
     let summary = replay::Summary::of(&replay);
     let mut said = vec![

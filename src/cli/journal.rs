@@ -318,7 +318,12 @@ fn restore(
         said.push(commit::commit(tracked, &message, locked.bytes())?);
     }
     drop(locked);
-    super::record::report(out, &said, "the records were restored")?;
+    let done = if tracked.is_some() {
+        "the records were restored and committed"
+    } else {
+        "the records were restored"
+    };
+    super::record::report(out, &said, done)?;
     Ok(ExitStatus::Success)
 }
 

@@ -88,7 +88,7 @@ fn git_signing_key(near: &Path) -> Option<KeySource> {
             .map(KeySource::Literal);
     }
     let path = expand_home(Path::new(value));
-    let text = std::fs::read_to_string(&path).ok()?;
+    let text = String::from_utf8(crate::files::read_regular(&path, 64 * 1024).ok()?).ok()?;
     let is_ssh = text.contains("OPENSSH PRIVATE KEY") || text.trim_start().starts_with("ssh-");
     is_ssh.then_some(KeySource::File(path))
 }

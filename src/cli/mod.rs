@@ -131,10 +131,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
 /// The whole program: parse, run, report, and exit with the documented code.
 #[must_use]
 pub fn main() -> ExitCode {
-    // Interrupted while a game file's new copy is being written: the copy goes with the
-    // process. (The file's lock goes too; the file itself is the old one or the new one.)
+    // Interrupted: the step under way that must not be cut short (a copy of a game file
+    // renamed into place, git's index written) finishes first, and a temporary copy goes with
+    // the process. (The file's lock goes too; the file is the old one or the new one.)
     let _ = ctrlc::set_handler(|| {
-        crate::log::remove_temporary_files();
+        let _finished = crate::interrupt::before_exit();
         std::process::exit(130);
     });
     let cli = match Cli::try_parse() {

@@ -149,6 +149,9 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
         file.document(0),
         &args.file,
     )?;
+    // Let go of the journal before waiting for the file's lock: signing commands take the two
+    // the other way round.
+    drop(journal);
     log::create_new(&args.file, text.as_bytes()).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
             CliError::usage(format!("{} already exists", crate::text::path(&args.file)))
@@ -185,7 +188,9 @@ fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
         ("the key given".to_owned(), text.to_owned())
     } else {
         let path = PathBuf::from(text);
-        let content = std::fs::read_to_string(&path).map_err(|e| CliError::io(&path, &e))?;
+        let content = crate::files::read_regular(&path, 64 * 1024)
+            .map_err(|e| CliError::io(&path, &e))
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())?;
         (crate::text::path(&path).to_string(), content)
     };
     crate::sign::public_key(&content).map_err(|e| match e {

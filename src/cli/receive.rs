@@ -137,6 +137,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let mut report_text = Vec::new();
     let message = with_game!(name, G => report::<G>(path, &received, args, &mut report_text)?);
     let committed = write.commit(message)?;
+    let done = if committed.is_some() {
+        "what arrived was written and committed"
+    } else {
+        "what arrived was written, if anything"
+    };
     let mut text = write.said.join("\n");
     if !text.is_empty() {
         text.push('\n');
@@ -148,7 +153,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .map_err(|e| CliError::output(e).hint("what arrived was written"))?;
+        .map_err(|e| CliError::output(e).hint(done))?;
     // What was written verifies; a forgery or a fork passed over in a mailbox still needs the
     // player's attention.
     let alarming = received.passed_over.iter().any(|p| {
@@ -244,7 +249,7 @@ fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         let file: Box<dyn Read> = if path.as_os_str() == "-" {
             Box::new(std::io::stdin())
         } else {
-            Box::new(std::fs::File::open(path).map_err(|e| CliError::io(path, &e))?)
+            Box::new(crate::files::open_stream(path).map_err(|e| CliError::io(path, &e))?)
         };
         let mut messages = 0;
         let mut oversized = Vec::new();
@@ -378,7 +383,7 @@ fn add(
 
 /// A message from a file, a pipe (`<(...)`) or `/dev/stdin`.
 fn read_message(path: &Path) -> Result<Vec<u8>, CliError> {
-    let file = std::fs::File::open(path).map_err(|e| CliError::io(path, &e))?;
+    let file = crate::files::open_stream(path).map_err(|e| CliError::io(path, &e))?;
     limited(file, &crate::text::path(path).to_string())
 }
 
@@ -586,7 +591,7 @@ fn write_proof(error: &MailError, args: &Args) -> Option<String> {
 /// Whether the file at `path` is already a proof that the fork's signer signed two records at
 /// its place in this game.
 fn proves(path: &Path, f: &fork::Fork, ours: &[u8]) -> bool {
-    let (Ok(bytes), Ok(file)) = (std::fs::read(path), GameFile::parse(ours)) else {
+    let (Ok(bytes), Ok(file)) = (log::read_limited(path), GameFile::parse(ours)) else {
         return false;
     };
     fork::check_proof(&bytes).is_ok_and(|proof| {

@@ -170,14 +170,51 @@ pub(crate) fn append<G: CliGame + Protocol>(
     let mut locked = args.wait.lock(path)?;
     let mut said = Vec::new();
     tidy(&locked, tracked.as_ref(), &mut said)?;
+    // What tidying did stands even when the record is refused: said with the refusal.
+    let tidied = said.clone();
+    let (record, after, seat) =
+        sign_and_write::<G>(path, &mut locked, &*signer, time, make, &mut said).map_err(|e| {
+            tidied
+                .iter()
+                .fold(e, |e, line| e.hint(format!("before that: {line}")))
+        })?;
+    if let Some(tracked) = &tracked {
+        let message = format!(
+            "{}: {} (record {})",
+            G::NAME,
+            headline(&after.seats[seat], &record.action),
+            record.seq
+        );
+        said.push(super::commit::commit(tracked, &message, locked.bytes())?);
+    }
+    drop(locked);
+    let done = if tracked.is_some() {
+        "the record was written and committed"
+    } else {
+        "the record was written"
+    };
+    report(out, &said, done)
+}
+
+/// Under the file's lock: verifies the file, builds the record `make` asks for, signs it (or
+/// takes the same record signed before, from the journal), checks that the file with it still
+/// verifies, journals it, and writes it. Says what happened in `said`.
+fn sign_and_write<G: CliGame + Protocol>(
+    path: &Path,
+    locked: &mut log::Locked,
+    signer: &dyn Signer,
+    time: log::Timestamp,
+    make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
+    said: &mut Vec<String>,
+) -> Result<(Record, Replay<G>, usize), CliError> {
     let (file, replay) =
         verified::<G>(path, locked.bytes()).map_err(|e| e.hint("nothing was written"))?;
-    let seat = seat_of(&file, &*signer)?;
+    let seat = seat_of(&file, signer)?;
     let action = make(&Context {
         file: &file,
         replay: &replay,
         seat,
-        signer: &*signer,
+        signer,
     })?;
     let record = Record {
         seq: file.documents() as u64,
@@ -211,7 +248,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
                     record_unsigned(&record).as_bytes(),
                 )
                 .map_err(|e| super::journal::refusal(e, path))?;
-            signed_record(&record, &*signer)?
+            signed_record(&record, signer)?
         }
     };
     // Nothing is written unless the file, with the record, verifies.
@@ -235,22 +272,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
         "now: {}",
         after.last().phase.describe(&after.seats)
     ));
-    if let Some(tracked) = &tracked {
-        let message = format!(
-            "{}: {} (record {})",
-            G::NAME,
-            headline(&after.seats[seat], &record.action),
-            record.seq
-        );
-        said.push(super::commit::commit(tracked, &message, locked.bytes())?);
-    }
-    drop(locked);
-    let done = if tracked.is_some() {
-        "the record was written and committed"
-    } else {
-        "the record was written"
-    };
-    report(out, &said, done)
+    Ok((record, after, seat))
 }
 
 /// The document `key` signed before at `record`'s place, when it is `record` but for its

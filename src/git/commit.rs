@@ -17,6 +17,38 @@ pub struct Tracked {
 /// seconds in all. A lock still there after that was left by a command that was killed.
 const LOCK_ATTEMPTS: u32 = 40;
 const LOCK_PAUSE: std::time::Duration = std::time::Duration::from_millis(50);
+/// How many times to look again for the repository's commit turn: ten seconds in all.
+const TURN_ATTEMPTS: u32 = 200;
+
+/// git's index lock (`index.lock`), taken by this command as git takes it: created only if it
+/// is not there. Removed when dropped (the index is in place by then, or unchanged).
+struct IndexLock {
+    path: PathBuf,
+}
+
+impl IndexLock {
+    /// Takes the lock; `None` when another command holds it.
+    fn take(repo: &Repository) -> Result<Option<IndexLock>, GitError> {
+        let path = repo.path().join("index.lock");
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(_) => Ok(Some(IndexLock { path })),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
+            Err(e) => Err(GitError::Git(git2::Error::from_str(&format!(
+                "cannot take git's index lock: {e}"
+            )))),
+        }
+    }
+}
+
+impl Drop for IndexLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
 
 impl Tracked {
     /// The repository whose work tree holds `path`, if there is one, with what the commit will
@@ -77,6 +109,33 @@ impl Tracked {
         }
     }
 
+    /// Stages `contents` as the file in git's index when the index holds another version of
+    /// it (a command killed between its commit and its index write left the index behind
+    /// `HEAD`: a later `git commit` would commit that older version). Returns whether it did.
+    ///
+    /// # Errors
+    /// When a lock stays, or git fails.
+    pub fn restage(&self, contents: &[u8]) -> Result<bool, GitError> {
+        let index = self.repo.index()?;
+        let wanted = Oid::hash_object(git2::ObjectType::Blob, contents)?;
+        if index
+            .get_path(&self.relative, 0)
+            .is_some_and(|entry| entry.id == wanted)
+        {
+            return Ok(false);
+        }
+        // Only a file git tracks is staged again: an untracked one is the commit's to add.
+        if index.get_path(&self.relative, 0).is_none() {
+            return Ok(false);
+        }
+        self.wait_for_locks()?;
+        let _critical = crate::interrupt::critical();
+        let lock = IndexLock::take(&self.repo)?
+            .ok_or_else(|| GitError::Locked(PathBuf::from(".git/index.lock")))?;
+        self.stage(&lock)?;
+        Ok(true)
+    }
+
     /// The lock files a commit takes: the index, `HEAD`, and the branch `HEAD` names.
     fn locks(&self) -> Vec<PathBuf> {
         let repo = &self.repo;
@@ -113,56 +172,91 @@ impl Tracked {
 
     /// Commits `contents` as the file, alone, on top of `HEAD` as it is now, and stages it in
     /// git's index so that `git status` agrees. The caller holds the game file's lock, so the
-    /// file on disk is `contents`. git's own short-lived locks (another command committing in
-    /// the same repository at the same moment) are waited for, and the commit made again on
-    /// the `HEAD` that command left.
+    /// file on disk is `contents`. As git does, the index lock is held from before `HEAD` moves
+    /// until the index is written: no `git commit` at the same moment can commit the index's
+    /// older copy of the file on top. git's short-lived locks are waited for, and the commit
+    /// made again on the `HEAD` another command left; an interruption lets the whole step
+    /// finish.
     ///
     /// # Errors
-    /// [`GitError::Locked`] (nothing committed) when a lock stays; git failures;
-    /// [`GitError::IndexAfterCommit`] when the commit was made but the index could not be
-    /// updated.
+    /// [`GitError::Locked`] or [`GitError::Busy`] (nothing committed) when a lock stays; git
+    /// failures; [`GitError::IndexAfterCommit`] when the commit was made but the index could
+    /// not be updated.
     pub fn commit(&self, message: &str, contents: &[u8]) -> Result<Oid, GitError> {
         // correspond commands committing other game files of this repository at the same moment
-        // take turns: each reads HEAD and the index after the last one wrote them. (git's own
-        // commands are kept apart by git's locks, which are waited for.)
-        let turn = self.repository_turn()?;
+        // take turns: each reads HEAD and the index after the last one wrote them.
+        let _turn = self.repository_turn()?;
         let mut attempt = 0;
-        let id = loop {
+        loop {
             self.wait_for_locks()?;
+            let critical = crate::interrupt::critical();
+            let Some(index_lock) = IndexLock::take(&self.repo)? else {
+                // Taken by another git command between the look and the take.
+                drop(critical);
+                attempt += 1;
+                if attempt > LOCK_ATTEMPTS {
+                    return Err(GitError::Locked(PathBuf::from(".git/index.lock")));
+                }
+                std::thread::sleep(LOCK_PAUSE);
+                continue;
+            };
             match self.commit_once(message, contents) {
-                Ok(id) => break id,
+                Ok(id) => {
+                    self.stage(&index_lock)
+                        .map_err(|error| GitError::IndexAfterCommit { id, error })?;
+                    return Ok(id);
+                }
                 Err(e) if attempt < LOCK_ATTEMPTS && transient(&e) => {
+                    drop(index_lock);
+                    drop(critical);
                     attempt += 1;
                     std::thread::sleep(LOCK_PAUSE);
                 }
                 Err(e) => return Err(e.into()),
             }
-        };
-        let mut attempt = 0;
-        loop {
-            let staged = self.repo.index().and_then(|mut index| {
-                // Read again: another command may have written it since this one opened it.
-                index.read(true)?;
-                index.add_path(&self.relative)?;
-                index.write()
+        }
+    }
+
+    /// Stages the file in git's index while `_lock` keeps other git commands off it: the index
+    /// is read afresh, the file's entry updated, the whole written beside it, and renamed into
+    /// its place (libgit2 would take the lock this command already holds).
+    fn stage(&self, _lock: &IndexLock) -> Result<(), git2::Error> {
+        let mut index = self.repo.index()?;
+        index.read(true)?;
+        index.add_path(&self.relative)?;
+        // Under git's index lock no other command is here: what a killed one left goes.
+        let side = self.repo.path().join("correspond-index");
+        let _ = std::fs::remove_file(&side);
+        let _ = std::fs::remove_file(self.repo.path().join("correspond-index.lock"));
+        let mut out = git2::Index::open(&side)?;
+        for entry in index.iter() {
+            out.add(&entry)?;
+        }
+        out.write()?;
+        std::fs::rename(&side, self.repo.path().join("index"))
+            .map_err(|e| git2::Error::from_str(&format!("cannot replace git's index: {e}")))
+    }
+
+    /// The file's mode in a commit: executable when the file on disk is, as git records it.
+    fn mode(&self) -> i32 {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let executable = self.repo.workdir().is_some_and(|w| {
+                std::fs::metadata(w.join(&self.relative))
+                    .is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
             });
-            match staged {
-                Ok(()) => {
-                    drop(turn);
-                    return Ok(id);
-                }
-                Err(e) if attempt < LOCK_ATTEMPTS && transient(&e) => {
-                    attempt += 1;
-                    std::thread::sleep(LOCK_PAUSE);
-                }
-                Err(error) => return Err(GitError::IndexAfterCommit { id, error }),
+            if executable {
+                return 0o100_755;
             }
         }
+        0o100_644
     }
 
     /// This repository's turn to commit, among correspond commands: an exclusive lock on a file
     /// of its own in the git folder, held while the guard lives (the operating system lets it
-    /// go if the process dies, so it is never left behind).
+    /// go if the process dies, so it is never left behind). Held for a moment by each command;
+    /// one that keeps it longer (a command suspended in its commit) is waited for ten seconds.
     fn repository_turn(&self) -> Result<std::fs::File, GitError> {
         let path = self.repo.commondir().join("correspond-commit");
         let io = |e: std::io::Error| {
@@ -177,8 +271,14 @@ impl Tracked {
             .write(true)
             .open(&path)
             .map_err(io)?;
-        file.lock().map_err(io)?;
-        Ok(file)
+        for _ in 0..TURN_ATTEMPTS {
+            match file.try_lock() {
+                Ok(()) => return Ok(file),
+                Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(LOCK_PAUSE),
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+            }
+        }
+        Err(GitError::Busy)
     }
 
     fn commit_once(&self, message: &str, contents: &[u8]) -> Result<Oid, git2::Error> {
@@ -194,7 +294,7 @@ impl Tracked {
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        let tree_id = replace_in_tree(repo, base.as_ref(), &components, blob)?;
+        let tree_id = replace_in_tree(repo, base.as_ref(), &components, blob, self.mode())?;
         let tree = repo.find_tree(tree_id)?;
         let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
         repo.commit(
@@ -222,12 +322,13 @@ fn replace_in_tree(
     base: Option<&Tree<'_>>,
     path: &[String],
     blob: Oid,
+    mode: i32,
 ) -> Result<Oid, git2::Error> {
     let mut builder = repo.treebuilder(base)?;
     match path {
         [] => Err(git2::Error::from_str("empty path")),
         [name] => {
-            builder.insert(name, blob, 0o100_644)?;
+            builder.insert(name, blob, mode)?;
             builder.write()
         }
         [dir, rest @ ..] => {
@@ -235,7 +336,7 @@ fn replace_in_tree(
                 Some(entry) => Some(entry.to_object(repo)?.peel_to_tree()?),
                 None => None,
             };
-            let sub_id = replace_in_tree(repo, sub.as_ref(), rest, blob)?;
+            let sub_id = replace_in_tree(repo, sub.as_ref(), rest, blob, mode)?;
             builder.insert(dir, sub_id, 0o040_000)?;
             builder.write()
         }

@@ -43,6 +43,12 @@ pub enum GitError {
         crate::text::path(.0)
     )]
     Locked(PathBuf),
+    /// Another correspond command keeps the repository's commit turn (it may be suspended).
+    #[error(
+        "another correspond command has been committing in this repository for ten seconds (is \
+         one suspended?)"
+    )]
+    Busy,
     /// The commit was made, but git's index could not be brought up to date with it.
     #[error("committed {id}, but git's index could not be updated: {error}")]
     IndexAfterCommit {

@@ -7,13 +7,12 @@
 //! rename: the new copy is locked before it replaces the old one, so that what follows the
 //! write (a git commit) is made before any other command may write. Nothing here blocks on a
 //! file that is not a regular one: a pipe put in a game file's place is refused, not waited on.
-//! Temporary copies are made with `tempfile` beside the file; those a killed command left are
-//! removed under the lock, and [`remove_temporary_files`] is for a signal handler.
+//! Temporary copies are made with `tempfile` beside the file, each written and renamed inside
+//! [`crate::interrupt::critical`]; those a killed command left are removed under the lock.
 
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 /// The largest game file read: far more than any game needs (a few kilobytes for a hundred
 /// moves), small enough that a hostile "game" cannot exhaust memory.
@@ -22,39 +21,6 @@ pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 /// The suffix of the temporary copies written beside a game file.
 const TEMPORARY_SUFFIX: &str = ".correspond-tmp";
 
-/// The temporary files being written now, for a signal handler to remove.
-static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-/// Removes the temporary files this process is writing: for a handler of SIGINT or SIGTERM,
-/// which ends the process before their owners can.
-pub fn remove_temporary_files() {
-    let paths = TEMPORARY
-        .lock()
-        .map(|mut paths| std::mem::take(&mut *paths))
-        .unwrap_or_default();
-    for path in paths {
-        let _ = fs::remove_file(path);
-    }
-}
-
-/// Opens a regular file for reading without waiting on anything else: a pipe, a device or a
-/// folder is refused as soon as it is opened.
-fn open_regular(path: &Path) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    // Opening a pipe for reading waits for a writer; without blocking, it does not.
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-    let file = options.open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    Ok(file)
-}
-
 /// Reads a game file: a regular file (links followed) of at most [`MAX_FILE_SIZE`] bytes, so
 /// that a device, a pipe or a huge file is refused instead of read forever.
 ///
@@ -62,7 +28,7 @@ fn open_regular(path: &Path) -> io::Result<File> {
 /// An I/O error, [`io::ErrorKind::InvalidInput`] for something that is not a regular file or is
 /// too large.
 pub fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
-    read_open(&open_regular(path)?)
+    read_open(&crate::files::open_regular(path)?)
 }
 
 fn read_open(file: &File) -> io::Result<Vec<u8>> {
@@ -121,9 +87,7 @@ impl Temporary {
             .prefix(&format!(".{name}."))
             .suffix(TEMPORARY_SUFFIX)
             .tempfile_in(dir)?;
-        if let Ok(mut paths) = TEMPORARY.lock() {
-            paths.push(file.path().to_owned());
-        }
+        crate::interrupt::register(file.path());
         let temporary = Temporary { file: Some(file) };
         let mut handle = temporary.handle();
         handle.write_all(contents)?;
@@ -148,12 +112,15 @@ impl Temporary {
             .file
             .take()
             .expect("a temporary file is there until persisted");
-        forget(file.path());
+        let temporary_path = file.path().to_owned();
         let persisted = if new {
             file.persist_noclobber(path)
         } else {
             file.persist(path)
         };
+        // Off the list only once renamed (or removed with the error): an interruption before
+        // that removes it.
+        crate::interrupt::forget(&temporary_path);
         persisted.map_err(|e| e.error)
     }
 }
@@ -161,15 +128,8 @@ impl Temporary {
 impl Drop for Temporary {
     fn drop(&mut self) {
         if let Some(file) = &self.file {
-            forget(file.path());
+            crate::interrupt::forget(file.path());
         }
-    }
-}
-
-/// Takes a temporary file off the signal handler's list (it is persisted, or being removed).
-fn forget(path: &Path) {
-    if let Ok(mut paths) = TEMPORARY.lock() {
-        paths.retain(|p| p != path);
     }
 }
 
@@ -179,6 +139,7 @@ fn forget(path: &Path) {
 /// # Errors
 /// An I/O error, [`io::ErrorKind::AlreadyExists`] if the path exists.
 pub fn create_new(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let _critical = crate::interrupt::critical();
     Temporary::write(path, contents, None)?.persist(path, true)?;
     sync_parent(path);
     Ok(())
@@ -191,6 +152,7 @@ pub fn create_new(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// An I/O error; the file is then unchanged.
 pub fn replace(path: &Path, contents: &[u8]) -> io::Result<()> {
     let permissions = fs::metadata(path)?.permissions();
+    let _critical = crate::interrupt::critical();
     Temporary::write(path, contents, Some(permissions))?.persist(path, false)?;
     sync_parent(path);
     Ok(())
@@ -218,7 +180,7 @@ impl Locked {
         let path = fs::canonicalize(path)?;
         let mut attempt = 0;
         loop {
-            let file = open_regular(&path)?;
+            let file = crate::files::open_regular(&path)?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
@@ -270,6 +232,7 @@ impl Locked {
     /// # Errors
     /// An I/O error; the file is then unchanged.
     pub fn rewrite(&mut self, bytes: Vec<u8>) -> io::Result<()> {
+        let _critical = crate::interrupt::critical();
         let temporary = Temporary::write(
             &self.path,
             &bytes,

@@ -29,8 +29,7 @@ mod format;
 mod read;
 
 pub use append::{
-    AppendError, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited,
-    remove_temporary_files, replace,
+    AppendError, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace,
 };
 pub use format::{
     Action, COMMITMENT_PREFIX, FORMAT, Header, Player, Record, Settlement, Timestamp,

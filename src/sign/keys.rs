@@ -10,6 +10,9 @@ use super::{KeySigner, SignError, Signer, fingerprint};
 use ssh_key::{PrivateKey, PublicKey};
 use std::path::{Path, PathBuf};
 
+/// More than any OpenSSH key file holds.
+const KEY_FILE_LIMIT: u64 = 64 * 1024;
+
 /// Where the signing key comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeySource {
@@ -70,10 +73,13 @@ fn load_file(
     agent: Option<&Path>,
     passphrase: Passphrase<'_>,
 ) -> Result<Box<dyn Signer>, SignError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SignError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
+    // A key file is small: a pipe or a device in its place is refused, not read without end.
+    let bytes =
+        crate::files::read_regular(path, KEY_FILE_LIMIT).map_err(|source| SignError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
     let format_error = |reason: String| SignError::KeyFormat {
         path: path.to_owned(),
         reason,

@@ -341,7 +341,7 @@ fn a_command_killed_at_any_moment_leaves_what_the_next_one_puts_right() {
             assert_eq!(code, 0, "{who} {mv}: {out}{err}");
         }
     };
-    for _ in 0..10 {
+    for round in 0..12 {
         let (who, mv) = next(&repo);
         let mut child = repo
             .command(who, &["play", "g.yaml", mv])
@@ -350,8 +350,29 @@ fn a_command_killed_at_any_moment_leaves_what_the_next_one_puts_right() {
             .spawn()
             .expect("spawn");
         std::thread::sleep(std::time::Duration::from_millis(rng.below(60) as u64));
-        let _ = child.kill();
-        let _ = child.wait();
+        if round % 2 == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        } else {
+            // SIGTERM is caught: the step under way finishes, and nothing is left behind.
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
+            let status = child.wait().expect("wait");
+            assert!(matches!(status.code(), Some(0 | 130) | None), "{status:?}");
+            for left in [
+                ".git/index.lock",
+                ".git/HEAD.lock",
+                ".git/refs/heads/main.lock",
+            ] {
+                assert!(!repo.path.join(left).exists(), "SIGTERM left {left}");
+            }
+            let temporary = std::fs::read_dir(&repo.path)
+                .expect("list")
+                .filter_map(Result::ok)
+                .any(|e| e.file_name().to_string_lossy().ends_with(".correspond-tmp"));
+            assert!(!temporary, "SIGTERM left a temporary copy");
+        }
         // Whenever it was killed, the file is whole and verifies (`documents` checks).
         documents(&repo, "g.yaml");
         settle(&repo);
@@ -375,4 +396,203 @@ fn a_command_killed_at_any_moment_leaves_what_the_next_one_puts_right() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+}
+
+#[test]
+fn a_git_commit_at_the_same_moment_never_commits_a_record_away() {
+    let repo = Repo::new(&["g.yaml"]);
+    std::fs::write(repo.path.join("note.txt"), "0\n").expect("write");
+    repo.git(&["add", "note.txt"]);
+    repo.git(&["commit", "-q", "-m", "note"]);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        // Someone commits other work in a loop while the game goes on.
+        s.spawn(|| {
+            let mut i = 0;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                i += 1;
+                std::fs::write(repo.path.join("note.txt"), format!("{i}\n")).expect("write");
+                let _ = Command::new("git")
+                    .current_dir(&repo.path)
+                    .env("GIT_CONFIG_NOSYSTEM", "1")
+                    .args(["commit", "-q", "-am", &format!("note {i}")])
+                    .output();
+            }
+        });
+        for (who, mv) in [
+            ("alice", "e4"),
+            ("bob", "e5"),
+            ("alice", "Nf3"),
+            ("bob", "Nc6"),
+            ("alice", "Bb5"),
+            ("bob", "a6"),
+            ("alice", "Ba4"),
+            ("bob", "Nf6"),
+            ("alice", "O-O"),
+            ("bob", "Be7"),
+        ] {
+            let (code, out, err) = repo.run(who, &["play", "g.yaml", mv]);
+            // A stubborn git lock may refuse a move (nothing written): then it is played again.
+            if code != 0 {
+                assert!(err.contains("git's lock"), "{out}{err}");
+                repo.ok(who, &["play", "g.yaml", mv]);
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let out = correspond()
+        .current_dir(&repo.path)
+        .args(["audit", "g.yaml"])
+        .output()
+        .expect("run");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let status = repo.git(&["status", "--porcelain", "g.yaml"]);
+    assert_eq!(status, "", "the index agrees with the commit");
+}
+
+#[test]
+fn an_index_left_behind_its_commit_is_staged_again() {
+    let repo = Repo::new(&["g.yaml"]);
+    let before = repo.git(&["rev-parse", "HEAD:g.yaml"]);
+    repo.ok("alice", &["play", "g.yaml", "e4"]);
+    // As a command killed between its commit and its index write leaves it: the index holds the
+    // version before the record, which a plain `git commit` would commit.
+    repo.git(&[
+        "update-index",
+        "--cacheinfo",
+        &format!("100644,{},g.yaml", before.trim()),
+    ]);
+    assert_eq!(
+        repo.git(&["status", "--porcelain", "g.yaml"]),
+        "MM g.yaml\n"
+    );
+    let out = repo.ok("bob", &["play", "g.yaml", "e5"]);
+    assert!(
+        out.starts_with(
+            "staged g.yaml again: git's index held an older version, left by a command that was \
+             cut short\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+}
+
+#[test]
+fn a_commit_turn_held_too_long_does_not_make_a_command_wait_for_ever() {
+    let repo = Repo::new(&["g.yaml"]);
+    // Another correspond command holds the repository's turn (suspended, say).
+    let turn = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(repo.path.join(".git/correspond-commit"))
+        .expect("open");
+    turn.lock().expect("lock");
+    let started = std::time::Instant::now();
+    let (code, _, err) = repo.run("alice", &["play", "g.yaml", "e4"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "error: the file was written, but the commit failed: another correspond command has \
+             been committing in this repository for ten seconds (is one suspended?)"
+        ),
+        "{err}"
+    );
+    drop(turn);
+    // The next command commits it.
+    let out = repo.ok("bob", &["play", "g.yaml", "e5"]);
+    assert!(
+        out.contains("record 2, written before but not committed"),
+        "{out}"
+    );
+    assert_eq!(repo.git(&["status", "--porcelain"]), "");
+}
+
+#[test]
+fn nothing_a_user_names_makes_a_command_wait_or_read_without_end() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("g.yaml"), crate::mail::opera_upto(3)).expect("write");
+    assert!(
+        Command::new("mkfifo")
+            .arg(dir.path().join("pipe"))
+            .status()
+            .expect("mkfifo")
+            .success()
+    );
+    let bob = keys_dir().join("bob.pub");
+    let bob = bob.to_str().expect("UTF-8");
+    for (args, says) in [
+        (
+            vec!["play", "g.yaml", "e4", "--key", "pipe"],
+            "not a regular file",
+        ),
+        (
+            vec!["play", "g.yaml", "e4", "--key", "/dev/zero"],
+            "not a regular file",
+        ),
+        (
+            vec![
+                "new",
+                "chess",
+                "n.yaml",
+                "--name",
+                "a",
+                "--side",
+                "white",
+                "--opponent",
+                "b",
+                "--opponent-key",
+                "pipe",
+            ],
+            "not a regular file",
+        ),
+        (
+            vec![
+                "import-pgn",
+                "/dev/zero",
+                "i.yaml",
+                "--white-key",
+                bob,
+                "--black-key",
+                bob,
+            ],
+            "not a regular file",
+        ),
+        (
+            vec!["receive", "g.yaml", "--mbox", "/dev/zero"],
+            "neither a file nor a pipe",
+        ),
+        (
+            vec!["receive", "g.yaml", "pipe"],
+            "no correspond record block",
+        ),
+    ] {
+        let out = correspond()
+            .current_dir(dir.path())
+            .args(&args)
+            .arg("--no-commit")
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            matches!(out.status.code(), Some(1 | 2)) && err.contains(says),
+            "{args:?}: {:?} {err}",
+            out.status.code()
+        );
+    }
+    // A mailbox that is a pipe nobody writes to is an empty mailbox: no mail yet.
+    let out = correspond()
+        .current_dir(dir.path())
+        .args(["receive", "g.yaml", "--mbox", "pipe", "--no-commit"])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
 }
