@@ -6,7 +6,7 @@
 //! Pure: bytes in, findings out. A proof is the common part of the two copies (a valid game
 //! file up to the fork) followed by the two conflicting records, each exactly as signed.
 
-use crate::log::GameFile;
+use crate::log::{Action, GameFile};
 use crate::replay::{AnyReplayer, ReplayError, check_record};
 
 /// Which copy.
@@ -54,8 +54,38 @@ pub struct Fork {
     /// For a race where both copies verify, the copy that stands by the crossing rule: the one
     /// whose record at the fork is signed by the player the game awaited there (the other
     /// player's record, a resignation or an offer that crossed it, is void). Where a shared
-    /// branch orders the records (git), the branch decides instead.
+    /// branch orders the records (git), the branch decides instead. Never when [`Fork::seen`]
+    /// shows the records did not cross.
     pub stands: Option<Copy>,
+    /// A record that shows the two did not cross by the crossing rule's terms (see [`Seen`]).
+    pub seen: Option<Seen>,
+}
+
+/// A record, in one copy after the fork, that shows the records at the fork did not simply
+/// cross, so that the crossing rule does not settle them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The copy that holds it.
+    pub copy: Copy,
+    /// Its number.
+    pub record: usize,
+    /// Its signer.
+    pub signer: String,
+    /// What it shows.
+    pub shows: Shows,
+}
+
+/// What a [`Seen`] record shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shows {
+    /// The player the game awaited at the fork signed it on top of the other player's record
+    /// there, so had seen that record, and then signed another record at the fork: taking back
+    /// what they built on.
+    BuiltOn,
+    /// The other player's record at the fork (in the other copy) is a resignation, void by the
+    /// crossing rule, and their next record after the one that stands is not that resignation
+    /// signed again: a resignation withdrawn.
+    Withdrawn,
 }
 
 impl Fork {
@@ -75,6 +105,10 @@ impl Fork {
             equivocation: self.equivocation,
             defects: [db, da],
             stands: self.stands.map(flip),
+            seen: self.seen.clone().map(|seen| Seen {
+                copy: flip(seen.copy),
+                ..seen
+            }),
         }
     }
 }
@@ -165,7 +199,12 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
             .map(|e| e.to_string())
     });
     let equivocation = signers[0] == signers[1];
-    let stands = if equivocation || defects.iter().any(Option::is_some) {
+    let seen = if equivocation {
+        None
+    } else {
+        not_crossed([&fa, &fb], document, signers, awaited)
+    };
+    let stands = if equivocation || seen.is_some() || defects.iter().any(Option::is_some) {
         None
     } else if Some(signers[0]) == awaited {
         Some(Copy::A)
@@ -181,7 +220,59 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
         equivocation,
         defects,
         stands,
+        seen,
     }))
+}
+
+/// The record that shows two records at a fork, by different players, did not simply cross,
+/// if one does. Records cross when each is signed before the other is seen; the crossing rule
+/// then lets the awaited player's stand and voids the other's, whose signer signs it again on
+/// top where it still applies. So the awaited player has no record on top of the void one,
+/// and the other player's next record on top of the one that stands, if any, is their void
+/// resignation signed again, after any offers signed again. (Records of theirs on top of it
+/// are their settlement.)
+fn not_crossed(
+    files: [&GameFile; 2],
+    document: usize,
+    signers: [usize; 2],
+    awaited: Option<usize>,
+) -> Option<Seen> {
+    let stands = signers.iter().position(|&s| Some(s) == awaited)?;
+    let void = 1 - stands;
+    let copies = [Copy::A, Copy::B];
+    let name = |seat: usize| files[0].header().players[seat].name.clone();
+    let by = |file: &GameFile, seat: usize| {
+        let name = name(seat);
+        (document + 1..file.documents()).find(move |&d| file.records()[d - 1].signer == name)
+    };
+    if let Some(record) = by(files[void], signers[stands]) {
+        return Some(Seen {
+            copy: copies[void],
+            record,
+            signer: name(signers[stands]),
+            shows: Shows::BuiltOn,
+        });
+    }
+    let resigned = (document..files[void].documents())
+        .any(|d| files[void].records()[d - 1].action == Action::Resign);
+    // Offers signed again come first, in the order they were made; then the resignation.
+    let mover = name(signers[void]);
+    let standing = files[stands];
+    let next = (document + 1..standing.documents())
+        .find(|&d| {
+            let record = &standing.records()[d - 1];
+            record.signer == mover && !matches!(record.action, Action::Offer(_))
+        })
+        .filter(|&d| standing.records()[d - 1].action != Action::Resign);
+    match next {
+        Some(record) if resigned => Some(Seen {
+            copy: copies[stands],
+            record,
+            signer: name(signers[void]),
+            shows: Shows::Withdrawn,
+        }),
+        _ => None,
+    }
 }
 
 /// The proof of an equivocation at `fork`: the common part, then the record of each copy.

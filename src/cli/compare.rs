@@ -136,6 +136,29 @@ fn judged(
     }
     let advice = match &f.defects {
         [None, None] if f.equivocation => return Ok(()),
+        [None, None] if f.seen.is_some() => {
+            let seen = f.seen.as_ref().expect("matched");
+            let (who, m, here) = (&seen.signer, seen.record, name(seen.copy));
+            let other = name(match seen.copy {
+                Copy::A => Copy::B,
+                Copy::B => Copy::A,
+            });
+            match seen.shows {
+                fork::Shows::BuiltOn => format!(
+                    "these did not cross: {who}'s record {m} in {here} follows the record {n} \
+                     there, so {who} had seen it, and signed another record {n} in {other}, \
+                     taking back what they had built on; {here} stands (both players signed \
+                     it after record {}), and {other} is evidence for an arbiter",
+                    n - 1
+                ),
+                fork::Shows::Withdrawn => format!(
+                    "the crossing rule voids {who}'s resignation in {other}, and {who} was to \
+                     sign it again on top of {here}'s record {n}; {who}'s record {m} in {here} \
+                     is something else instead: a resignation withdrawn, for an arbiter (a \
+                     resignation stays a resignation)"
+                ),
+            }
+        }
         [None, None] => match f.stands {
             Some(stands) => {
                 let (void, [(awaited, _), (other, _)]) = match stands {

@@ -86,14 +86,16 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         }
     };
     // The name the other player is told to receive into: this file's, when it is a plain one
-    // (the message must not carry text a terminal would obey, nor words a shell would split).
+    // (the message must not carry text a terminal would obey, nor words a shell would split),
+    // in ASCII and short enough for a line of the 7-bit body.
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| {
             !n.starts_with('-')
+                && n.len() <= MAX_NAME
                 && n.chars()
-                    .all(|c| c.is_alphanumeric() && !crate::text::is_unsafe(c) || "._-".contains(c))
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
         })
         .unwrap_or_else(|| "GAME.yaml".to_owned());
     // Addresses only: which player runs `mail` is not known for sure, so no names are put to
@@ -121,8 +123,9 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         // Unique per message sent (a resend too, so that no client drops it as a duplicate),
         // and the same for the same records at the same moment, so that files reproduce.
         message_id: format!(
-            "{}.{since}-{last}.{now}@correspond.invalid",
-            file.digest(last).short()
+            "{}.{since}-{last}.{now}.{}@correspond.invalid",
+            file.digest(last).short(),
+            nonce()
         ),
         // Every message of a game names the same root: clients that follow References
         // (Thunderbird, mutt) thread on it, and Gmail and Outlook on it with the subject.
@@ -148,6 +151,21 @@ fn thread_subject<G: CliGame>(file: &GameFile, replay: &Replay<G>) -> String {
         replay.seats[0].name,
         replay.seats[1].name
     )
+}
+
+/// The longest file name the body gives whole: with the command around it, a line of 76.
+const MAX_NAME: usize = 40;
+
+/// What tells apart two messages sent within one second: the nanoseconds and the process; 0
+/// when the time is pinned (`CORRESPOND_TIME`), so that a pinned run reproduces its message.
+fn nonce() -> String {
+    if std::env::var_os(keys::TIME_VARIABLE).is_some() {
+        return "0".to_owned();
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{nanos:09}{}", std::process::id())
 }
 
 /// The replay with names outside ASCII said as the players' places, for the body.

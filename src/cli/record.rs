@@ -120,7 +120,7 @@ pub(crate) fn load<G: Protocol>(path: &Path) -> Result<(GameFile, Replay<G>), Cl
 }
 
 /// Which seat a key belongs to.
-fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<usize, CliError> {
+pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<usize, CliError> {
     let key = signer.public_key().key_data();
     file.header()
         .players
@@ -143,7 +143,7 @@ fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<usize, CliError> {
 }
 
 /// The text of a record: its unsigned bytes and signature line.
-fn signed_record(record: &Record, signer: &dyn Signer) -> Result<String, CliError> {
+pub(super) fn signed_record(record: &Record, signer: &dyn Signer) -> Result<String, CliError> {
     let unsigned = record_unsigned(record);
     let signature = signer
         .sign(unsigned.as_bytes())
@@ -278,7 +278,7 @@ fn sign_and_write<G: CliGame + Protocol>(
 /// The document `key` signed before at `record`'s place, when it is `record` but for its
 /// time (the same place, the same action): with its time. Never an acceptance: accepting a game
 /// twice is refused, so that a challenge sent twice is noticed.
-fn signed_before(
+pub(super) fn signed_before(
     journal: &crate::journal::GameJournal,
     key: &ssh_key::PublicKey,
     record: &Record,

@@ -2,11 +2,15 @@
 //! mail with one of the other player's, and the game awaited the other player, yours is void.
 //! This drops it from your copy, takes theirs, and signs yours again on top, where it still
 //! applies (a resignation stays a resignation; an offer is made again if the game goes on).
+//!
+//! Only resignations and offers are signed again: they are what a player can sign while the
+//! game awaits the other. Anything else a void record did is left for the player to decide
+//! afresh, since the position it was chosen in is gone.
 
 use super::CliError;
 use super::keys::{self, KeyArgs};
 use crate::journal::Entry;
-use crate::log::{GameFile, Record, Settlement, record_unsigned, signature_line};
+use crate::log::{Action, GameFile, Record, Settlement};
 use crate::mail::{self, Found, Received};
 use crate::replay::AnyReplayer;
 use std::path::Path;
@@ -28,6 +32,18 @@ pub(crate) fn settle(
     key: &KeyArgs,
 ) -> Result<Settled, CliError> {
     let void: Vec<Record> = file.records()[document - 1..].to_vec();
+    let signer = key.signer(path)?;
+    let seat = super::record::seat_of(file, &*signer)?;
+    let yours = &file.header().players[seat].name;
+    // The void records are all one player's (a copy holding the other's after the fork shows
+    // no crossing); only that player's key settles them.
+    if let Some(other) = void.iter().find(|r| &r.signer != yours) {
+        return Err(CliError::usage(format!(
+            "the void records are {}'s, and --key is {yours}'s: only {} settles them",
+            other.signer, other.signer
+        ))
+        .hint("give your own key with --key PATH; nothing was written"));
+    }
     let mut base = file.clone();
     base.truncate(document);
     let mut received = mail::receive(Some(&base), found).map_err(|e| {
@@ -37,6 +53,7 @@ pub(crate) fn settle(
         ))
         .hint("nothing was written")
     })?;
+    let theirs = document..received.file.documents();
     let mut said = vec![format!(
         "{} void by the crossing rule (the game awaited the other player): dropped",
         match void.len() {
@@ -44,10 +61,13 @@ pub(crate) fn settle(
             n => format!("your records {document}-{}", document + n - 1),
         }
     )];
-    let signer = key.signer(path)?;
     let time = keys::now()?;
     let mut journal = super::journal::game(received.file.game_id())?;
     for record in &void {
+        if let Some(why) = not_again(record, &received.file, theirs.clone(), path) {
+            said.push(why);
+            continue;
+        }
         let grown = &mut received.file;
         let again = Record {
             seq: grown.documents() as u64,
@@ -56,21 +76,24 @@ pub(crate) fn settle(
             action: record.action.clone(),
             time: time.clone(),
         };
-        let unsigned = record_unsigned(&again);
         let key = signer.public_key();
-        journal
-            .check(key, again.seq, Some(again.prev), unsigned.as_bytes())
-            .map_err(|e| super::journal::refusal(e, path))?;
-        let signature = signer
-            .sign(unsigned.as_bytes())
-            .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;
-        let text = unsigned + &signature_line(&signature);
+        // Settled before (on another copy, or by a run cut short): the same record again.
+        let text = match super::record::signed_before(&journal, key, &again) {
+            Some((text, _)) => text,
+            None => {
+                let unsigned = crate::log::record_unsigned(&again);
+                journal
+                    .check(key, again.seq, Some(again.prev), unsigned.as_bytes())
+                    .map_err(|e| super::journal::refusal(e, path))?;
+                super::record::signed_record(&again, &*signer)?
+            }
+        };
         let mut candidate = grown.clone();
         candidate
             .append(text.as_bytes())
             .map_err(|e| CliError::rejected(format!("record {}: {e}", again.seq)))?;
         // Signed again only where it still applies: after their record the game may be over,
-        // or the offer may no longer stand.
+        // or the offer may no longer be allowed.
         let applies = AnyReplayer::start(&candidate)
             .and_then(|r| r.advance(&candidate))
             .is_ok();
@@ -92,8 +115,42 @@ pub(crate) fn settle(
     Ok(Settled { received, said })
 }
 
+/// Why a void record is not signed again, if it is not: it is no resignation or offer, or the
+/// other player made the same offer in the records that stand (yours again would decline it).
+fn not_again(
+    record: &Record,
+    file: &GameFile,
+    theirs: std::ops::Range<usize>,
+    path: &Path,
+) -> Option<String> {
+    match &record.action {
+        Action::Resign => None,
+        Action::Offer(offered) => {
+            let same = theirs
+                .map(|d| &file.records()[d - 1])
+                .any(|r| r.signer != record.signer && r.action == Action::Offer(*offered));
+            same.then(|| {
+                let accept = match offered {
+                    Settlement::Draw => "accept-draw",
+                    Settlement::RunOff => "accept-runoff",
+                };
+                format!(
+                    "your {} is not signed again: the other player offered the same, and yours \
+                     would let their offer lapse; `correspond {accept} {}` accepts it",
+                    words(record),
+                    crate::text::path(path)
+                )
+            })
+        }
+        other => Some(format!(
+            "your record ({}) is not signed again: it was chosen in a position that is gone; \
+             sign it afresh if you still want it",
+            other.kind()
+        )),
+    }
+}
+
 fn words(record: &Record) -> String {
-    use crate::log::Action;
     match &record.action {
         Action::Resign => "resignation".to_owned(),
         Action::Offer(Settlement::Draw) => "draw offer".to_owned(),

@@ -147,14 +147,39 @@ fn damaged(words: &[&str], why: &str) -> MailError {
     }
 }
 
-/// For each `-----BEGIN` in the text, in order, whether its line is quoted with `>`.
+/// For each block's opening line in the text, in order, whether it is quoted with `>`. Other
+/// armour (an OpenPGP signature, an SSH signature) is not counted: it has its own `-----BEGIN`.
 fn quoted_begins(text: &str) -> Vec<bool> {
-    text.lines()
-        .flat_map(|line| {
-            let quoted = line.trim_start().starts_with('>');
-            std::iter::repeat_n(quoted, line.matches("-----BEGIN").count())
-        })
-        .collect()
+    let marker: Vec<&str> = BEGIN.split(' ').collect();
+    let mut quoted = Vec::new();
+    let (mut line_start, mut scanned) = (0, 0);
+    for (at, _) in text.match_indices("-----BEGIN") {
+        if let Some(newline) = text[scanned..at].rfind('\n') {
+            line_start = scanned + newline + 1;
+        }
+        scanned = at;
+        // The marker's words, however the line after it was wrapped or quoted (within a few
+        // lines: the cost stays linear in the text).
+        let mut end = (at + 256).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let words = text[at..end]
+            .split_whitespace()
+            .map(|w| w.trim_start_matches('>'))
+            .filter(|w| !w.is_empty() && *w != "-")
+            .take(marker.len());
+        let ours = words
+            .zip(&marker)
+            .enumerate()
+            .filter(|(i, (word, m))| word == *m || (*i + 1 == marker.len() && word.starts_with(*m)))
+            .count()
+            == marker.len();
+        if ours {
+            quoted.push(text[line_start..at].trim_start().starts_with('>'));
+        }
+    }
+    quoted
 }
 
 /// The text with quoted-printable undone between a block's markers, where a paste from a raw

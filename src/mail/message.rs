@@ -10,10 +10,8 @@ use mail_builder::headers::message_id::MessageId;
 use mail_parser::{HeaderName, Message, MessageParser, PartType};
 use std::collections::HashSet;
 
-/// The content type of a message forwarded inside another.
-const FORWARD: &[u8] = b"message/rfc822";
-/// More forwarded messages than any game's mail holds.
-const MAX_FORWARDED: usize = 64;
+/// More messages inside a message (forwarded, or in a digest) than any game's mail holds.
+const MAX_FORWARDED: usize = 1000;
 
 /// What a raw message holds for us.
 #[derive(Clone, Debug, Default)]
@@ -39,10 +37,7 @@ pub fn in_message(raw: &[u8]) -> Parsed {
     // Messages forwarded inside messages, nested tens of thousands deep, would make a tree
     // too deep to walk (or even to drop) on the stack. No game's mail forwards more than a
     // few: such a message is refused with the reason, and a mailbox goes on with the rest.
-    let forwarded = raw
-        .windows(FORWARD.len())
-        .filter(|w| w.eq_ignore_ascii_case(FORWARD))
-        .count();
+    let forwarded = inner_messages(raw);
     if forwarded > MAX_FORWARDED {
         let subject = MessageParser::new()
             .header_text(HeaderName::Subject)
@@ -54,8 +49,8 @@ pub fn in_message(raw: &[u8]) -> Parsed {
                 game: None,
                 range: None,
                 why: format!(
-                    "the message holds more than {MAX_FORWARDED} forwarded messages \
-                     ({forwarded}), which no game's mail does"
+                    "the message holds more than {MAX_FORWARDED} messages inside it, \
+                     forwarded or in digests ({forwarded}), which no game's mail does"
                 ),
                 quoted: false,
             })],
@@ -90,6 +85,33 @@ pub fn in_message(raw: &[u8]) -> Parsed {
     }
 }
 
+/// At least how many messages a raw message can hold inside it, nested or side by side: each
+/// needs a `message/rfc822` (or `message/global`) type, however its header is folded, or a
+/// part of a `multipart/digest`, each of whose levels names `digest`. Counted on the raw bytes,
+/// before anything is parsed into a tree; a base64 part that holds a message grows by a third
+/// a level, so no size limit lets it nest deep.
+fn inner_messages(raw: &[u8]) -> usize {
+    let at = |i: usize, word: &[u8]| {
+        raw.get(i..i + word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    };
+    (0..raw.len())
+        .filter(|&i| {
+            if at(i, b"digest") {
+                return true;
+            }
+            if !at(i, b"message") {
+                return false;
+            }
+            let after = &raw[i + b"message".len()..];
+            after
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b'/')
+        })
+        .count()
+}
+
 fn collect(message: &Message<'_>, found: &mut Vec<Result<Packet, MailError>>) {
     for part in &message.parts {
         match &part.body {
@@ -114,12 +136,22 @@ fn in_text(bytes: &[u8]) -> Vec<Result<Packet, MailError>> {
 }
 
 /// The words of an HTML part: every tag a space (so that `<div>`s do not run lines together),
-/// entities decoded, nothing else interpreted. Blocks are all this program looks for.
+/// entities decoded, nothing else interpreted. Blocks are all this program looks for, and
+/// whether they were quoted: text inside a `<blockquote>` (how HTML mail quotes a reply) comes
+/// out as lines quoted with `> `, as a text part would quote it.
 fn html_text(html: &str) -> String {
     let mut text = String::with_capacity(html.len());
     let mut rest = html;
+    let mut depth = 0usize;
+    let push = |text: &mut String, part: &str, depth: usize| {
+        if depth == 0 {
+            text.push_str(part);
+        } else {
+            text.push_str(&part.replace('\n', "\n> "));
+        }
+    };
     while let Some(at) = rest.find(['<', '&']) {
-        text.push_str(&rest[..at]);
+        push(&mut text, &rest[..at], depth);
         rest = &rest[at..];
         if rest.starts_with('<') {
             // A tag starts with a letter, `/`, `!` or `?`; any other `<` is text.
@@ -128,8 +160,19 @@ fn html_text(html: &str) -> String {
                 .next()
                 .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'));
             if tag {
+                let name = rest[1..].trim_start_matches('/');
+                let name = &name[..name
+                    .find(|c: char| !c.is_ascii_alphanumeric())
+                    .unwrap_or(name.len())];
+                if name.eq_ignore_ascii_case("blockquote") {
+                    depth = if rest[1..].starts_with('/') {
+                        depth.saturating_sub(1)
+                    } else {
+                        depth + 1
+                    };
+                }
                 rest = rest.find('>').map_or("", |end| &rest[end + 1..]);
-                text.push(' ');
+                text.push_str(if depth == 0 { " " } else { "\n> " });
             } else {
                 text.push('<');
                 rest = &rest[1..];
@@ -174,7 +217,7 @@ fn html_text(html: &str) -> String {
             }
         }
     }
-    text.push_str(rest);
+    push(&mut text, rest, depth);
     text
 }
 

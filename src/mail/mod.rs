@@ -20,6 +20,7 @@
 //! which [`receive`] checks on the merged file before it returns anything to write.
 
 mod block;
+mod crossing;
 mod message;
 mod state;
 
@@ -30,6 +31,7 @@ use crate::digest::Digest;
 use crate::fork;
 use crate::log::GameFile;
 use crate::replay::{AnyReplayer, ReplayError};
+use crossing::{unsettled, void_twice, voided};
 use state::{Applied, State, start};
 use std::ops::Range;
 
@@ -134,6 +136,27 @@ fn fork_words(fork: &fork::Fork) -> String {
         format!(
             "its record {n} differs from the record {n} already received, and {ours} signed both: \
              two different records with one number (equivocation)"
+        )
+    } else if let Some(seen) = &fork.seen {
+        let (m, who) = (seen.record, &seen.signer);
+        let place = match seen.copy {
+            fork::Copy::A => "the file",
+            fork::Copy::B => "it",
+        };
+        let why = match seen.shows {
+            fork::Shows::BuiltOn => format!(
+                "{who}'s record {m} in {place} follows the record {n} there, so {who} had seen \
+                 it, and signed another record {n}, taking back what they had built on"
+            ),
+            fork::Shows::Withdrawn => format!(
+                "{who}'s resignation is void by the crossing rule, but {who}'s next record in \
+                 {place}, {m}, is not that resignation signed again: a resignation stays a \
+                 resignation"
+            ),
+        };
+        format!(
+            "its record {n} (signed by {theirs}) differs from the record {n} already received \
+             (signed by {ours}), and the crossing rule does not settle them: {why}"
         )
     } else if fork.stands == Some(fork::Copy::B) {
         format!(
@@ -328,6 +351,9 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
     // By first record, then by content: one pass applies a shuffled mailbox, and the outcome
     // depends on the set of blocks, never on their order.
     pending.sort_by_cached_key(|(_, p)| (p.first, Digest::of(&p.bytes)));
+    // The void versions seen, by number: one player's two void records at one place are still
+    // two documents signed at one place.
+    let mut voids = Vec::new();
     loop {
         let mut progress = false;
         let mut waiting = Vec::new();
@@ -337,16 +363,24 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
                 Ok(Applied::Grew) => progress = true,
                 Err(MailError::Gap { .. }) => waiting.push((f, packet)),
                 // Crossed the file's record, which the game awaited: void, and settled.
-                Err(MailError::Fork { fork, .. }) if fork.stands == Some(fork::Copy::A) => {
+                Err(MailError::Fork { fork, versions }) if fork.stands == Some(fork::Copy::A) => {
+                    let [_, rival] = *versions;
+                    if let Some(proof) = void_twice(&mut voids, fork.document, rival) {
+                        state.passed_over.push(ReceiveError::at(&f.origin, proof));
+                    }
                     state
                         .passed_over
                         .push(ReceiveError::at(&f.origin, MailError::Void(fork)));
                 }
                 // The file's record here arrived in this same run and is the void one: the
                 // awaited player's takes its place, whatever order the blocks came in.
-                Err(MailError::Fork { fork, .. })
+                Err(MailError::Fork { fork, versions })
                     if fork.stands == Some(fork::Copy::B) && fork.document >= initial.max(1) =>
                 {
+                    let [held, _] = *versions;
+                    if let Some(proof) = void_twice(&mut voids, fork.document, held) {
+                        state.passed_over.push(ReceiveError::at(&f.origin, proof));
+                    }
                     state.truncate(fork.document);
                     match state.apply(packet) {
                         Ok(_) => {
@@ -374,13 +408,22 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
             break;
         }
     }
+    unsettled(&mut state, &voids, initial);
     // Two versions of a record that both arrived now: the mailbox cannot say which stands, so
-    // neither does (a message given alone can).
+    // neither does (a message given alone can). Not so for two records of one player that the
+    // crossing rule voids alike: the record that stands is a third's.
     let undecided = state
         .passed_over
         .iter()
         .filter_map(|p| match *p.error {
-            MailError::Fork { ref fork, .. } if fork.document >= initial.max(1) => {
+            MailError::Fork { ref fork, .. }
+                if fork.document >= initial.max(1)
+                    && !voided(&state.file, fork)
+                    && fork
+                        .seen
+                        .as_ref()
+                        .is_none_or(|s| s.shows != fork::Shows::Withdrawn) =>
+            {
                 Some(fork.document)
             }
             _ => None,

@@ -236,3 +236,279 @@ fn a_resignation_that_crossed_a_checkmate_is_not_signed_again() {
     assert!(out.contains("result: black wins: checkmate"), "{out}");
     assert_eq!(alice.file(), bob.file());
 }
+
+/// A chess game by mail, alice white: accepted, alice to move at record 2, both copies alike.
+fn started(root: &Path) -> (Player, Player) {
+    let (alice, bob) = players(root);
+    let bob_pub = keys_dir().join("bob.pub");
+    alice.sign(&[
+        "new",
+        "chess",
+        "game.yaml",
+        "--name",
+        "alice",
+        "--side",
+        "white",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        bob_pub.to_str().expect("UTF-8"),
+    ]);
+    alice.mail_to(&bob, "0.eml");
+    let (code, _, err) = bob.run(&["receive", "--new", "game.yaml", "0.eml"]);
+    assert_eq!(code, 0, "{err}");
+    bob.sign(&["accept", "game.yaml"]);
+    exchange(&bob, &alice);
+    (alice, bob)
+}
+
+/// `from` mails its latest records, and `to` takes them.
+fn exchange(from: &Player, to: &Player) {
+    from.mail_to(to, "m.eml");
+    let (code, _, err) = to.run(&["receive", "game.yaml", "m.eml"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+fn key(name: &str) -> String {
+    keys_dir().join(name).to_str().expect("UTF-8").to_owned()
+}
+
+#[test]
+fn a_record_signed_on_top_of_the_other_is_not_taken_back_as_a_crossing() {
+    // bob offers a draw out of turn; alice plays on top of it, and the game ends in mate. Then
+    // alice signs e4 at the offer's place on an old copy: her later records show she had seen
+    // the offer, so this is no crossing, and bob's copy stands.
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = started(root.path());
+    std::fs::copy(alice.dir.join("game.yaml"), alice.dir.join("old.yaml")).expect("copy");
+    bob.sign(&["offer-draw", "game.yaml"]);
+    exchange(&bob, &alice);
+    for (who, other, mv) in [
+        (&alice, &bob, "f3"),
+        (&bob, &alice, "e5"),
+        (&alice, &bob, "g4"),
+        (&bob, &alice, "Qh4"),
+    ] {
+        who.sign(&["play", "game.yaml", mv]);
+        exchange(who, other);
+    }
+    alice.sign(&["play", "old.yaml", "e4"]);
+    let (code, message, err) = alice.run(&["mail", "old.yaml", "--from", "a@example.org"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(bob.dir.join("e4.eml"), message).expect("write");
+    let before = bob.file();
+    for settle in [false, true] {
+        let mut args = vec!["receive", "game.yaml", "e4.eml"];
+        let bob_key = key("bob");
+        if settle {
+            args.extend(["--settle", "--key", &bob_key]);
+        }
+        let (code, out, err) = bob.run(&args);
+        assert_eq!((code, out.as_str()), (1, ""));
+        assert_eq!(
+            err,
+            "error: e4.eml: its record 2 (signed by alice) differs from the record 2 already \
+             received (signed by bob), and the crossing rule does not settle them: alice's \
+             record 3 in the file follows the record 2 there, so alice had seen it, and signed \
+             another record 2, taking back what they had built on\n\
+             hint: the other version is in game.rival-2.copy: `correspond compare game.yaml \
+             game.rival-2.copy` sets the two side by side\n\
+             hint: this is for an arbiter, not for the crossing rule: keep both versions, and \
+             the message\n\
+             hint: nothing was written to the game file\n"
+        );
+        assert_eq!(bob.file(), before);
+    }
+    let (code, out, _) = bob.run(&["compare", "game.yaml", "game.rival-2.copy"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "game.yaml and game.rival-2.copy fork at record 2: bob signed offer-draw in game.yaml \
+         (line 25), alice signed move e2e4 in game.rival-2.copy (line 25)\n\
+         these did not cross: alice's record 3 in game.yaml follows the record 2 there, so alice \
+         had seen it, and signed another record 2 in game.rival-2.copy, taking back what they \
+         had built on; game.yaml stands (both players signed it after record 1), and \
+         game.rival-2.copy is evidence for an arbiter\n"
+    );
+}
+
+#[test]
+fn only_the_void_records_signer_settles_and_a_settlement_is_signed_once() {
+    // alice plays e4 while bob resigns: bob's resignation is void and is signed again.
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = started(root.path());
+    alice.sign(&["play", "game.yaml", "e4"]);
+    alice.mail_to(&bob, "e4.eml");
+    bob.sign(&["resign", "game.yaml"]);
+    std::fs::copy(bob.dir.join("game.yaml"), bob.dir.join("game2.yaml")).expect("copy");
+    let before = bob.file();
+    // Another player's key settles nothing.
+    let (code, out, err) = bob.run(&[
+        "receive",
+        "--settle",
+        "game.yaml",
+        "e4.eml",
+        "--key",
+        &key("alice"),
+    ]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: the void records are bob's, and --key is alice's: only bob settles them\n\
+         hint: give your own key with --key PATH; nothing was written\n"
+    );
+    assert_eq!(bob.file(), before);
+    // bob's own key: the resignation stands, on top of e4.
+    let settle = |file: &str| {
+        let (code, out, err) =
+            bob.run(&["receive", "--settle", file, "e4.eml", "--key", &key("bob")]);
+        assert_eq!((code, err.as_str()), (0, ""), "{out}");
+        out
+    };
+    let out = settle("game.yaml");
+    assert_eq!(
+        out.lines().take(3).collect::<Vec<_>>(),
+        [
+            "your record 2 void by the crossing rule (the game awaited the other player): dropped",
+            "record 2: alice (white) e4",
+            "record 3: bob (black) resigns; game over: white wins: bob (black) resigned",
+        ]
+    );
+    // Settled again on another copy (or after a run cut short): the same record, not a second.
+    settle("game2.yaml");
+    assert_eq!(
+        std::fs::read(bob.dir.join("game2.yaml")).expect("read"),
+        std::fs::read(bob.dir.join("game.yaml")).expect("read")
+    );
+    exchange(&bob, &alice);
+    assert_eq!(alice.file(), bob.file());
+}
+
+#[test]
+fn a_void_record_in_a_mailbox_is_settled_with_settle() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = started(root.path());
+    alice.sign(&["play", "game.yaml", "e4"]);
+    let (code, message, err) = alice.run(&["mail", "game.yaml", "--from", "a@example.org"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(
+        bob.dir.join("in.mbox"),
+        format!("From alice Wed Jul  1 10:00:00 2026\n{message}\n"),
+    )
+    .expect("write");
+    bob.sign(&["offer-draw", "game.yaml"]);
+    let before = bob.file();
+    let (code, out, err) = bob.run(&["receive", "game.yaml", "--mbox", "in.mbox"]);
+    assert_eq!((code, err.as_str()), (1, ""));
+    assert_eq!(
+        out,
+        "nothing new: game.yaml already holds every record received (records 0 to 2)\n\
+         passed over in.mbox, message 1 ([correspond] chess bc833595: alice v bob): its record 2 \
+         (signed by alice, whom the game awaited) crossed the record 2 already received (signed \
+         by bob), which is void by the crossing rule\n  \
+         your record 2 is void by the crossing rule, since the game awaited the other player: \
+         `correspond receive --settle game.yaml MESSAGE` drops it, takes theirs, and signs \
+         yours again where it still applies\n"
+    );
+    assert_eq!(bob.file(), before);
+    let (code, out, err) = bob.run(&[
+        "receive",
+        "--settle",
+        "game.yaml",
+        "--mbox",
+        "in.mbox",
+        "--key",
+        &key("bob"),
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(
+        out.lines().take(3).collect::<Vec<_>>(),
+        [
+            "your record 2 void by the crossing rule (the game awaited the other player): dropped",
+            "record 2: alice (white) e4",
+            "record 3: bob (black) offers a draw",
+        ]
+    );
+}
+
+#[test]
+fn two_void_records_of_one_player_at_one_place_are_proved() {
+    // bob offers a draw and, on another machine, resigns, both at record 2, while alice moves.
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = started(root.path());
+    std::fs::copy(bob.dir.join("game.yaml"), bob.dir.join("other.yaml")).expect("copy");
+    bob.sign(&["offer-draw", "game.yaml"]);
+    bob.mail_to(&alice, "offer.eml");
+    let elsewhere = correspond()
+        .current_dir(&bob.dir)
+        .env("CORRESPOND_TIME", "2026-07-02T11:00:00Z")
+        .env("CORRESPOND_JOURNAL", bob.dir.join(".other-journal"))
+        .args(["resign", "other.yaml", "--key", &key("bob")])
+        .output()
+        .expect("run");
+    assert!(elsewhere.status.success());
+    let (code, resign, _) = bob.run(&["mail", "other.yaml", "--from", "b@example.org"]);
+    assert_eq!(code, 0);
+    std::fs::write(alice.dir.join("resign.eml"), resign).expect("write");
+    alice.sign(&["play", "game.yaml", "e4"]);
+    let before = alice.file();
+    let (code, out, err) = alice.run(&["receive", "game.yaml", "offer.eml", "resign.eml"]);
+    assert_eq!((code, err.as_str()), (1, ""));
+    assert_eq!(
+        out,
+        "nothing new: game.yaml already holds every record received (records 0 to 2)\n\
+         passed over offer.eml: its record 2 (bob: offer-draw) crossed the record 2 already \
+         received (signed by alice, whom the game awaited) and is void by the crossing rule: \
+         bob signs it again on top of it where it still applies\n\
+         passed over resign.eml: its record 2 differs from the record 2 already received, and \
+         bob signed both: two different records with one number (equivocation)\n  \
+         a proof of it is in game.equivocation-2.proof, for an arbiter: `correspond check-proof \
+         game.equivocation-2.proof` checks it\n\
+         passed over resign.eml: its record 2 (bob: resign) crossed the record 2 already \
+         received (signed by alice, whom the game awaited) and is void by the crossing rule: \
+         bob signs it again on top of it where it still applies\n"
+    );
+    assert_eq!(alice.file(), before);
+    let (code, out, err) = alice.run(&["check-proof", "game.equivocation-2.proof"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.contains("bob signed two different records numbered 2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_offer_the_other_player_made_too_is_not_made_again() {
+    // Both offer a draw at once, alice on her turn: bob's is void, and signing it again would
+    // let alice's lapse; he is told to accept hers instead.
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = started(root.path());
+    alice.sign(&["offer-draw", "game.yaml"]);
+    alice.mail_to(&bob, "offer.eml");
+    bob.sign(&["offer-draw", "game.yaml"]);
+    let (code, out, err) = bob.run(&[
+        "receive",
+        "--settle",
+        "game.yaml",
+        "offer.eml",
+        "--key",
+        &key("bob"),
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(
+        out.lines().take(3).collect::<Vec<_>>(),
+        [
+            "your record 2 void by the crossing rule (the game awaited the other player): dropped",
+            "your draw offer is not signed again: the other player offered the same, and yours \
+             would let their offer lapse; `correspond accept-draw game.yaml` accepts it",
+            "record 2: alice (white) offers a draw",
+        ]
+    );
+    let (code, out, err) = bob.run(&["accept-draw", "game.yaml", "--key", &key("bob")]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(
+        out,
+        "record 3: bob (black) accepts the draw; game over: draw: agreement\n\
+         now: game over: draw: agreement\n"
+    );
+}

@@ -114,37 +114,152 @@ fn an_openpgp_clear_signature_is_read_through_its_dash_escaping() {
 
 #[test]
 fn a_message_nested_too_deep_is_refused_and_the_mailbox_goes_on() {
+    // Forwarded inside each other, as digests inside digests (whose parts are messages without
+    // saying so), and with the type's header folded: each nests deeper than a stack could walk.
+    let forwarded = "Content-Type: message/rfc822\n\n".repeat(47_000);
+    let digests: String = (0..50_000)
+        .map(|k| format!("Content-Type: multipart/digest; boundary=\"b{k}\"\n\n--b{k}\n\n"))
+        .collect();
+    let folded = "Content-Type: message/\n rfc822\n\n".repeat(47_000);
+    for (inner, count) in [(forwarded, 47_000), (digests, 50_000), (folded, 47_000)] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let sent = message(dir.path(), 16);
+        std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
+        let deep = format!(
+            "From: m@example.org\nSubject: deep\nMIME-Version: 1.0\n{inner}Subject: x\n\
+             Content-Type: text/plain\n\nhello\n"
+        );
+        let mbox = format!(
+            "From m Sun Mar  1 12:00:00 2026\n{deep}\nFrom morphy Sun Mar  1 12:01:00 2026\n\
+             {sent}\n"
+        );
+        std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
+        let (code, out, err) = receive(dir.path(), &["g.yaml", "--mbox", "box.mbox"]);
+        assert_eq!(code, 0, "{err}");
+        let why = format!(
+            "a record block is damaged: the message holds more than 1000 messages inside it, \
+             forwarded or in digests ({count}), which no game's mail does"
+        );
+        assert_eq!(
+            out.lines().take(2).collect::<Vec<_>>(),
+            [
+                "record 16: Paul Morphy (white) Nc3".to_owned(),
+                format!("passed over box.mbox, message 1 (deep): {why}"),
+            ]
+        );
+        // Given alone, it is refused with the same reason, and nothing is written.
+        std::fs::write(dir.path().join("deep.eml"), &deep).expect("write");
+        std::fs::write(dir.path().join("h.yaml"), opera_upto(15)).expect("write");
+        let (code, out, err) = receive(dir.path(), &["h.yaml", "deep.eml"]);
+        assert_eq!((code, out.as_str()), (1, ""));
+        assert_eq!(
+            err,
+            format!(
+                "error: deep.eml: {why}\nhint: ask for the message again, or for the game file \
+                 itself as an attachment\nhint: nothing was written to the game file\n"
+            )
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("h.yaml")).expect("read"),
+            opera_upto(15)
+        );
+    }
+}
+
+#[test]
+fn many_messages_forwarded_side_by_side_are_read() {
+    // Sixty-five forwarded messages attached to one: many, but nothing nests deep.
     let dir = tempfile::tempdir().expect("temp dir");
     let sent = message(dir.path(), 16);
     std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
-    let deep = format!(
-        "From: m@example.org\nSubject: deep\n{}Subject: x\nContent-Type: text/plain\n\nhello\n",
-        "Content-Type: message/rfc822\n\n".repeat(47_000)
+    let mut parts = String::new();
+    for k in 0..64 {
+        parts +=
+            &format!("--mix\nContent-Type: message/rfc822\n\nSubject: note {k}\n\nnothing here\n");
+    }
+    parts += &format!("--mix\nContent-Type: message/rfc822\n\n{sent}\n--mix--\n");
+    let many = format!(
+        "From: m@example.org\nSubject: many\nMIME-Version: 1.0\n\
+         Content-Type: multipart/mixed; boundary=\"mix\"\n\n{parts}"
     );
-    let mbox = format!(
-        "From m Sun Mar  1 12:00:00 2026\n{deep}\nFrom morphy Sun Mar  1 12:01:00 2026\n{sent}\n"
+    std::fs::write(dir.path().join("many.eml"), many).expect("write");
+    let (code, out, err) = receive(dir.path(), &["g.yaml", "many.eml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.starts_with("record 16: Paul Morphy (white) Nc3\n"),
+        "{out}"
     );
-    std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
-    let (code, out, err) = receive(dir.path(), &["g.yaml", "--mbox", "box.mbox"]);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        out.lines().take(2).collect::<Vec<_>>(),
-        [
-            "record 16: Paul Morphy (white) Nc3",
-            "passed over box.mbox, message 1 (deep): a record block is damaged: the message \
-             holds more than 64 forwarded messages (47000), which no game's mail does",
-        ]
+}
+
+#[test]
+fn a_damaged_quote_is_passed_over_in_html_replies_and_beside_other_armour() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let old = message(dir.path(), 15);
+    let sent = message(dir.path(), 16);
+    let new = block(&sent);
+    // The old block, trimmed after its BEGIN line, as a reply quotes it.
+    let trimmed: Vec<String> = old
+        .lines()
+        .take_while(|l| !l.starts_with("Game:"))
+        .map(str::to_owned)
+        .collect();
+    let quoted: String = trimmed.iter().map(|l| format!("> {l}\n")).collect();
+    let html_new = new.lines().collect::<Vec<_>>().join("<br>\n");
+    let html_quoted = trimmed.join("<br>\n");
+    // Gmail: text and HTML twins, the HTML quoting in a <blockquote>.
+    let gmail = format!(
+        "From: morphy@example.org\nSubject: Re: my move\nMIME-Version: 1.0\n\
+         Content-Type: multipart/alternative; boundary=\"alt\"\n\n--alt\n\
+         Content-Type: text/plain; charset=UTF-8\n\n{new}\nOn Sunday you wrote:\n{quoted}\n\
+         --alt\nContent-Type: text/html; charset=UTF-8\n\n<div dir=\"ltr\">{html_new}</div>\
+         <div class=\"gmail_quote\"><div>On Sunday you wrote:</div><blockquote \
+         class=\"gmail_quote\" style=\"margin:0 0 0 .8ex\"><div>{html_quoted}</div>\
+         </blockquote></div>\n--alt--\n"
     );
-    // Given alone, it is refused with the same reason, and nothing is written.
-    std::fs::write(dir.path().join("deep.eml"), &deep).expect("write");
-    std::fs::write(dir.path().join("h.yaml"), opera_upto(15)).expect("write");
-    let (code, _, err) = receive(dir.path(), &["h.yaml", "deep.eml"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("more than 64 forwarded messages"), "{err}");
-    assert_eq!(
-        std::fs::read_to_string(dir.path().join("h.yaml")).expect("read"),
-        opera_upto(15)
+    // An SSH signature (its own -----BEGIN) before the quote.
+    let sshsig = format!(
+        "From: morphy@example.org\nSubject: Re: my move\n\n{new}\n-----BEGIN SSH SIGNATURE-----\n\
+         U1NIU0lHAAAAAQ==\n-----END SSH SIGNATURE-----\n\nOn Sunday you wrote:\n{quoted}"
     );
+    // An OpenPGP clear-signed reply: dash-escaped, and ending in a signature block.
+    let escaped: String = format!("{new}\nOn Sunday you wrote:\n{quoted}")
+        .lines()
+        .map(|l| {
+            if l.starts_with('-') {
+                format!("- {l}\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    let clearsigned = format!(
+        "From: morphy@example.org\nSubject: Re: my move\n\n-----BEGIN PGP SIGNED MESSAGE-----\n\
+         Hash: SHA256\n\n{escaped}-----BEGIN PGP SIGNATURE-----\n\niQEz\n\
+         -----END PGP SIGNATURE-----\n"
+    );
+    for (name, reply) in [
+        ("gmail", gmail),
+        ("sshsig", sshsig),
+        ("clearsigned", clearsigned),
+    ] {
+        let file = format!("{name}.yaml");
+        let eml = format!("{name}.eml");
+        std::fs::write(dir.path().join(&file), opera_upto(15)).expect("write");
+        std::fs::write(dir.path().join(&eml), reply).expect("write");
+        let (code, out, err) = receive(dir.path(), &[&file, &eml]);
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+        assert_eq!(
+            out.lines().take(2).collect::<Vec<_>>(),
+            [
+                "record 16: Paul Morphy (white) Nc3".to_owned(),
+                format!(
+                    "passed over {eml}, block 2: a record block is damaged: it has no end line \
+                     (was it cut short?)"
+                ),
+            ],
+            "{name}"
+        );
+    }
 }
 
 #[test]
@@ -360,4 +475,64 @@ fn a_maildir_folder_is_read_as_a_mailbox() {
     let (code, _, err) = receive(dir.path(), &["g.yaml", "--maildir", "g.yaml"]);
     assert_eq!(code, 2);
     assert!(err.contains("is g.yaml a Maildir folder?"), "{err}");
+}
+
+#[test]
+fn a_file_name_outside_ascii_or_too_long_is_not_put_in_the_body() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
+    let long = format!("{}.yaml", "x".repeat(120));
+    for name in ["partie-été.yaml", long.as_str()] {
+        std::fs::copy(dir.path().join("g.yaml"), dir.path().join(name)).expect("copy");
+        let out = crate::util::correspond()
+            .current_dir(dir.path())
+            .env("CORRESPOND_TIME", "2026-06-01T10:05:00Z")
+            .args(["mail", name, "--from", "a@example.org"])
+            .output()
+            .expect("run");
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
+            (Some(0), "")
+        );
+        let message = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(message.is_ascii(), "{message}");
+        assert!(
+            message.contains("Content-Transfer-Encoding: 7bit\n"),
+            "{message}"
+        );
+        assert!(message.lines().all(|l| l.len() <= 78), "{message}");
+        assert!(
+            message.contains("\n    correspond receive GAME.yaml MESSAGE\n")
+                && message.contains("\nThe signed records of GAME.yaml:\n"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn two_messages_sent_within_a_second_have_different_ids() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
+    let id = || {
+        let out = crate::util::correspond()
+            .current_dir(dir.path())
+            .env_remove("CORRESPOND_TIME")
+            .args(["mail", "g.yaml", "--from", "a@example.org"])
+            .output()
+            .expect("run");
+        let message = String::from_utf8(out.stdout).expect("UTF-8");
+        message
+            .lines()
+            .find_map(|l| l.strip_prefix("Message-ID: "))
+            .map(str::to_owned)
+            .expect("a Message-ID")
+    };
+    let (first, second) = (id(), id());
+    assert_ne!(first, second);
+    // Pinned, the time makes the message reproducible, its id too.
+    let pinned = mail_at(dir.path(), "2026-06-01T10:05:00Z", &[]);
+    assert_eq!(pinned, mail_at(dir.path(), "2026-06-01T10:05:00Z", &[]));
 }

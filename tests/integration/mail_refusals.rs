@@ -112,7 +112,7 @@ fn moves_that_crossed_in_the_mail_are_settled_by_the_crossing_rule() {
     let dir = tempfile::tempdir().expect("temp dir");
     let rival = white_resigns_instead(dir.path());
     std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
-    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(15)).expect("write");
     let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&rival)]);
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(
@@ -126,7 +126,54 @@ fn moves_that_crossed_in_the_mail_are_settled_by_the_crossing_rule() {
     );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera_upto(15)
+    );
+}
+
+#[test]
+fn a_resignation_played_over_is_no_crossing() {
+    // White's resignation crossed Black's 8th move, and White then played on top of that move
+    // instead of signing the resignation again: a resignation withdrawn, for an arbiter.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rival = white_resigns_instead(dir.path());
+    std::fs::remove_file(dir.path().join("other.yaml")).expect("remove");
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(16)).expect("write");
+    let (code, out, err) = receive(dir.path(), &["opera.yaml", arg(&rival)]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: its record 15 (signed by Paul Morphy) differs from the record 15 already \
+             received (signed by Duke Karl Count Isouard), and the crossing rule does not settle \
+             them: Paul Morphy's resignation is void by the crossing rule, but Paul Morphy's \
+             next record in the file, 16, is not that resignation signed again: a resignation \
+             stays a resignation\n\
+             hint: the other version is in opera.rival-15.copy: `correspond compare opera.yaml \
+             opera.rival-15.copy` sets the two side by side\n\
+             hint: this is for an arbiter, not for the crossing rule: keep both versions, and \
+             the message\n\
+             hint: nothing was written to the game file\n",
+            arg(&rival)
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
         opera_upto(16)
+    );
+    let (code, out, err) = run(
+        dir.path(),
+        &["compare", "opera.yaml", "opera.rival-15.copy"],
+    );
+    assert_eq!((code, err.as_str()), (1, ""));
+    assert_eq!(
+        out,
+        "opera.yaml and opera.rival-15.copy fork at record 15: Duke Karl Count Isouard signed \
+         move d8e7 in opera.yaml (line 129), Paul Morphy signed resign in opera.rival-15.copy \
+         (line 129)\n\
+         the crossing rule voids Paul Morphy's resignation in opera.rival-15.copy, and Paul \
+         Morphy was to sign it again on top of opera.yaml's record 15; Paul Morphy's record 16 \
+         in opera.yaml is something else instead: a resignation withdrawn, for an arbiter (a \
+         resignation stays a resignation)\n"
     );
 }
 
@@ -338,7 +385,32 @@ fn a_message_and_a_mailbox_that_crossed_are_settled_by_the_crossing_rule() {
         mbox(&[&resign, both.as_bytes()]),
     )
     .expect("write");
-    settled(16);
+    // White's record 16 plays on where White's resignation was to be signed again: the move
+    // that stands is taken, and White's record 16 is not.
+    std::fs::write(dir.path().join("opera.yaml"), opera_upto(14)).expect("write");
+    let (code, out, err) = receive(
+        dir.path(),
+        &["opera.yaml", "move15.eml", "--mbox", "box.mbox"],
+    );
+    assert_eq!((code, err.as_str()), (1, ""));
+    assert_eq!(
+        out,
+        "record 15: Duke Karl Count Isouard (black) Qe7\n\
+         passed over box.mbox, message 2 ([correspond] chess e43c17e9: Paul Morphy v Duke Karl \
+         Count Isouard): its record 15 (signed by Duke Karl Count Isouard) differs from the \
+         record 15 already received (signed by Paul Morphy), and the crossing rule does not \
+         settle them: Paul Morphy's resignation is void by the crossing rule, but Paul Morphy's \
+         next record in it, 16, is not that resignation signed again: a resignation stays a \
+         resignation\n  \
+         the other version is in opera.rival-15.copy: `correspond compare opera.yaml \
+         opera.rival-15.copy` sets the two side by side\n\
+         now: Paul Morphy (white) to move\n\
+         next: Paul Morphy (white): correspond play opera.yaml MOVE\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("opera.yaml")).expect("read"),
+        opera_upto(15)
+    );
 }
 
 #[test]

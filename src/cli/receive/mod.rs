@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 /// A mailbox (--mbox, `-` for standard input) holds whatever arrived: what verifies is applied,
 /// and each block passed over is listed with the reason; the exit code is 1 when one was forged
 /// or disagrees with the game. Two versions of one record that arrive together, when the file
-/// holds neither, are both left out: the players settle which stands.
+/// holds neither and the crossing rule does not settle them, are both left out.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
@@ -53,7 +53,9 @@ pub(crate) struct Args {
     #[arg(long, value_name = "ID")]
     game: Option<String>,
     /// Where to write the proof when a message shows that a player signed two different
-    /// records with one number. Default: next to FILE, `FILE-STEM.equivocation-N.proof`.
+    /// records with one number. Default: next to FILE, `FILE-STEM.equivocation-N.proof`. When
+    /// it shows a player signed in two versions of the game, the other version goes here
+    /// instead (default `FILE-STEM.rival-N.copy`).
     #[arg(long, value_name = "PATH")]
     proof: Option<PathBuf>,
     /// Do not commit the file to git, even inside a git work tree.
@@ -240,23 +242,32 @@ impl Writing<'_> {
         let mut locked = self.wait.lock(path)?;
         let file = GameFile::parse(locked.bytes()).map_err(|e| invalid(path, &e))?;
         // The file is replayed once, by `receive`; a defect of its own is not the mail's.
-        let received = match mail::receive(Some(&file), found) {
+        let outcome = mail::receive(Some(&file), found);
+        // A record of the file's that is void by the crossing rule: refused in a message given
+        // alone, passed over in a mailbox.
+        let void = match &outcome {
+            Err(e) => crossed(&e.error),
+            Ok(received) => received
+                .passed_over
+                .iter()
+                .filter_map(|p| crossed(&p.error))
+                .min(),
+        };
+        if let (Some(document), Some(key)) = (void, self.settle) {
+            let settled = super::settle::settle(path, &file, document, found, key)?;
+            self.find_repository()?;
+            super::record::tidy(&locked, self.tracked.as_ref(), &mut self.said)?;
+            self.said.extend(settled.said);
+            locked
+                .rewrite(settled.received.file.text().as_bytes().to_vec())
+                .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
+            self.locked = Some(locked);
+            return Ok(settled.received);
+        }
+        let received = match outcome {
             Ok(received) => received,
-            Err(e) => match (&*e.error, self.settle) {
-                (MailError::Fork { fork, .. }, Some(key))
-                    if fork.stands == Some(crate::fork::Copy::B) =>
-                {
-                    let settled = super::settle::settle(path, &file, fork.document, found, key)?;
-                    self.find_repository()?;
-                    super::record::tidy(&locked, self.tracked.as_ref(), &mut self.said)?;
-                    self.said.extend(settled.said);
-                    locked
-                        .rewrite(settled.received.file.text().as_bytes().to_vec())
-                        .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
-                    self.locked = Some(locked);
-                    return Ok(settled.received);
-                }
-                (MailError::Invalid(defect), _) if e.origin.is_none() => {
+            Err(e) => match &*e.error {
+                MailError::Invalid(defect) if e.origin.is_none() => {
                     return Err(Stop::Cli(invalid(path, defect)));
                 }
                 _ => return Err(Stop::Refused(e)),
@@ -287,6 +298,24 @@ impl Writing<'_> {
     }
 }
 
+/// The file's record that a record which arrived voids by the crossing rule, if it is that.
+fn crossed(error: &MailError) -> Option<usize> {
+    match error {
+        MailError::Fork { fork, .. } if fork.stands == Some(fork::Copy::B) => Some(fork.document),
+        _ => None,
+    }
+}
+
+/// How to settle a crossing in which the file's record is void.
+fn settle_hint(document: usize, path: &Path) -> String {
+    format!(
+        "your record {document} is void by the crossing rule, since the game awaited the other \
+         player: `correspond receive --settle {} MESSAGE` drops it, takes theirs, and signs \
+         yours again where it still applies",
+        crate::text::path(path)
+    )
+}
+
 fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
     CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path)))
         .hint("nothing was written; `correspond audit` shows who changed it, if it is in git")
@@ -306,14 +335,18 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
             Some(said) => error.hint(said),
             None => error,
         },
+        MailError::Fork { fork, .. } if fork.seen.is_some() => {
+            let error = match write_proof(&e.error, args) {
+                Some(said) => error.hint(said),
+                None => error,
+            };
+            error.hint(
+                "this is for an arbiter, not for the crossing rule: keep both versions, and \
+                 the message",
+            )
+        }
         MailError::Fork { fork, .. } if fork.stands == Some(crate::fork::Copy::B) => {
-            error.hint(format!(
-                "your record {} is void by the crossing rule, since the game awaited the other \
-                 player: `correspond receive --settle {} MESSAGE` drops it, takes theirs, and \
-                 signs yours again where it still applies",
-                fork.document,
-                crate::text::path(&args.file)
-            ))
+            error.hint(settle_hint(fork.document, &args.file))
         }
         MailError::Fork { .. } => error
             .hint(
@@ -337,11 +370,16 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
 }
 
 /// For a fork where one player signed both records, writes the proof (to --proof, or next to
-/// the game file) and says where; `None` for any other error.
+/// the game file) and says where; where one player signed in both versions (a record of theirs
+/// follows the other version's record at the fork), writes the other version, for an arbiter
+/// to compare; `None` for any other error.
 fn write_proof(error: &MailError, args: &Args) -> Option<String> {
     let MailError::Fork { fork: f, versions } = error else {
         return None;
     };
+    if f.seen.is_some() {
+        return Some(write_rival(&versions[1], f, args));
+    }
     if !f.equivocation {
         return None;
     }
@@ -368,6 +406,34 @@ fn write_proof(error: &MailError, args: &Args) -> Option<String> {
             crate::text::path(&path)
         ),
     })
+}
+
+/// Writes the other version of the game (to --proof, or next to the game file, not as `.yaml`
+/// so that `verify` does not count it as a game) and says where.
+fn write_rival(rival: &[u8], f: &fork::Fork, args: &Args) -> String {
+    let path = args.proof.clone().unwrap_or_else(|| {
+        let stem = args
+            .file
+            .file_stem()
+            .map_or_else(|| "game".into(), |s| s.to_string_lossy());
+        args.file
+            .with_file_name(format!("{stem}.rival-{}.copy", f.document))
+    });
+    let written = match log::create_new(&path, rival) {
+        Err(_) if log::read_limited(&path).is_ok_and(|held| held == rival) => Ok(()),
+        done => done,
+    };
+    let shown = crate::text::path(&path);
+    match written {
+        Ok(()) => format!(
+            "the other version is in {shown}: `correspond compare {} {shown}` sets the two side \
+             by side",
+            crate::text::path(&args.file)
+        ),
+        Err(e) => format!(
+            "the other version was not written: {shown}: {e} (give another path with --proof)"
+        ),
+    }
 }
 
 /// Whether the file at `path` is already a proof that the fork's signer signed two records at
@@ -401,6 +467,9 @@ fn report<G: CliGame>(
         let mut proved = Vec::new();
         for passed in &received.passed_over {
             writeln!(out, "passed over {passed}")?;
+            if let Some(document) = crossed(&passed.error) {
+                writeln!(out, "  {}", settle_hint(document, path))?;
+            }
             if let MailError::Fork { fork, .. } = &*passed.error {
                 // One proof a record is enough for an arbiter.
                 if fork.equivocation && proved.contains(&fork.document) {
