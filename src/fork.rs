@@ -440,24 +440,37 @@ pub fn settles(old: &GameFile, new: &[u8]) -> Option<usize> {
     if old.document(0) != new.document(0) {
         return None;
     }
-    let mut base = new.clone();
-    base.truncate(document);
-    let awaited = AnyReplayer::start(&base)
-        .and_then(|r| r.advance(&base))
-        .ok()?
-        .awaited()?;
-    let seat = |file: &GameFile, d: usize| {
-        let name = &file.records()[d - 1].signer;
-        file.header().players.iter().position(|p| &p.name == name)
-    };
-    let void_by_other = (document..old.documents()).all(|d| seat(old, d) != Some(awaited));
+    let awaited = awaited_at(&new, document)?;
+    let void_by_other = (document..old.documents()).all(|d| signer_seat(old, d) != Some(awaited));
     let verified = |file: &GameFile| {
         AnyReplayer::start(file)
             .and_then(|r| r.advance(file))
             .is_ok()
     };
-    (seat(&new, document) == Some(awaited) && void_by_other && verified(old) && verified(&new))
-        .then_some(document)
+    (signer_seat(&new, document) == Some(awaited)
+        && void_by_other
+        && verified(old)
+        && verified(&new))
+    .then_some(document)
+}
+
+/// The seat the game awaited at document `document` of `file`, after the documents before it
+/// (`None` when those do not verify, or the game was over).
+#[must_use]
+pub fn awaited_at(file: &GameFile, document: usize) -> Option<usize> {
+    let mut base = file.clone();
+    base.truncate(document);
+    AnyReplayer::start(&base)
+        .and_then(|r| r.advance(&base))
+        .ok()?
+        .awaited()
+}
+
+/// The seat of the player who signed record `document` of `file`, by the name it gives.
+#[must_use]
+pub fn signer_seat(file: &GameFile, document: usize) -> Option<usize> {
+    let name = &file.records()[document - 1].signer;
+    file.header().players.iter().position(|p| &p.name == name)
 }
 
 /// `move e2e4`, `resign`, `claim-draw repetition`.

@@ -44,6 +44,13 @@ impl IndexLock {
     }
 }
 
+/// git's index lock, and the critical section it was taken in: the lock goes first (fields
+/// drop in order), so that a signal waiting for the section never finds it left behind.
+struct Held {
+    lock: IndexLock,
+    _critical: std::sync::MutexGuard<'static, ()>,
+}
+
 impl Drop for IndexLock {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
@@ -116,7 +123,10 @@ impl Tracked {
     /// # Errors
     /// When a lock stays, or git fails.
     pub fn restage(&self, contents: &[u8]) -> Result<bool, GitError> {
-        let index = self.repo.index()?;
+        // As it is on disk now: the repository's cached index is as old as this `Tracked`,
+        // and other commands may have committed since.
+        let mut index = self.repo.index()?;
+        index.read(true)?;
         let wanted = Oid::hash_object(git2::ObjectType::Blob, contents)?;
         if index
             .get_path(&self.relative, 0)
@@ -128,12 +138,29 @@ impl Tracked {
         if index.get_path(&self.relative, 0).is_none() {
             return Ok(false);
         }
-        self.wait_for_locks()?;
-        let _critical = crate::interrupt::critical();
-        let lock = IndexLock::take(&self.repo)?
-            .ok_or_else(|| GitError::Locked(PathBuf::from(".git/index.lock")))?;
-        self.stage(&lock)?;
+        let _turn = self.repository_turn()?;
+        let held = self.take_index_lock()?;
+        self.stage(&held.lock)?;
         Ok(true)
+    }
+
+    /// git's index lock, taken once the locks a commit needs are free, in a critical section
+    /// (a signal lets the step that follows finish); another git command taking it between the
+    /// look and the take is waited for too.
+    fn take_index_lock(&self) -> Result<Held, GitError> {
+        for _ in 0..=LOCK_ATTEMPTS {
+            self.wait_for_locks()?;
+            let critical = crate::interrupt::critical();
+            if let Some(lock) = IndexLock::take(&self.repo)? {
+                return Ok(Held {
+                    lock,
+                    _critical: critical,
+                });
+            }
+            drop(critical);
+            std::thread::sleep(LOCK_PAUSE);
+        }
+        Err(GitError::Locked(PathBuf::from(".git/index.lock")))
     }
 
     /// The lock files a commit takes: the index, `HEAD`, and the branch `HEAD` names.
@@ -188,27 +215,15 @@ impl Tracked {
         let _turn = self.repository_turn()?;
         let mut attempt = 0;
         loop {
-            self.wait_for_locks()?;
-            let critical = crate::interrupt::critical();
-            let Some(index_lock) = IndexLock::take(&self.repo)? else {
-                // Taken by another git command between the look and the take.
-                drop(critical);
-                attempt += 1;
-                if attempt > LOCK_ATTEMPTS {
-                    return Err(GitError::Locked(PathBuf::from(".git/index.lock")));
-                }
-                std::thread::sleep(LOCK_PAUSE);
-                continue;
-            };
+            let held = self.take_index_lock()?;
             match self.commit_once(message, contents) {
                 Ok(id) => {
-                    self.stage(&index_lock)
+                    self.stage(&held.lock)
                         .map_err(|error| GitError::IndexAfterCommit { id, error })?;
                     return Ok(id);
                 }
                 Err(e) if attempt < LOCK_ATTEMPTS && transient(&e) => {
-                    drop(index_lock);
-                    drop(critical);
+                    drop(held);
                     attempt += 1;
                     std::thread::sleep(LOCK_PAUSE);
                 }

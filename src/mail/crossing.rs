@@ -6,7 +6,6 @@ use super::state::State;
 use super::{MailError, ReceiveError};
 use crate::fork::{self, Relation};
 use crate::log::GameFile;
-use crate::replay::AnyReplayer;
 
 /// When a second, different void version of record `document` arrives from the player who
 /// signed the first: their equivocation, as a fork of the two void versions (a proof).
@@ -90,13 +89,7 @@ pub(super) fn voided(file: &GameFile, fork: &fork::Fork) -> bool {
     if !fork.equivocation || file.documents() <= fork.document {
         return false;
     }
-    let mut base = file.clone();
-    base.truncate(fork.document);
-    let awaited = AnyReplayer::start(&base)
-        .and_then(|r| r.advance(&base))
-        .ok()
-        .and_then(|r| r.awaited());
     let held = &file.records()[fork.document - 1].signer;
-    let seat = file.header().players.iter().position(|p| &p.name == held);
-    held != &fork.records[0].0 && seat.is_some() && seat == awaited
+    let seat = fork::signer_seat(file, fork.document);
+    held != &fork.records[0].0 && seat.is_some() && seat == fork::awaited_at(file, fork.document)
 }

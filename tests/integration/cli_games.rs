@@ -38,33 +38,19 @@ impl Table {
 
     /// Runs correspond in the repository as `who`; returns (exit code, stdout, stderr).
     fn run(&self, who: &str, args: &[&str]) -> (i32, String, String) {
-        let out = correspond()
-            .current_dir(&self.repo)
-            .env("HOME", &self.keys)
-            .args(args)
-            .arg("--key")
-            .arg(self.key(who))
-            .output()
-            .expect("run correspond");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+        crate::util::transcript(
+            correspond()
+                .current_dir(&self.repo)
+                .env("HOME", &self.keys)
+                .args(args)
+                .arg("--key")
+                .arg(self.key(who)),
         )
     }
 
     /// Runs a command that reads the file only (no key).
     fn read(&self, args: &[&str]) -> (i32, String, String) {
-        let out = correspond()
-            .current_dir(&self.repo)
-            .args(args)
-            .output()
-            .expect("run correspond");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        crate::util::transcript(correspond().current_dir(&self.repo).args(args))
     }
 
     fn read_ok(&self, args: &[&str]) -> String {

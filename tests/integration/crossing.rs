@@ -14,24 +14,19 @@ struct Player {
 impl Player {
     fn run(&self, args: &[&str]) -> (i32, String, String) {
         self.minute.set(self.minute.get() + 1);
-        let out = correspond()
-            .current_dir(&self.dir)
-            .env(
-                "CORRESPOND_TIME",
-                format!(
-                    "2026-07-0{}T10:{:02}:00Z",
-                    if self.key == "alice" { 1 } else { 2 },
-                    self.minute.get()
-                ),
-            )
-            .env("CORRESPOND_JOURNAL", self.dir.join(".journal"))
-            .args(args)
-            .output()
-            .expect("run correspond");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+        crate::util::transcript(
+            correspond()
+                .current_dir(&self.dir)
+                .env(
+                    "CORRESPOND_TIME",
+                    format!(
+                        "2026-07-0{}T10:{:02}:00Z",
+                        if self.key == "alice" { 1 } else { 2 },
+                        self.minute.get()
+                    ),
+                )
+                .env("CORRESPOND_JOURNAL", self.dir.join(".journal"))
+                .args(args),
         )
     }
 
@@ -184,37 +179,14 @@ fn crossed_records_are_settled_alike_by_both_players() {
 fn a_resignation_that_crossed_a_checkmate_is_not_signed_again() {
     // Fool's mate: black mates while white resigns; the mate stands, the game is over.
     let root = tempfile::tempdir().expect("temp dir");
-    let (alice, bob) = players(root.path());
-    let bob_pub = keys_dir().join("bob.pub");
-    alice.sign(&[
-        "new",
-        "chess",
-        "game.yaml",
-        "--name",
-        "alice",
-        "--side",
-        "white",
-        "--opponent",
-        "bob",
-        "--opponent-key",
-        bob_pub.to_str().expect("UTF-8"),
-        "--no-commit",
-    ]);
-    alice.mail_to(&bob, "0.eml");
-    bob.run(&["receive", "--new", "game.yaml", "0.eml"]);
-    bob.sign(&["accept", "game.yaml"]);
+    let (alice, bob) = started(root.path());
     for (who, other, mv) in [
-        (&bob, &alice, None),
-        (&alice, &bob, Some("f3")),
-        (&bob, &alice, Some("e5")),
-        (&alice, &bob, Some("g4")),
+        (&alice, &bob, "f3"),
+        (&bob, &alice, "e5"),
+        (&alice, &bob, "g4"),
     ] {
-        if let Some(mv) = mv {
-            who.sign(&["play", "game.yaml", mv]);
-        }
-        who.mail_to(other, "m.eml");
-        let (code, _, err) = other.run(&["receive", "game.yaml", "m.eml"]);
-        assert_eq!(code, 0, "{err}");
+        who.sign(&["play", "game.yaml", mv]);
+        exchange(who, other);
     }
     bob.sign(&["play", "game.yaml", "Qh4"]);
     bob.mail_to(&alice, "mate.eml");

@@ -314,16 +314,7 @@ fn a_merge_that_drops_the_other_sides_records_is_caught() {
 
 /// Runs correspond in `who`'s clone: (exit code, stdout, stderr).
 pub(crate) fn run(club: &Club, who: &str, args: &[&str]) -> (i32, String, String) {
-    let out = correspond()
-        .current_dir(club.clone(who))
-        .args(args)
-        .output()
-        .expect("run correspond");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::util::transcript(correspond().current_dir(club.clone(who)).args(args))
 }
 
 /// Runs git in `who`'s clone, which may fail: (success, stdout and stderr).

@@ -53,17 +53,12 @@ impl Repo {
     }
 
     fn run(&self, who: &str, args: &[&str]) -> (i32, String, String) {
-        let out = correspond()
-            .current_dir(&self.path)
-            .args(args)
-            .arg("--key")
-            .arg(keys_dir().join(who))
-            .output()
-            .expect("run");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+        crate::util::transcript(
+            correspond()
+                .current_dir(&self.path)
+                .args(args)
+                .arg("--key")
+                .arg(keys_dir().join(who)),
         )
     }
 

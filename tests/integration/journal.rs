@@ -14,17 +14,12 @@ fn desk() -> (tempfile::TempDir, std::path::PathBuf) {
 
 /// Runs `correspond` in `dir` with `journal` and a pinned time: (exit code, stdout, stderr).
 fn run(dir: &Path, journal: &Path, time: &str, args: &[&str]) -> (i32, String, String) {
-    let out = correspond()
-        .current_dir(dir)
-        .env("CORRESPOND_JOURNAL", journal)
-        .env("CORRESPOND_TIME", time)
-        .args(args)
-        .output()
-        .expect("run correspond");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    crate::util::transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_JOURNAL", journal)
+            .env("CORRESPOND_TIME", time)
+            .args(args),
     )
 }
 

@@ -32,17 +32,12 @@ pub(crate) fn opera_upto(last: usize) -> String {
 
 /// Runs correspond in `dir`; returns (exit code, stdout, stderr).
 pub(crate) fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = correspond()
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("HOME", dir)
-        .args(args)
-        .output()
-        .expect("run correspond");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    crate::util::transcript(
+        correspond()
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("HOME", dir)
+            .args(args),
     )
 }
 

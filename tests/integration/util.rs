@@ -44,6 +44,17 @@ pub fn correspond() -> assert_cmd::Command {
     cmd
 }
 
+/// A command run to its end, as a transcript: (exit code, or -1 when a signal ended it; stdout;
+/// stderr).
+pub fn transcript(cmd: &mut assert_cmd::Command) -> (i32, String, String) {
+    let out = cmd.output().expect("run correspond");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The signing journal of the running test: one per test (by its thread), shared by all the
 /// commands it runs, as a user's journal is, and apart from every other test's.
 pub fn journal_dir() -> std::path::PathBuf {

@@ -331,12 +331,12 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
         MailError::Gap { .. } => {
             error.hint("receive the earlier message first (or all of them at once, in any order)")
         }
-        MailError::Fork { fork, .. } if fork.equivocation => match write_proof(&e.error, args) {
+        MailError::Fork { fork, .. } if fork.equivocation => match write_evidence(&e.error, args) {
             Some(said) => error.hint(said),
             None => error,
         },
         MailError::Fork { fork, .. } if fork.seen.is_some() => {
-            let error = match write_proof(&e.error, args) {
+            let error = match write_evidence(&e.error, args) {
                 Some(said) => error.hint(said),
                 None => error,
             };
@@ -373,7 +373,7 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
 /// the game file) and says where; where one player signed in both versions (a record of theirs
 /// follows the other version's record at the fork), writes the other version, for an arbiter
 /// to compare; `None` for any other error.
-fn write_proof(error: &MailError, args: &Args) -> Option<String> {
+fn write_evidence(error: &MailError, args: &Args) -> Option<String> {
     let MailError::Fork { fork: f, versions } = error else {
         return None;
     };
@@ -477,7 +477,7 @@ fn report<G: CliGame>(
                 }
                 proved.push(fork.document);
             }
-            if let Some(said) = write_proof(&passed.error, args) {
+            if let Some(said) = write_evidence(&passed.error, args) {
                 writeln!(out, "  {said}")?;
             }
         }
