@@ -1,8 +1,11 @@
 //! `correspond`: board games by correspondence.
 //!
-//! The library holds everything the `correspond` binary does, so that it can be tested and reused
-//! without a terminal. Dependencies point inward: [`cli`] uses everything; [`git`], [`log`],
-//! [`sign`] and [`replay`] use [`rules`] and the small shared pieces; [`rules`] uses nothing.
+//! The library holds everything the `correspond` binary does but talk to a person, so that it
+//! can be tested and reused without a terminal: it never prints, and reads no environment or
+//! clock. The command line lives in the binary crate (`src/main.rs` and `src/cli/`), so the
+//! compiler holds that line. Dependencies point inward: the command line uses everything;
+//! [`git`], [`log`], [`sign`] and [`replay`] use [`rules`] and the small shared pieces; [`rules`]
+//! uses nothing.
 //!
 //! - [`rules`]: each game's rules as pure functions over positions;
 //! - [`files`]: opening what users name without waiting on pipes or reading without end;
@@ -16,17 +19,17 @@
 //! - [`mail`]: records sent and received as mail messages (pure);
 //! - [`git`]: committing records and reading a file's history;
 //! - [`interrupt`]: the steps a signal must let finish, and the temporary files it removes;
-//! - [`text`]: text from others (files, file names, git, mail) made safe to show;
-//! - [`cli`]: the command line, the only layer that prints.
+//! - [`games`]: the registry of the games, from which every list of them is made;
+//! - [`text`]: text from others (files, file names, git, mail) made safe to show.
 
 #![forbid(unsafe_code)]
 
 pub mod audit;
-pub mod cli;
 pub mod digest;
 pub mod files;
 pub mod flip;
 pub mod fork;
+pub mod games;
 pub mod git;
 pub mod interrupt;
 pub mod journal;

@@ -3,8 +3,8 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs, derive_nonce};
-use crate::flip::Part;
-use crate::log::Action;
+use correspond::flip::Part;
+use correspond::log::Action;
 use std::io::Write;
 
 /// Accept a game your opponent created: sign the header's terms and, where a coin flip decides

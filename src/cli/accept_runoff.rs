@@ -3,7 +3,7 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
-use crate::log::Action;
+use correspond::log::Action;
 use std::io::Write;
 
 /// Accept your opponent's Run-Off offer. The player to move then commits to the coin flip.

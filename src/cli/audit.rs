@@ -2,9 +2,9 @@
 
 use super::CliError;
 use super::error::ExitStatus;
-use crate::audit::{Auditor, Departure, Finding, Violation, departure};
-use crate::git::{History, Rewind, Version};
-use crate::log::{Action, GameFile, Timestamp};
+use correspond::audit::{Auditor, Departure, Finding, Violation, departure};
+use correspond::git::{History, Rewind, Version};
+use correspond::log::{Action, GameFile, Timestamp};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -41,16 +41,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     if args.file.is_dir() {
         return Err(CliError::usage(format!(
             "{} is a folder; audit takes one game file",
-            crate::text::path(&args.file)
+            correspond::text::path(&args.file)
         )));
     }
     let history = History::of(&args.file).map_err(|e| {
-        CliError::usage(format!("{}: {e}", crate::text::path(&args.file)))
+        CliError::usage(format!("{}: {e}", correspond::text::path(&args.file)))
             .hint("audit reads the file's history from the git repository that holds it")
     })?;
     let mut auditor = Auditor::new();
     let mut rows = Vec::with_capacity(history.versions.len());
-    let git_error = |e: crate::git::GitError| read_error(&args.file, e);
+    let git_error = |e: correspond::git::GitError| read_error(&args.file, e);
     for version in &history.versions {
         let mut merges = Vec::new();
         for (parent, blob) in &version.merged {
@@ -102,7 +102,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         // Each version merged in must verify, as on the branch itself.
         if let Some(after) = step.after.filter(|b| verified.insert(*b)) {
             let bytes = history.blob(after).map_err(git_error)?;
-            if let Err(e) = crate::replay::verify(&bytes) {
+            if let Err(e) = correspond::replay::verify(&bytes) {
                 others.push((
                     "side-branch",
                     format!("commit {child}, merged in from a side branch, does not verify: {e}"),
@@ -117,7 +117,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         }
     }
     if let Some(last) = history.versions.last().filter(|v| v.blob.is_some())
-        && let Ok(work) = crate::log::read_limited(&args.file)
+        && let Ok(work) = correspond::log::read_limited(&args.file)
     {
         let changed = history
             .with_content(last, |committed| {
@@ -143,8 +143,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     if history.versions.is_empty() && others.is_empty() && moves.is_empty() && cuts.is_empty() {
         return Err(CliError::usage(format!(
             "{}: no commit on {} has ever held this file",
-            crate::text::path(&args.file),
-            crate::text::escape(&history.branch)
+            correspond::text::path(&args.file),
+            correspond::text::escape(&history.branch)
         )));
     }
     let violations = rows
@@ -216,7 +216,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         writeln!(
             out,
             "{}",
-            crate::text::json(
+            correspond::text::json(
                 serde_json::to_string_pretty(&report)
                     .map_err(|e| CliError::usage(e.to_string()))?
             )
@@ -225,8 +225,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         writeln!(
             out,
             "{} on {}: {} changed it",
-            crate::text::path(&args.file),
-            crate::text::escape(&history.branch),
+            correspond::text::path(&args.file),
+            correspond::text::escape(&history.branch),
             count(rows.len(), "commit")
         )?;
         for (i, row) in rows.iter().enumerate() {
@@ -237,9 +237,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                 i + 1,
                 short(v),
                 git_time(v),
-                crate::text::escape(&v.author),
-                crate::text::escape(&v.email),
-                crate::text::shown(&v.summary)
+                correspond::text::escape(&v.author),
+                correspond::text::escape(&v.email),
+                correspond::text::shown(&v.summary)
             )?;
             if let Some(violation) = &row.finding.violation {
                 writeln!(out, "      VIOLATION: {}", message(violation, &rows))?;
@@ -283,7 +283,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             "{} in {}{seen}; at {}: {now}",
             count(violations, "violation"),
             count(rows.len(), "commit"),
-            crate::text::escape(&history.branch)
+            correspond::text::escape(&history.branch)
         )?;
         if !cuts.is_empty() && violations == 0 {
             writeln!(
@@ -305,29 +305,29 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
 /// A failure to read the history. An object missing from the clone (a partial clone made
 /// with `--filter`, which libgit2 cannot fetch on demand) means the audit cannot see what it
 /// must: it does not pass (exit code 3).
-fn read_error(file: &Path, e: crate::git::GitError) -> CliError {
+fn read_error(file: &Path, e: correspond::git::GitError) -> CliError {
     if e.is_missing_object() {
         CliError::incomplete(format!(
             "{}: a version of the file is not in this clone ({e}); nothing is passed",
-            crate::text::path(file)
+            correspond::text::path(file)
         ))
         .hint(
             "a partial clone (--filter) leaves file contents on the server: clone without \
              --filter, or fetch them all, and audit again",
         )
     } else {
-        CliError::usage(format!("{}: {e}", crate::text::path(file)))
+        CliError::usage(format!("{}: {e}", correspond::text::path(file)))
     }
 }
 
 /// What a shallow edge or a graft keeps the audit from seeing.
-fn cut_message(history: &History, b: &crate::git::Boundary) -> String {
+fn cut_message(history: &History, b: &correspond::git::Boundary) -> String {
     let commit = &b.commit.to_string()[..10];
     let why = match b.cut {
-        crate::git::Cut::Shallow => {
+        correspond::git::Cut::Shallow => {
             format!("commit {commit} is the edge of a shallow clone: its parents were not fetched")
         }
-        crate::git::Cut::Graft => {
+        correspond::git::Cut::Graft => {
             format!("commit {commit} is grafted: .git/info/grafts gives it other parents")
         }
     };
@@ -443,11 +443,11 @@ fn departed(d: &Departure) -> String {
 /// `None` when the later file extends the earlier.
 fn lost(
     history: &History,
-    tip: crate::git::Oid,
-    before: crate::git::Oid,
-    after: Option<crate::git::Oid>,
+    tip: correspond::git::Oid,
+    before: correspond::git::Oid,
+    after: Option<correspond::git::Oid>,
 ) -> Result<Option<String>, CliError> {
-    let git_error = |e: crate::git::GitError| read_error(Path::new("."), e);
+    let git_error = |e: correspond::git::GitError| read_error(Path::new("."), e);
     let Some(after) = after else {
         return Ok(Some("deletes the game file".to_owned()));
     };
@@ -457,7 +457,7 @@ fn lost(
         return Ok(None);
     };
     let end = d.document.and_then(|doc| {
-        crate::log::GameFile::parse(&old)
+        correspond::log::GameFile::parse(&old)
             .ok()
             .map(|f| f.span(doc).end)
     });
@@ -479,13 +479,13 @@ fn lost(
 fn rewound(r: &Rewind, what: &str) -> String {
     format!(
         "{} was moved from {} to {}, not a fast-forward (reflog: {}): the move {what}",
-        crate::text::escape(&r.reference),
+        correspond::text::escape(&r.reference),
         &r.from.to_string()[..10],
         &r.to.to_string()[..10],
         if r.message.is_empty() {
             "no message".to_owned()
         } else {
-            crate::text::shown(&r.message)
+            correspond::text::shown(&r.message)
         }
     )
 }

@@ -17,14 +17,15 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let bytes = crate::log::read_limited(&args.proof).map_err(|e| CliError::io(&args.proof, &e))?;
-    match crate::fork::check_proof(&bytes) {
+    let bytes =
+        correspond::log::read_limited(&args.proof).map_err(|e| CliError::io(&args.proof, &e))?;
+    match correspond::fork::check_proof(&bytes) {
         Ok(e) => {
             writeln!(
                 out,
                 "{}: valid proof: in game {}, {} signed two different records numbered {}: {} \
                  and {}",
-                crate::text::path(&args.proof),
+                correspond::text::path(&args.proof),
                 e.game_id,
                 e.signer,
                 e.record,
@@ -47,7 +48,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         }
         Err(reason) => Err(CliError::rejected(format!(
             "{}: not a proof of equivocation: {reason}",
-            crate::text::path(&args.proof)
+            correspond::text::path(&args.proof)
         ))),
     }
 }

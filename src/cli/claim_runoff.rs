@@ -3,8 +3,8 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
-use crate::log::Action;
-use crate::replay::Protocol;
+use correspond::log::Action;
+use correspond::replay::Protocol;
 use std::io::Write;
 
 /// Claim a Run-Off on your turn: the position has occurred three times (`repetition`), or 100
@@ -21,7 +21,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
         let phase = &ctx.replay.last().phase;
-        if !matches!(phase, crate::replay::Phase::Playing(seat) if *seat == ctx.seat) {
+        if !matches!(phase, correspond::replay::Phase::Playing(seat) if *seat == ctx.seat) {
             return Err(CliError::rejected(format!(
                 "it is not your turn to claim: {}",
                 phase.describe(&ctx.replay.seats)
@@ -31,7 +31,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         if let Some(reason) = &args.reason {
             return Ok(Action::Claim(settlement, reason.clone()));
         }
-        let claimable = ctx.replay.line.as_ref().map(crate::rules::Line::claimable).unwrap_or_default();
+        let claimable = ctx.replay.line.as_ref().map(correspond::rules::Line::claimable).unwrap_or_default();
         let reason = G::claim_names()
             .iter()
             .find(|name| G::claim(name).is_some_and(|o| claimable.contains(&o)))

@@ -3,8 +3,8 @@
 //! an interrupted command wrote but did not commit.
 
 use super::CliError;
-use crate::git::{GitError, Tracked};
-use crate::log::GameFile;
+use correspond::git::{GitError, Tracked};
+use correspond::log::GameFile;
 use std::path::Path;
 
 /// The git work tree holding `path`, checked before anything is written.
@@ -32,7 +32,7 @@ pub(crate) fn commit(
     message: &str,
     contents: &[u8],
 ) -> Result<String, CliError> {
-    let file = crate::text::path(tracked.relative());
+    let file = correspond::text::path(tracked.relative());
     let id = tracked.commit(message, contents).map_err(|e| match e {
         GitError::IndexAfterCommit { .. } => {
             CliError::usage(format!("the file was written and {e}")).hint(format!(
@@ -67,11 +67,11 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
             format!(
                 "staged {} again: git's index held an older version, left by a command that \
                  was cut short",
-                crate::text::path(tracked.relative())
+                correspond::text::path(tracked.relative())
             )
         }));
     }
-    let file = crate::text::path(tracked.relative());
+    let file = correspond::text::path(tracked.relative());
     let refuse = |what: String| {
         CliError::rejected(format!("{file} {what}; nothing was written")).hint(format!(
             "`git diff {file}` shows how; `git checkout {file}` puts back the committed version"
@@ -92,7 +92,7 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
             "differs from its last commit other than by appended records ({e})"
         )));
     }
-    if let Err(e) = crate::replay::verify(bytes) {
+    if let Err(e) = correspond::replay::verify(bytes) {
         return Err(refuse(format!(
             "holds uncommitted records that do not verify ({e})"
         )));
@@ -117,7 +117,7 @@ fn first_commit(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>, CliEr
     let Ok(file) = GameFile::parse(bytes) else {
         return Ok(None);
     };
-    if crate::replay::verify(bytes).is_err() {
+    if correspond::replay::verify(bytes).is_err() {
         return Ok(None);
     }
     let what = match file.documents() {

@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::error::ExitStatus;
-use crate::fork::{self, CompareError, Copy, Relation};
+use correspond::fork::{self, CompareError, Copy, Relation};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -27,11 +27,12 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let read = |path: &Path| crate::log::read_limited(path).map_err(|e| CliError::io(path, &e));
+    let read =
+        |path: &Path| correspond::log::read_limited(path).map_err(|e| CliError::io(path, &e));
     let (a, b) = (read(&args.a)?, read(&args.b)?);
     let name = |which: Copy| match which {
-        Copy::A => crate::text::path(&args.a).to_string(),
-        Copy::B => crate::text::path(&args.b).to_string(),
+        Copy::A => correspond::text::path(&args.a).to_string(),
+        Copy::B => correspond::text::path(&args.b).to_string(),
     };
     let relation = fork::compare(&a, &b).map_err(|e| match e {
         CompareError::Invalid { which, error } => {
@@ -88,18 +89,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
                     name(Copy::B),
                     f.lines[1]
                 )?;
-                match crate::log::create_new(&path, &fork::proof(&a, &b, &f)) {
+                match correspond::log::create_new(&path, &fork::proof(&a, &b, &f)) {
                     Ok(()) => writeln!(
                         out,
                         "proof written to {}: check it with `correspond check-proof {}`, or with \
                          OpenSSH alone (see the README)",
-                        crate::text::path(&path),
-                        crate::text::path(&path)
+                        correspond::text::path(&path),
+                        correspond::text::path(&path)
                     )?,
                     Err(e) => writeln!(
                         out,
                         "no proof written: {}: {e} (give another path with --proof)",
-                        crate::text::path(&path)
+                        correspond::text::path(&path)
                     )?,
                 }
             } else {

@@ -70,7 +70,7 @@ impl CliError {
 
     /// A file could not be read or written (exit code 2).
     pub(crate) fn io(path: &std::path::Path, e: &io::Error) -> Self {
-        CliError::usage(format!("{}: {e}", crate::text::path(path)))
+        CliError::usage(format!("{}: {e}", correspond::text::path(path)))
     }
 
     /// Writing the output failed. A closed pipe (`correspond moves ... | head`) is not an error.
@@ -96,12 +96,6 @@ impl CliError {
         self.status
     }
 
-    /// The message, without hints.
-    #[must_use]
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-
     pub(crate) fn is_broken_pipe(&self) -> bool {
         self.broken_pipe
     }
@@ -117,10 +111,14 @@ impl CliError {
         let bold = anstyle::Style::new().bold();
         // Messages quote files, file names, git and mail, each escaped where it is quoted;
         // escaping the whole line again is the last guard, and changes nothing already escaped.
-        let message = crate::text::escape(&self.message);
+        let message = correspond::text::escape(&self.message);
         writeln!(err, "{bold_red}error:{bold_red:#} {message}")?;
         for hint in &self.hints {
-            writeln!(err, "{bold}hint:{bold:#} {}", crate::text::escape(hint))?;
+            writeln!(
+                err,
+                "{bold}hint:{bold:#} {}",
+                correspond::text::escape(hint)
+            )?;
         }
         Ok(())
     }

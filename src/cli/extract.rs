@@ -2,8 +2,8 @@
 
 use super::CliError;
 use super::record;
-use crate::log::{self, GameFile};
-use crate::sign;
+use correspond::log::{self, GameFile};
+use correspond::sign;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -39,12 +39,14 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let bytes = record::read(&args.file)?;
     let malformed = |e: &dyn std::fmt::Display| {
-        CliError::rejected(format!("{}: {e}", crate::text::path(&args.file)))
+        CliError::rejected(format!("{}: {e}", correspond::text::path(&args.file)))
     };
     let document = log::raw_document(&bytes, args.document).map_err(|e| match e.kind {
-        log::LogErrorKind::NoDocument { .. } => {
-            CliError::usage(format!("{}: {}", crate::text::path(&args.file), e.kind))
-        }
+        log::LogErrorKind::NoDocument { .. } => CliError::usage(format!(
+            "{}: {}",
+            correspond::text::path(&args.file),
+            e.kind
+        )),
         _ => malformed(&e),
     })?;
     if args.allowed_signers {
@@ -77,13 +79,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     };
     if let Some((i, c)) = shown
         .char_indices()
-        .find(|(_, c)| *c != '\n' && crate::text::is_unsafe(*c))
+        .find(|(_, c)| *c != '\n' && correspond::text::is_unsafe(*c))
     {
         let line = first_line + shown[..i].matches('\n').count();
         return Err(CliError::rejected(format!(
             "{}: {} holds the character {} on line {line}, which no well-formed document holds: \
              its bytes are not printed",
-            crate::text::path(&args.file),
+            correspond::text::path(&args.file),
             if args.document == 0 {
                 "the header".to_owned()
             } else {

@@ -3,10 +3,10 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs, derive_nonce};
-use crate::digest::Digest;
-use crate::flip::{self, Part};
-use crate::log::{self, Action, GameFile, Record};
-use crate::replay::Phase;
+use correspond::digest::Digest;
+use correspond::flip::{self, Part};
+use correspond::log::{self, Action, GameFile, Record};
+use correspond::replay::Phase;
 use std::io::Write;
 
 /// Take your part in the coin flip that is due: commit to it (when a Run-Off is due and it is

@@ -1,65 +1,32 @@
 //! What the commands share: choosing the game, reading `--position`, playing a list of moves.
 
 use super::CliError;
-use crate::rules::campaign::{self, Campaign};
-use crate::rules::{Game, Line, MoveError};
+use correspond::rules::campaign::{self, Campaign};
+use correspond::rules::{Game, Line, MoveError};
 
-/// The games the commands know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum GameName {
-    /// Campaign (Buck 20): chess-like, on 5 × 7 squares, with coins.
-    Campaign,
-    /// Guerrilla Checkers: two stones a turn against six checkers.
-    Guerrilla,
-    /// Insurrection: chess in which captures change ranks and overthrow governments.
-    Insurrection,
-    /// Orthodox chess.
-    Chess,
-}
+pub(crate) use correspond::games::GameKind;
+pub(crate) use correspond::with_game;
 
-impl GameName {
-    /// The game a file's header names.
-    pub(crate) fn of_file(name: &str) -> Option<GameName> {
-        match name {
-            "campaign" => Some(GameName::Campaign),
-            "guerrilla" => Some(GameName::Guerrilla),
-            "insurrection" => Some(GameName::Insurrection),
-            "chess" => Some(GameName::Chess),
-            _ => None,
-        }
-    }
+/// The command line's parser of a game's name: the registry's games, each with its description
+/// in `--help`.
+pub(crate) fn parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(
+        GameKind::ALL
+            .iter()
+            .map(|kind| PossibleValue::new(kind.name()).help(kind.about())),
+    )
+    .try_map(|name: String| {
+        GameKind::named(&name).ok_or_else(|| format!("`{name}` is not a game this program plays"))
+    })
 }
-
-/// Runs `$body` with `$g` standing for the game type that `$name` selects.
-macro_rules! with_game {
-    ($name:expr, $g:ident => $body:expr) => {
-        match $name {
-            $crate::cli::game::GameName::Campaign => {
-                type $g = $crate::rules::campaign::Campaign;
-                $body
-            }
-            $crate::cli::game::GameName::Guerrilla => {
-                type $g = $crate::rules::guerrilla::Guerrilla;
-                $body
-            }
-            $crate::cli::game::GameName::Insurrection => {
-                type $g = $crate::rules::chess::Insurrection;
-                $body
-            }
-            $crate::cli::game::GameName::Chess => {
-                type $g = $crate::rules::chess::Chess;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_game;
 
 /// The arguments that pick a game and a position.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PositionArgs {
     /// The game.
-    pub game: GameName,
+    #[arg(value_parser = parser())]
+    pub game: GameKind,
     /// Start from this position string instead of the start position. Without it, Campaign
     /// starts with Heads to move and spin doctoring on.
     #[arg(long, value_name = "POS")]
@@ -78,24 +45,26 @@ impl PositionArgs {
 }
 
 /// What the command line needs of a game beyond its rules.
-pub(crate) trait CliGame: Game + crate::replay::Protocol + super::render::Render {
+pub(crate) trait CliGame:
+    Game + correspond::replay::Protocol + super::render::Render
+{
     /// The position the commands start from when no `--position` is given.
     fn default_start() -> Self;
 }
 
-impl CliGame for crate::rules::chess::Chess {
+impl CliGame for correspond::rules::chess::Chess {
     fn default_start() -> Self {
         Self::start(&())
     }
 }
 
-impl CliGame for crate::rules::chess::Insurrection {
+impl CliGame for correspond::rules::chess::Insurrection {
     fn default_start() -> Self {
-        Self::start(&crate::rules::chess::InsurrectionOptions::default())
+        Self::start(&correspond::rules::chess::InsurrectionOptions::default())
     }
 }
 
-impl CliGame for crate::rules::guerrilla::Guerrilla {
+impl CliGame for correspond::rules::guerrilla::Guerrilla {
     fn default_start() -> Self {
         Self::start(&())
     }

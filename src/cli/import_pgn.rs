@@ -1,17 +1,17 @@
 //! `correspond import-pgn`: turn a PGN game into a game file signed by the two players' keys.
 
 use super::CliError;
-use super::game::{self, GameName};
+use super::game::{self, GameKind};
 use super::keys::{self, KeyArgs};
 use super::pgn::ChessGame;
-use crate::log::{
+use correspond::log::{
     self, Action, GameFile, Header, Player, Record, Settlement, header_document, header_unsigned,
     record_unsigned, signature_line, valid_name,
 };
-use crate::replay;
-use crate::rules::chess::{Chess, Color, Insurrection};
-use crate::rules::{Decision, Line, MoveError};
-use crate::sign::Signer;
+use correspond::replay;
+use correspond::rules::chess::{Chess, Color, Insurrection};
+use correspond::rules::{Decision, Line, MoveError};
+use correspond::sign::Signer;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -36,8 +36,8 @@ pub(crate) struct Args {
     index: usize,
     /// The game: chess, or insurrection. Default: insurrection when the PGN's Variant tag says
     /// so, else chess.
-    #[arg(long, value_name = "GAME")]
-    game: Option<GameName>,
+    #[arg(long, value_name = "GAME", value_parser = game::parser())]
+    game: Option<GameKind>,
     /// A variant of the game (insurrection: assassination).
     #[arg(long = "variant", value_name = "NAME")]
     variants: Vec<String>,
@@ -49,34 +49,34 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
-    let text = crate::files::read_regular(&args.pgn, crate::log::MAX_FILE_SIZE)
+    let text = correspond::files::read_regular(&args.pgn, correspond::log::MAX_FILE_SIZE)
         .map_err(|e| CliError::io(&args.pgn, &e))
         .and_then(|bytes| {
             String::from_utf8(bytes).map_err(|_| {
                 CliError::rejected(format!(
                     "{} is not UTF-8 text, as PGN is",
-                    crate::text::path(&args.pgn)
+                    correspond::text::path(&args.pgn)
                 ))
             })
         })?;
-    let games = crate::pgn::parse(&text)
-        .map_err(|e| CliError::rejected(format!("{}: {e}", crate::text::path(&args.pgn))))?;
+    let games = correspond::pgn::parse(&text)
+        .map_err(|e| CliError::rejected(format!("{}: {e}", correspond::text::path(&args.pgn))))?;
     let Some(pgn) = args.index.checked_sub(1).and_then(|i| games.get(i)) else {
         return Err(CliError::usage(format!(
             "{} holds {} game(s); there is no game {}",
-            crate::text::path(&args.pgn),
+            correspond::text::path(&args.pgn),
             games.len(),
             args.index
         )));
     };
     if let Some(fen) = pgn
         .tag("FEN")
-        .filter(|fen| fen.trim_end_matches(" Kk") != crate::rules::chess::START)
+        .filter(|fen| fen.trim_end_matches(" Kk") != correspond::rules::chess::START)
     {
         return Err(CliError::rejected(format!(
             "{}: game {} starts from the set-up position `{fen}`; game files start from the \
              start position",
-            crate::text::path(&args.pgn),
+            correspond::text::path(&args.pgn),
             args.index
         ))
         .hint("nothing was written"));
@@ -85,21 +85,21 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let name = args
         .game
         .unwrap_or(if variant_tag.contains("insurrection") {
-            GameName::Insurrection
+            GameKind::Insurrection
         } else {
-            GameName::Chess
+            GameKind::Chess
         });
     // A file written by `correspond pgn` names Assassination in its Variant tag.
     let mut variants = args.variants.clone();
     if variants.is_empty()
-        && name == GameName::Insurrection
+        && name == GameKind::Insurrection
         && variant_tag.contains("assassination")
     {
         variants.push("assassination".to_owned());
     }
     match name {
-        GameName::Chess => import::<Chess>(args, &variants, pgn, out),
-        GameName::Insurrection => import::<Insurrection>(args, &variants, pgn, out),
+        GameKind::Chess => import::<Chess>(args, &variants, pgn, out),
+        GameKind::Insurrection => import::<Insurrection>(args, &variants, pgn, out),
         other => Err(CliError::usage(format!(
             "PGN games are chess or insurrection, not {other:?}"
         ))),
@@ -143,13 +143,13 @@ fn signer(path: &Path) -> Result<Box<dyn Signer>, CliError> {
 fn import<G: ChessGame>(
     args: &Args,
     variants: &[String],
-    pgn: &crate::pgn::PgnGame,
+    pgn: &correspond::pgn::PgnGame,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     if args.file.exists() {
         return Err(CliError::usage(format!(
             "{} already exists",
-            crate::text::path(&args.file)
+            correspond::text::path(&args.file)
         )));
     }
     let options = game::options::<G>(variants)?;
@@ -194,7 +194,7 @@ fn import<G: ChessGame>(
         seq += 1;
         let record = Record {
             seq,
-            prev: crate::digest::Digest::of(last.as_bytes()),
+            prev: correspond::digest::Digest::of(last.as_bytes()),
             signer: names[seat].clone(),
             action,
             time: time.clone(),
@@ -220,7 +220,7 @@ fn import<G: ChessGame>(
             };
             CliError::rejected(format!(
                 "{} line {pgn_line}: move {number}{dots} {san} is {what}: {}",
-                crate::text::path(&args.pgn),
+                correspond::text::path(&args.pgn),
                 game::move_error(&pos, &e)
             ))
             .hint("nothing was written")
@@ -228,7 +228,7 @@ fn import<G: ChessGame>(
         if line.outcome().is_some() {
             return Err(CliError::rejected(format!(
                 "{} line {pgn_line}: move {number}{dots} {san} comes after the game ended",
-                crate::text::path(&args.pgn)
+                correspond::text::path(&args.pgn)
             )));
         }
         line.play(&mv).expect("parse_move returns playable moves");
@@ -244,7 +244,7 @@ fn import<G: ChessGame>(
         if !matches!(pgn.result.as_str(), "*" | "") && pgn.result != result {
             return Err(CliError::rejected(format!(
                 "{}: the result is {}, but the moves end in {outcome} ({result})",
-                crate::text::path(&args.pgn),
+                correspond::text::path(&args.pgn),
                 pgn.result
             ))
             .hint("nothing was written"));
@@ -297,7 +297,7 @@ fn import<G: ChessGame>(
         format!(
             "imported {} moves into {}: {}, {}",
             pgn.moves.len(),
-            crate::text::path(&args.file),
+            correspond::text::path(&args.file),
             G::NAME,
             replay.matchup()
         ),

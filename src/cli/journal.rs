@@ -3,10 +3,10 @@
 
 use super::error::ExitStatus;
 use super::{CliError, commit};
-use crate::digest::Digest;
-use crate::journal::{Entry, Export, GameJournal, Journal, JournalError};
-use crate::log::{self, Document, GameFile};
-use crate::replay::AnyReplayer;
+use correspond::digest::Digest;
+use correspond::journal::{Entry, Export, GameJournal, Journal, JournalError};
+use correspond::log::{self, Document, GameFile};
+use correspond::replay::AnyReplayer;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -66,7 +66,7 @@ pub(crate) fn open() -> Result<Journal, CliError> {
         if !dir.is_absolute() {
             return Err(CliError::usage(format!(
                 "{JOURNAL_VARIABLE} is `{}`, a relative path; nothing was signed",
-                crate::text::path(&dir)
+                correspond::text::path(&dir)
             ))
             .hint("give the journal's folder as an absolute path"));
         }
@@ -104,7 +104,7 @@ pub(crate) fn journal_error(e: JournalError) -> CliError {
         }
         JournalError::Io { path, .. } => format!(
             "check that {} can be read and written",
-            crate::text::path(path)
+            correspond::text::path(path)
         ),
         _ => "nothing was changed".to_owned(),
     };
@@ -160,7 +160,7 @@ fn conflict(earlier: &Entry, file: &Path) -> CliError {
     )
     .hint(format!(
         "otherwise `correspond journal restore {}` appends it to this file",
-        crate::text::path(file)
+        correspond::text::path(file)
     ))
 }
 
@@ -176,7 +176,7 @@ fn words(action: &log::Action) -> String {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     match &args.command {
         Command::Path => {
-            writeln!(out, "{}", crate::text::path(open()?.dir()))?;
+            writeln!(out, "{}", correspond::text::path(open()?.dir()))?;
             Ok(ExitStatus::Success)
         }
         Command::Export { output } => {
@@ -212,7 +212,7 @@ fn import(file: &Path, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     let entries = Export::parse(&text).map_err(|e| {
         CliError::rejected(format!(
             "{}: not an exported journal: {e}",
-            crate::text::path(file)
+            correspond::text::path(file)
         ))
         .hint("nothing was imported; `correspond journal export` writes one")
     })?;
@@ -220,7 +220,7 @@ fn import(file: &Path, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
     writeln!(
         out,
         "imported {}: {} new, {} already here",
-        crate::text::path(file),
+        correspond::text::path(file),
         report.added,
         report.known
     )?;
@@ -291,7 +291,7 @@ fn restore(
             return Err(CliError::rejected(format!(
                 "the signing journal holds no record of yours that follows on from the last \
                  record of {} (record {})",
-                crate::text::path(path),
+                correspond::text::path(path),
                 file.documents() - 1
             ))
             .hint("nothing was written"));
@@ -308,7 +308,7 @@ fn restore(
         .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
     said.push(format!(
         "restored {what} from the signing journal to {}",
-        crate::text::path(path)
+        correspond::text::path(path)
     ));
     if let Some(tracked) = &tracked {
         let message = format!(
@@ -328,6 +328,9 @@ fn restore(
 }
 
 fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
-    CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path)))
-        .hint("nothing was written")
+    CliError::rejected(format!(
+        "{} does not verify: {e}",
+        correspond::text::path(path)
+    ))
+    .hint("nothing was written")
 }

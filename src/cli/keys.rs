@@ -3,9 +3,9 @@
 //! terminal is asked for a passphrase; the library below receives only the results.
 
 use super::CliError;
-use crate::digest::Digest;
-use crate::log::Timestamp;
-use crate::sign::{self, KeySource, Signer};
+use correspond::digest::Digest;
+use correspond::log::Timestamp;
+use correspond::sign::{self, KeySource, Signer};
 use std::path::{Path, PathBuf};
 
 /// The environment variable that pins the time written into records and headers, so that
@@ -78,7 +78,7 @@ fn expand_home(path: &Path) -> PathBuf {
 /// git's `user.signingKey`, when it names an SSH key: `key::ssh-ed25519 ...`, a literal public
 /// key, or the path of a key file. A GPG key id is not an SSH key and is passed over.
 fn git_signing_key(near: &Path) -> Option<KeySource> {
-    let config = crate::git::config_near(near)?;
+    let config = correspond::git::config_near(near)?;
     let value = config.get_string("user.signingkey").ok()?;
     let value = value.trim();
     let literal = value.strip_prefix("key::").unwrap_or(value);
@@ -88,7 +88,7 @@ fn git_signing_key(near: &Path) -> Option<KeySource> {
             .map(KeySource::Literal);
     }
     let path = expand_home(Path::new(value));
-    let text = String::from_utf8(crate::files::read_regular(&path, 64 * 1024).ok()?).ok()?;
+    let text = String::from_utf8(correspond::files::read_regular(&path, 64 * 1024).ok()?).ok()?;
     let is_ssh = text.contains("OPENSSH PRIVATE KEY") || text.trim_start().starts_with("ssh-");
     is_ssh.then_some(KeySource::File(path))
 }
@@ -96,7 +96,7 @@ fn git_signing_key(near: &Path) -> Option<KeySource> {
 /// Asks for a key's passphrase: through `SSH_ASKPASS` when `SSH_ASKPASS_REQUIRE` is `force` or
 /// `prefer` (as OpenSSH does), else on the terminal without echo.
 fn ask_passphrase(path: &Path) -> Option<String> {
-    let prompt = format!("Enter passphrase for {}: ", crate::text::path(path));
+    let prompt = format!("Enter passphrase for {}: ", correspond::text::path(path));
     let require = std::env::var("SSH_ASKPASS_REQUIRE").unwrap_or_default();
     if let Some(program) =
         std::env::var_os("SSH_ASKPASS").filter(|_| matches!(require.as_str(), "force" | "prefer"))
@@ -142,7 +142,7 @@ pub(crate) fn salt() -> Result<Digest, CliError> {
         return Digest::parse(&pinned).ok_or_else(|| {
             CliError::usage(format!(
                 "{SALT_VARIABLE} is `{}`, not 64 lower-case hex digits",
-                crate::text::shown(&pinned)
+                correspond::text::shown(&pinned)
             ))
         });
     }

@@ -3,7 +3,7 @@
 use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
-use crate::replay::{Event, Phase};
+use correspond::replay::{Event, Phase};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -6,10 +6,10 @@ use super::keys;
 use super::record;
 use super::render::Charset;
 use super::status::next_step;
-use crate::log::GameFile;
-use crate::mail::{self, Envelope, Mailbox};
-use crate::replay::{Event, Phase, Replay};
-use crate::rules::Line;
+use correspond::log::GameFile;
+use correspond::mail::{self, Envelope, Mailbox};
+use correspond::replay::{Event, Phase, Replay};
+use correspond::rules::Line;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -72,7 +72,7 @@ fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         Some(n) if n > last => {
             return Err(CliError::usage(format!(
                 "--since {n}: {} has records 0 to {last}",
-                crate::text::path(path)
+                correspond::text::path(path)
             )));
         }
         Some(n) => n,
@@ -322,14 +322,14 @@ fn address(text: &str, option: &str) -> Result<String, CliError> {
     } else {
         Err(CliError::usage(format!(
             "{option} `{}` is not a mail address such as alice@example.org",
-            crate::text::shown(text)
+            correspond::text::shown(text)
         )))
     }
 }
 
 /// git's `user.email`, as git would find it for the file's repository.
 fn git_email(path: &Path) -> Option<String> {
-    let config = crate::git::config_near(path)?;
+    let config = correspond::git::config_near(path)?;
     let email = config.get_string("user.email").ok()?;
     Some(email.trim().to_owned())
 }

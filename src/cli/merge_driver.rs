@@ -4,7 +4,7 @@
 use super::CliError;
 use super::compare;
 use super::error::ExitStatus;
-use crate::fork::{self, CompareError, Copy, Relation};
+use correspond::fork::{self, CompareError, Copy, Relation};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +25,8 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
-    let read = |path: &Path| crate::log::read_limited(path).map_err(|e| CliError::io(path, &e));
+    let read =
+        |path: &Path| correspond::log::read_limited(path).map_err(|e| CliError::io(path, &e));
     let (ours, theirs) = (read(&args.ours)?, read(&args.theirs)?);
     // The attribute's pattern may match other files (`*.yaml`): merge those as git would.
     let game = |bytes: &[u8]| bytes.starts_with(b"# correspond game file");
@@ -36,7 +37,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         .path
         .clone()
         .unwrap_or_else(|| PathBuf::from("game.yaml"));
-    let shown = crate::text::path(&name);
+    let shown = correspond::text::path(&name);
     let relation = fork::compare(&ours, &theirs).map_err(|e| match e {
         // In a rebase git gives the shared version as "ours", the local commit as "theirs".
         CompareError::Invalid { which, error } => CliError::rejected(format!(
@@ -61,7 +62,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             added,
         } => {
             // `compare` has replayed the longer version: it verifies.
-            crate::log::replace(&args.ours, &theirs).map_err(|e| CliError::io(&args.ours, &e))?;
+            correspond::log::replace(&args.ours, &theirs)
+                .map_err(|e| CliError::io(&args.ours, &e))?;
             writeln!(
                 out,
                 "{shown}: theirs extends ours by {}; taking theirs",
@@ -80,7 +82,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
 /// The refusal of a fork, saying who did what and what to do. During a rebase git swaps the
 /// sides: "ours" is then the shared version being rebased onto, and "theirs" the local commit.
 fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliError {
-    let shown = crate::text::path(name);
+    let shown = correspond::text::path(name);
     let n = f.document;
     let (rebasing, onto) = repository_state();
     // Indices into the fork's two copies: ours (0) and theirs (1), swapped in a rebase.
@@ -169,11 +171,11 @@ fn equivocation_refused(
     [shared, local]: [&(String, String); 2],
     [shared_defect, local_defect]: [&Option<String>; 2],
 ) -> CliError {
-    let (shown, n) = (crate::text::path(name), f.document);
+    let (shown, n) = (correspond::text::path(name), f.document);
     let path = compare::proof_name(name, n);
-    let written = crate::log::create_new(&path, &fork::proof(ours, theirs, f))
-        .map(|()| format!("the proof is in {}", crate::text::path(&path)))
-        .unwrap_or_else(|e| format!("no proof written to {}: {e}", crate::text::path(&path)));
+    let written = correspond::log::create_new(&path, &fork::proof(ours, theirs, f))
+        .map(|()| format!("the proof is in {}", correspond::text::path(&path)))
+        .unwrap_or_else(|e| format!("no proof written to {}: {e}", correspond::text::path(&path)));
     let mut error = CliError::rejected(format!(
         "{shown}: both sides claim record {n}, and {} signed both ({} in the shared version, {} \
          in the local one): that is equivocation; {written}",
@@ -190,7 +192,7 @@ fn equivocation_refused(
 /// Whether git is rebasing, and then the commit it replays onto (the shared version). In a
 /// merge, the other side is `MERGE_HEAD` once git stops at the conflict.
 fn repository_state() -> (bool, Option<String>) {
-    let onto = crate::git::rebase_onto();
+    let onto = correspond::git::rebase_onto();
     (onto.is_some(), onto)
 }
 

@@ -135,7 +135,7 @@ pub fn main() -> ExitCode {
     // renamed into place, git's index written) finishes first, and a temporary copy goes with
     // the process. (The file's lock goes too; the file is the old one or the new one.)
     let _ = ctrlc::set_handler(|| {
-        let _finished = crate::interrupt::before_exit();
+        let _finished = correspond::interrupt::before_exit();
         std::process::exit(130);
     });
     let cli = match Cli::try_parse() {
@@ -149,8 +149,8 @@ pub fn main() -> ExitCode {
                 .to_string()
                 .split_inclusive('\n')
                 .map(|line| match line.strip_suffix('\n') {
-                    Some(line) => format!("{}\n", crate::text::escape(line)),
-                    None => crate::text::escape(line).into_owned(),
+                    Some(line) => format!("{}\n", correspond::text::escape(line)),
+                    None => correspond::text::escape(line).into_owned(),
                 })
                 .collect();
             let _ = if e.use_stderr() {

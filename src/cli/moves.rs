@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::game::{PositionArgs, with_game};
-use crate::rules::Game;
+use correspond::rules::Game;
 use std::io::Write;
 
 /// List the legal moves of a position in canonical notation, one per line, sorted by byte

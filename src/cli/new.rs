@@ -1,13 +1,15 @@
 //! `correspond new`: start a game by writing its signed header to a new file.
 
 use super::CliError;
-use super::game::{CliGame, GameName, with_game};
+use super::game::{self, CliGame, GameKind, with_game};
 use super::keys::{self, KeyArgs};
 use super::record::derive_nonce;
-use crate::digest::Digest;
-use crate::flip::{self, Part};
-use crate::log::{self, GameFile, Header, Player, header_document, header_unsigned, valid_name};
-use crate::replay::{self, TOSS};
+use correspond::digest::Digest;
+use correspond::flip::{self, Part};
+use correspond::log::{
+    self, GameFile, Header, Player, header_document, header_unsigned, valid_name,
+};
+use correspond::replay::{self, TOSS};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -16,7 +18,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game.
-    game: GameName,
+    #[arg(value_parser = game::parser())]
+    game: GameKind,
     /// The new game file; it must not exist yet.
     file: PathBuf,
     /// Your name, as the game's records will name you.
@@ -86,10 +89,11 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
     };
     let options = G::options_map(&super::game::options::<G>(&args.variants)?);
     if args.file.exists() {
-        return Err(
-            CliError::usage(format!("{} already exists", crate::text::path(&args.file)))
-                .hint("choose another file name; `correspond new` never overwrites a game"),
-        );
+        return Err(CliError::usage(format!(
+            "{} already exists",
+            correspond::text::path(&args.file)
+        ))
+        .hint("choose another file name; `correspond new` never overwrites a game"));
     }
     let opponent_key = read_public_key(&args.opponent_key)?;
     let tracked = if args.no_commit {
@@ -154,7 +158,10 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
     drop(journal);
     log::create_new(&args.file, text.as_bytes()).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
-            CliError::usage(format!("{} already exists", crate::text::path(&args.file)))
+            CliError::usage(format!(
+                "{} already exists",
+                correspond::text::path(&args.file)
+            ))
         } else {
             CliError::io(&args.file, &e)
         }
@@ -162,7 +169,7 @@ fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> 
     let mut said = vec![
         format!(
             "created {}: {}, {}",
-            crate::text::path(&args.file),
+            correspond::text::path(&args.file),
             G::NAME,
             replay.matchup()
         ),
@@ -188,13 +195,13 @@ fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
         ("the key given".to_owned(), text.to_owned())
     } else {
         let path = PathBuf::from(text);
-        let content = crate::files::read_regular(&path, 64 * 1024)
+        let content = correspond::files::read_regular(&path, 64 * 1024)
             .map_err(|e| CliError::io(&path, &e))
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())?;
-        (crate::text::path(&path).to_string(), content)
+        (correspond::text::path(&path).to_string(), content)
     };
-    crate::sign::public_key(&content).map_err(|e| match e {
-        crate::sign::SignError::NotEd25519(_, kind) => CliError::usage(format!(
+    correspond::sign::public_key(&content).map_err(|e| match e {
+        correspond::sign::SignError::NotEd25519(_, kind) => CliError::usage(format!(
             "{source} is {kind}; correspond signs with Ed25519 keys only"
         ))
         .hint("ask your opponent for an Ed25519 key (made with `ssh-keygen -t ed25519`)"),

@@ -3,7 +3,7 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
-use crate::log::Action;
+use correspond::log::Action;
 use std::io::Write;
 
 /// Offer a Run-Off (Campaign): the game is settled by a coin flip if your opponent accepts with

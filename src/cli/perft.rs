@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::game::{PositionArgs, with_game};
-use crate::rules::Game;
+use correspond::rules::Game;
 use std::io::Write;
 
 /// Count the leaf positions reached by exactly DEPTH turns of legal moves (lines that end the

@@ -2,10 +2,10 @@
 
 use super::CliError;
 use super::record;
-use crate::pgn;
-use crate::replay::{Phase, Replay};
-use crate::rules::Line;
-use crate::rules::chess::{Chess, Color, Insurrection, Position, Variant};
+use correspond::pgn;
+use correspond::replay::{Phase, Replay};
+use correspond::rules::Line;
+use correspond::rules::chess::{Chess, Color, Insurrection, Position, Variant};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -20,7 +20,7 @@ pub(crate) struct Args {
 
 /// The chess games, seen as their inner position.
 pub(crate) trait ChessGame:
-    super::game::CliGame<Move = crate::rules::chess::Move, Side = Color>
+    super::game::CliGame<Move = correspond::rules::chess::Move, Side = Color>
 {
     /// The position underneath.
     fn position(&self) -> &Position;
@@ -40,11 +40,11 @@ impl ChessGame for Insurrection {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     match record::game_of(&args.file)? {
-        super::game::GameName::Chess => export::<Chess>(&args.file, out),
-        super::game::GameName::Insurrection => export::<Insurrection>(&args.file, out),
+        super::game::GameKind::Chess => export::<Chess>(&args.file, out),
+        super::game::GameKind::Insurrection => export::<Insurrection>(&args.file, out),
         other => Err(CliError::usage(format!(
             "PGN is for chess and insurrection; {} is a game of {other:?}",
-            crate::text::path(&args.file)
+            correspond::text::path(&args.file)
         ))),
     }
 }
@@ -65,7 +65,7 @@ pub(crate) fn annotated<G: ChessGame>(line: &Line<G>) -> Vec<(String, Option<Str
                         "coup: {}'s government is now its {}s ({})",
                         pos.turn().opponent(),
                         role.name(),
-                        crate::rules::chess::coup_name(role)
+                        correspond::rules::chess::coup_name(role)
                     )
                 });
             (pos.san(*mv), comment)

@@ -3,9 +3,9 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
-use crate::log::Action;
-use crate::replay::{Phase, Protocol};
-use crate::rules::{Game, MoveError};
+use correspond::log::Action;
+use correspond::replay::{Phase, Protocol};
+use correspond::rules::{Game, MoveError};
 use std::io::Write;
 
 /// Play a move: check it against the game, sign it, append it to the file, and commit it.

@@ -5,9 +5,11 @@
 use super::CliError;
 use super::game::CliGame;
 use super::keys::{self, KeyArgs};
-use crate::log::{self, Action, GameFile, Record, Settlement, record_unsigned, signature_line};
-use crate::replay::{self, Event, Protocol, Replay, Step};
-use crate::sign::{self, Signer};
+use correspond::log::{
+    self, Action, GameFile, Record, Settlement, record_unsigned, signature_line,
+};
+use correspond::replay::{self, Event, Protocol, Replay, Step};
+use correspond::sign::{self, Signer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -49,7 +51,7 @@ impl WaitArgs {
                 let _ = writeln!(
                     err,
                     "waiting for another command to finish with {} (up to {} s; --wait to change)",
-                    crate::text::path(path),
+                    correspond::text::path(path),
                     self.seconds
                 );
             }
@@ -63,7 +65,7 @@ impl WaitArgs {
             if e.kind() == std::io::ErrorKind::TimedOut {
                 CliError::usage(format!(
                     "{}: another command still holds it after {} s; nothing was written",
-                    crate::text::path(path),
+                    correspond::text::path(path),
                     self.seconds
                 ))
                 .hint("try again when it has finished, or wait longer with --wait SECONDS")
@@ -101,12 +103,14 @@ pub(crate) fn verified<G: Protocol>(
     bytes: &[u8],
 ) -> Result<(GameFile, Replay<G>), CliError> {
     let invalid = |e: &dyn std::fmt::Display| {
-        CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path))).hint(
-            format!(
-                "`git log -p {}` shows who changed what, if the file is in git",
-                crate::text::path(path)
-            ),
-        )
+        CliError::rejected(format!(
+            "{} does not verify: {e}",
+            correspond::text::path(path)
+        ))
+        .hint(format!(
+            "`git log -p {}` shows who changed what, if the file is in git",
+            correspond::text::path(path)
+        ))
     };
     let file = GameFile::parse(bytes).map_err(|e| invalid(&e))?;
     let replay = replay::replay::<G>(&file).map_err(|e| invalid(&e))?;
@@ -259,7 +263,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     let after = replay::replay::<G>(&grown).map_err(|e| {
         CliError::rejected(format!("{}: {}", record.action.kind(), e.kind)).hint(format!(
             "`correspond status {}` says what the game waits for",
-            crate::text::path(path)
+            correspond::text::path(path)
         ))
     })?;
     super::journal::record(&mut journal, key, grown.game_id(), record.seq, &text, path)?;
@@ -279,7 +283,7 @@ fn sign_and_write<G: CliGame + Protocol>(
 /// time (the same place, the same action): with its time. Never an acceptance: accepting a game
 /// twice is refused, so that a challenge sent twice is noticed.
 pub(super) fn signed_before(
-    journal: &crate::journal::GameJournal,
+    journal: &correspond::journal::GameJournal,
     key: &ssh_key::PublicKey,
     record: &Record,
 ) -> Option<(String, log::Timestamp)> {
@@ -298,7 +302,7 @@ pub(super) fn signed_before(
 /// commands left, and commits the records a command wrote but did not commit. Says what it did.
 pub(crate) fn tidy(
     locked: &log::Locked,
-    tracked: Option<&crate::git::Tracked>,
+    tracked: Option<&correspond::git::Tracked>,
     said: &mut Vec<String>,
 ) -> Result<(), CliError> {
     let removed = locked
@@ -314,7 +318,7 @@ pub(crate) fn tidy(
             },
             removed
                 .iter()
-                .map(|n| crate::text::escape(n).into_owned())
+                .map(|n| correspond::text::escape(n).into_owned())
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
@@ -398,32 +402,36 @@ pub(crate) fn settlement<G: Protocol>() -> Result<Settlement, CliError> {
     G::SETTLEMENT.ok_or_else(|| CliError::rejected(format!("{} has no offers or claims", G::NAME)))
 }
 
-/// A nonce for a coin flip, derived from the signer's key (see [`crate::flip`]).
+/// A nonce for a coin flip, derived from the signer's key (see [`correspond::flip`]).
 pub(crate) fn derive_nonce(
     signer: &dyn Signer,
-    part: crate::flip::Part,
-    binding: &crate::digest::Digest,
-) -> Result<crate::digest::Digest, CliError> {
-    let message = crate::flip::nonce_message(part, binding);
+    part: correspond::flip::Part,
+    binding: &correspond::digest::Digest,
+) -> Result<correspond::digest::Digest, CliError> {
+    let message = correspond::flip::nonce_message(part, binding);
     let signature = signer
-        .sign_raw(crate::flip::NONCE_NAMESPACE, &message)
+        .sign_raw(correspond::flip::NONCE_NAMESPACE, &message)
         .map_err(|e| CliError::usage(format!("cannot derive the coin-flip nonce: {e}")))?;
-    Ok(crate::flip::nonce_from_signature(
+    Ok(correspond::flip::nonce_from_signature(
         signature.signature_bytes(),
     ))
 }
 
 /// The game a file's header names, read without verifying anything else.
-pub(crate) fn game_of(path: &Path) -> Result<super::game::GameName, CliError> {
+pub(crate) fn game_of(path: &Path) -> Result<super::game::GameKind, CliError> {
     let bytes = read(path)?;
     let file = GameFile::parse(&bytes).map_err(|e| {
-        CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path)))
-    })?;
-    super::game::GameName::of_file(&file.header().game).ok_or_else(|| {
         CliError::rejected(format!(
-            "{}: unknown game `{}` (this program plays campaign, guerrilla, insurrection and chess)",
-            crate::text::path(path),
-            file.header().game
+            "{} does not verify: {e}",
+            correspond::text::path(path)
+        ))
+    })?;
+    super::game::GameKind::named(&file.header().game).ok_or_else(|| {
+        CliError::rejected(format!(
+            "{}: unknown game `{}` (this program plays {})",
+            correspond::text::path(path),
+            correspond::text::escape(&file.header().game),
+            super::game::GameKind::names_in_words()
         ))
     })
 }

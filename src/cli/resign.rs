@@ -3,7 +3,7 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
-use crate::log::Action;
+use correspond::log::Action;
 use std::io::Write;
 
 /// Resign: your opponent wins. Allowed at any time before the game has ended.

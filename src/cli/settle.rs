@@ -9,10 +9,10 @@
 
 use super::CliError;
 use super::keys::{self, KeyArgs};
-use crate::journal::Entry;
-use crate::log::{Action, GameFile, Record, Settlement};
-use crate::mail::{self, Found, Received};
-use crate::replay::AnyReplayer;
+use correspond::journal::Entry;
+use correspond::log::{Action, GameFile, Record, Settlement};
+use correspond::mail::{self, Found, Received};
+use correspond::replay::AnyReplayer;
 use std::path::Path;
 
 /// What the settlement did, for the report.
@@ -81,7 +81,7 @@ pub(crate) fn settle(
         let text = match super::record::signed_before(&journal, key, &again) {
             Some((text, _)) => text,
             None => {
-                let unsigned = crate::log::record_unsigned(&again);
+                let unsigned = correspond::log::record_unsigned(&again);
                 journal
                     .check(key, again.seq, Some(again.prev), unsigned.as_bytes())
                     .map_err(|e| super::journal::refusal(e, path))?;
@@ -138,7 +138,7 @@ fn not_again(
                     "your {} is not signed again: the other player offered the same, and yours \
                      would let their offer lapse; `correspond {accept} {}` accepts it",
                     words(record),
-                    crate::text::path(path)
+                    correspond::text::path(path)
                 )
             })
         }

@@ -26,15 +26,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     let exe: PathBuf = std::env::current_exe()
         .map_err(|e| CliError::usage(format!("cannot find this program: {e}")))?;
     let exe = exe.to_string_lossy().replace('\'', "'\\''");
-    let setup = crate::git::setup(&here, &format!("'{exe}' merge-driver %O %A %B %P")).map_err(
-        |e| match e {
-            crate::git::GitError::NoRepository(_) => {
+    let setup = correspond::git::setup(&here, &format!("'{exe}' merge-driver %O %A %B %P"))
+        .map_err(|e| match e {
+            correspond::git::GitError::NoRepository(_) => {
                 CliError::usage("this folder is not in a git work tree")
                     .hint("run it inside the clone that holds the games")
             }
             other => CliError::usage(other),
-        },
-    )?;
+        })?;
     let defaults = ["*.yaml".to_owned(), "*.yml".to_owned()];
     let patterns = if args.patterns.is_empty() {
         &defaults[..]
@@ -69,7 +68,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             out,
             "git pull keeps your setting {key} = {}: the merge driver runs in merges and \
              rebases alike",
-            crate::text::escape(value)
+            correspond::text::escape(value)
         )?,
     }
     Ok(())
@@ -86,7 +85,7 @@ fn attributes(workdir: &Path, pattern: &str, out: &mut dyn Write) -> Result<(), 
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(CliError::io(&path, &e)),
     };
-    let shown = crate::text::escape(&line);
+    let shown = correspond::text::escape(&line);
     if current.lines().any(|l| l.trim() == line) {
         writeln!(out, ".gitattributes already has `{shown}`")?;
         return Ok(());
@@ -107,9 +106,9 @@ fn attributes(workdir: &Path, pattern: &str, out: &mut dyn Write) -> Result<(), 
     text.push('\n');
     // Written whole or not at all, as game files are.
     let written = if path.exists() {
-        crate::log::replace(&path, text.as_bytes())
+        correspond::log::replace(&path, text.as_bytes())
     } else {
-        crate::log::create_new(&path, text.as_bytes())
+        correspond::log::create_new(&path, text.as_bytes())
     };
     written.map_err(|e| CliError::io(&path, &e))?;
     let verb = if current.lines().any(|l| l.trim() == older) {

@@ -2,12 +2,11 @@
 //! a game file.
 
 use super::CliError;
-use super::game::{self, CliGame, GameName, with_game};
+use super::game::{self, CliGame, GameKind, with_game};
 use super::record;
 use super::render::{Charset, Render};
-use crate::replay::Event;
-use crate::rules::Line;
-use clap::ValueEnum;
+use correspond::replay::Event;
+use correspond::rules::Line;
 use std::io::Write;
 use std::path::Path;
 
@@ -19,8 +18,7 @@ use std::path::Path;
 /// last). A file named like a game is written with its folder: `./campaign`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// A game (campaign, guerrilla, insurrection, chess) or a game file.
-    #[arg(value_name = "GAME|FILE")]
+    #[arg(value_name = "GAME|FILE", help = target_help())]
     target: String,
     /// With a game: start from this position string instead of the start position.
     #[arg(long, value_name = "POS")]
@@ -46,7 +44,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     } else {
         Charset::Unicode
     };
-    if let Ok(name) = GameName::from_str(&args.target, false) {
+    if let Some(name) = GameKind::named(&args.target) {
         if args.at.is_some() {
             return Err(CliError::usage(
                 "--at is for game files; with a game, give the moves to play",
@@ -61,8 +59,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
     }
     if args.position.is_some() || !args.moves.is_empty() {
         return Err(CliError::usage(format!(
-            "`{}` is not a game (campaign, guerrilla, insurrection, chess); for a game file, --position and moves do not apply",
-            args.target
+            "`{}` is not a game ({}); for a game file, --position and moves do not apply",
+            correspond::text::escape(&args.target),
+            GameKind::names_in_words()
         )));
     }
     let path = Path::new(&args.target);
@@ -81,13 +80,13 @@ fn show_file<G: CliGame>(
     let Some(step) = replay.steps.get(at) else {
         return Err(CliError::usage(format!(
             "{} has records 0 to {last}; there is no record {at}",
-            crate::text::path(path)
+            correspond::text::path(path)
         )));
     };
     writeln!(
         out,
         "{}: {}, record {at} of {last}",
-        crate::text::path(path),
+        correspond::text::path(path),
         replay.matchup()
     )?;
     writeln!(out, "{}", step.phase.describe(&replay.seats))?;
@@ -103,4 +102,12 @@ fn show_file<G: CliGame>(
     };
     G::render(&line, charset, out)?;
     Ok(())
+}
+
+/// The help of `show`'s first argument, naming the registry's games.
+fn target_help() -> String {
+    format!(
+        "A game ({}) or a game file",
+        GameKind::names_in_words().replace(" and ", ", ")
+    )
 }

@@ -3,7 +3,7 @@
 use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
-use crate::replay::{Phase, Seat};
+use correspond::replay::{Phase, Seat};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,7 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
         replay.steps.len() - 1
     )?;
     writeln!(out, "position: {}", last.position)?;
-    let file_arg = crate::text::path(path);
+    let file_arg = correspond::text::path(path);
     let who = |seat: usize| replay.seats[seat].to_string();
     match &last.phase {
         Phase::Over(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
@@ -52,7 +52,7 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
             }
             if let Some(seat) = last.offer {
                 let what = match G::SETTLEMENT {
-                    Some(crate::log::Settlement::Draw) => "a draw",
+                    Some(correspond::log::Settlement::Draw) => "a draw",
                     _ => "a run-off",
                 };
                 writeln!(

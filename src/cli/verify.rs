@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::error::ExitStatus;
-use crate::replay::{self, ReplayError, Summary};
+use correspond::replay::{self, ReplayError, Summary};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let results: Vec<(PathBuf, Checked)> = files
         .into_iter()
         .map(|path| {
-            let checked = match crate::log::read_limited(&path) {
+            let checked = match correspond::log::read_limited(&path) {
                 Err(e) => Checked::Unreadable(e.to_string()),
                 Ok(bytes) => match replay::verify(&bytes) {
                     Ok(summary) => Checked::Valid(summary),
@@ -115,7 +115,7 @@ fn describe(s: &Summary) -> String {
 fn write_text(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(), CliError> {
     let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);
     for (path, checked) in results {
-        let path = crate::text::path(path);
+        let path = correspond::text::path(path);
         match checked {
             Checked::Valid(s) => {
                 valid += 1;
@@ -260,7 +260,7 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(),
             }
         })
         .collect();
-    let text = crate::text::json(
+    let text = correspond::text::json(
         serde_json::to_string_pretty(&items).expect("JSON values always serialize"),
     );
     writeln!(out, "{text}")?;

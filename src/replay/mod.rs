@@ -124,7 +124,7 @@ pub enum ErrorKind {
     #[error("unreadable: {0}")]
     Unparseable(LogErrorKind),
     /// The header names a game this program does not know.
-    #[error("unknown game `{0}` (this program plays campaign, guerrilla, insurrection and chess)")]
+    #[error("unknown game `{0}` (this program plays {games})", games = crate::games::GameKind::names_in_words())]
     UnknownGame(String),
     /// The header's terms are not valid for its game.
     #[error("invalid header: {0}")]

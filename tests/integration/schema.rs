@@ -175,3 +175,50 @@ fn the_schemas_name_rule_is_the_programs() {
     invisible["players"][1]["name"] = json!("bob\u{3164}");
     assert!(!errors(&header, &invisible).is_empty(), "a Hangul filler");
 }
+
+/// The registry is the one list of games: the header schema's `game` enum, the rules documents
+/// and the command line's choices all name exactly its games, in its order.
+#[test]
+fn the_schema_the_docs_and_the_help_list_the_registrys_games() {
+    use correspond::games::GameKind;
+    let registry: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+    let header = schema("header.schema.json");
+    let listed: Vec<&str> = header["properties"]["game"]["enum"]
+        .as_array()
+        .expect("the header schema lists the games")
+        .iter()
+        .map(|v| v.as_str().expect("a game's name"))
+        .collect();
+    assert_eq!(listed, registry, "schemas/header.schema.json");
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules");
+    let mut documented: Vec<String> = std::fs::read_dir(&docs)
+        .expect("docs/rules")
+        .map(|e| {
+            let name = e.expect("an entry").file_name();
+            name.to_string_lossy().trim_end_matches(".md").to_owned()
+        })
+        .collect();
+    documented.sort();
+    let mut sorted = registry.clone();
+    sorted.sort_unstable();
+    assert_eq!(documented, sorted, "docs/rules/ has one document per game");
+    let help = crate::util::correspond()
+        .args(["new", "--help"])
+        .output()
+        .expect("run correspond");
+    let help = String::from_utf8(help.stdout).expect("UTF-8 help");
+    // Help wraps long lines: compared with every run of white space as one space.
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = words(&help);
+    let listed = words(
+        &GameKind::ALL
+            .iter()
+            .map(|k| format!("- {}: {}", k.name(), k.about()))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    assert!(
+        help.contains(&format!("Possible values: {listed} <FILE>")),
+        "`correspond new --help` offers the registry's games, in order, and no other:\n{help}"
+    );
+}

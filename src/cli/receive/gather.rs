@@ -3,8 +3,8 @@
 
 use super::Args;
 use crate::cli::CliError;
-use crate::log;
-use crate::mail::{self, Found, MailError};
+use correspond::log;
+use correspond::mail::{self, Found, MailError};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
@@ -29,7 +29,10 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         let (origin, bytes) = if path.as_os_str() == "-" {
             ("standard input".to_owned(), read_stdin()?)
         } else {
-            (crate::text::path(path).to_string(), read_message(path)?)
+            (
+                correspond::text::path(path).to_string(),
+                read_message(path)?,
+            )
         };
         let parsed = mail::in_message(&bytes);
         if parsed.blocks.is_empty() && messages.len() == 1 {
@@ -71,7 +74,7 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         let file: Box<dyn Read> = if path.as_os_str() == "-" {
             Box::new(std::io::stdin())
         } else {
-            Box::new(crate::files::open_stream(path).map_err(|e| CliError::io(path, &e))?)
+            Box::new(correspond::files::open_stream(path).map_err(|e| CliError::io(path, &e))?)
         };
         let mut messages = 0;
         let mut oversized = Vec::new();
@@ -94,10 +97,10 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
             let origin = match &parsed.subject {
                 Some(subject) => format!(
                     "{}, message {number} ({})",
-                    crate::text::path(path),
-                    crate::text::shown(subject)
+                    correspond::text::path(path),
+                    correspond::text::shown(subject)
                 ),
-                None => format!("{}, message {number}", crate::text::path(path)),
+                None => format!("{}, message {number}", correspond::text::path(path)),
             };
             add(&mut found, &origin, parsed.blocks, true);
         })
@@ -105,13 +108,13 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
         if messages == 0 {
             return Err(CliError::usage(format!(
                 "{}: no messages (an mbox mailbox starts with a `From ` line)",
-                crate::text::path(path)
+                correspond::text::path(path)
             ))
             .hint("is it a mailbox? A single saved message is given without --mbox"));
         }
         for number in oversized {
             found.push(Found {
-                origin: format!("{}, message {number}", crate::text::path(path)),
+                origin: format!("{}, message {number}", correspond::text::path(path)),
                 packet: Err(MailError::Damaged {
                     game: None,
                     range: None,
@@ -138,7 +141,7 @@ fn maildir(dir: &Path, found: &mut Vec<Found>) -> Result<(), CliError> {
         let listing = std::fs::read_dir(&folder).map_err(|e| {
             CliError::io(&folder, &e).hint(format!(
                 "is {} a Maildir folder? It holds cur/, new/ and tmp/",
-                crate::text::path(dir)
+                correspond::text::path(dir)
             ))
         })?;
         for entry in listing {
@@ -150,7 +153,7 @@ fn maildir(dir: &Path, found: &mut Vec<Found>) -> Result<(), CliError> {
     }
     files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     for path in files {
-        let origin = crate::text::path(&path).to_string();
+        let origin = correspond::text::path(&path).to_string();
         let bytes = match log::read_limited(&path) {
             Ok(bytes) => bytes,
             Err(e) => {
@@ -170,7 +173,7 @@ fn maildir(dir: &Path, found: &mut Vec<Found>) -> Result<(), CliError> {
         };
         let parsed = mail::in_message(&bytes);
         let origin = match &parsed.subject {
-            Some(subject) => format!("{origin} ({})", crate::text::shown(subject)),
+            Some(subject) => format!("{origin} ({})", correspond::text::shown(subject)),
             None => origin,
         };
         add(found, &origin, parsed.blocks, true);
@@ -205,8 +208,8 @@ fn add(
 
 /// A message from a file, a pipe (`<(...)`) or `/dev/stdin`.
 fn read_message(path: &Path) -> Result<Vec<u8>, CliError> {
-    let file = crate::files::open_stream(path).map_err(|e| CliError::io(path, &e))?;
-    limited(file, &crate::text::path(path).to_string())
+    let file = correspond::files::open_stream(path).map_err(|e| CliError::io(path, &e))?;
+    limited(file, &correspond::text::path(path).to_string())
 }
 
 fn read_stdin() -> Result<Vec<u8>, CliError> {

@@ -4,13 +4,13 @@ mod gather;
 
 use super::commit;
 use super::compare::proof_name;
-use super::game::{CliGame, GameName, with_game};
+use super::game::{CliGame, with_game};
 use super::{CliError, ExitStatus};
-use crate::fork;
-use crate::git::Tracked;
-use crate::log::{self, GameFile};
-use crate::mail::{self, Found, MailError, ReceiveError, Received};
-use crate::replay;
+use correspond::fork;
+use correspond::git::Tracked;
+use correspond::log::{self, GameFile};
+use correspond::mail::{self, Found, MailError, ReceiveError, Received};
+use correspond::replay;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -76,16 +76,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     let path = &args.file;
     if args.new && path.exists() {
         return Err(
-            CliError::usage(format!("{} already exists", crate::text::path(path)))
+            CliError::usage(format!("{} already exists", correspond::text::path(path)))
                 .hint("without --new, receive adds the records to it"),
         );
     }
     if !args.new && !path.exists() {
         return Err(
-            CliError::usage(format!("{} does not exist", crate::text::path(path))).hint(format!(
-                "to start it from a mailed challenge: correspond receive --new {} MESSAGE",
-                crate::text::path(path)
-            )),
+            CliError::usage(format!("{} does not exist", correspond::text::path(path))).hint(
+                format!(
+                    "to start it from a mailed challenge: correspond receive --new {} MESSAGE",
+                    correspond::text::path(path)
+                ),
+            ),
         );
     }
     let game = args.game.as_deref().map(game_prefix).transpose()?;
@@ -98,7 +100,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
             if !file.game_id().to_string().starts_with(&id) {
                 return Err(CliError::usage(format!(
                     "{} is game {}, not --game {id}",
-                    crate::text::path(path),
+                    correspond::text::path(path),
                     file.game_id()
                 )));
             }
@@ -136,7 +138,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
         Stop::Refused(e) => refused(&e, args),
     })?;
     received.other_games += other_games;
-    let name = GameName::of_file(&received.file.header().game).expect("received files verify");
+    // Received files verify, so the registry knows their game; said plainly all the same.
+    let name = super::game::GameKind::named(&received.file.header().game).ok_or_else(|| {
+        CliError::rejected(format!(
+            "unknown game `{}`",
+            correspond::text::escape(&received.file.header().game)
+        ))
+    })?;
     // Said once the commit is made: printing cannot stop it.
     let mut report_text = Vec::new();
     let message = with_game!(name, G => report::<G>(path, &received, args, &mut report_text)?);
@@ -184,7 +192,7 @@ fn game_prefix(id: &str) -> Result<String, CliError> {
     } else {
         Err(CliError::usage(format!(
             "--game `{}` is not a game id or its first 8 characters or more",
-            crate::text::shown(&id)
+            correspond::text::shown(&id)
         ))
         .hint("`correspond status FILE` shows a game's id"))
     }
@@ -312,13 +320,16 @@ fn settle_hint(document: usize, path: &Path) -> String {
         "your record {document} is void by the crossing rule, since the game awaited the other \
          player: `correspond receive --settle {} MESSAGE` drops it, takes theirs, and signs \
          yours again where it still applies",
-        crate::text::path(path)
+        correspond::text::path(path)
     )
 }
 
 fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
-    CliError::rejected(format!("{} does not verify: {e}", crate::text::path(path)))
-        .hint("nothing was written; `correspond audit` shows who changed it, if it is in git")
+    CliError::rejected(format!(
+        "{} does not verify: {e}",
+        correspond::text::path(path)
+    ))
+    .hint("nothing was written; `correspond audit` shows who changed it, if it is in git")
 }
 
 /// The refusal of what arrived, with advice; for equivocation, the proof written.
@@ -345,7 +356,7 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
                  the message",
             )
         }
-        MailError::Fork { fork, .. } if fork.stands == Some(crate::fork::Copy::B) => {
+        MailError::Fork { fork, .. } if fork.stands == Some(correspond::fork::Copy::B) => {
             error.hint(settle_hint(fork.document, &args.file))
         }
         MailError::Fork { .. } => error
@@ -398,12 +409,12 @@ fn write_evidence(error: &MailError, args: &Args) -> Option<String> {
     Some(match written {
         Ok(()) => format!(
             "a proof of it is in {}, for an arbiter: `correspond check-proof {}` checks it",
-            crate::text::path(&path),
-            crate::text::path(&path)
+            correspond::text::path(&path),
+            correspond::text::path(&path)
         ),
         Err(e) => format!(
             "no proof written: {}: {e} (give another path with --proof)",
-            crate::text::path(&path)
+            correspond::text::path(&path)
         ),
     })
 }
@@ -423,12 +434,12 @@ fn write_rival(rival: &[u8], f: &fork::Fork, args: &Args) -> String {
         Err(_) if log::read_limited(&path).is_ok_and(|held| held == rival) => Ok(()),
         done => done,
     };
-    let shown = crate::text::path(&path);
+    let shown = correspond::text::path(&path);
     match written {
         Ok(()) => format!(
             "the other version is in {shown}: `correspond compare {} {shown}` sets the two side \
              by side",
-            crate::text::path(&args.file)
+            correspond::text::path(&args.file)
         ),
         Err(e) => format!(
             "the other version was not written: {shown}: {e} (give another path with --proof)"
@@ -487,7 +498,7 @@ fn report<G: CliGame>(
         writeln!(
             out,
             "nothing new: {} already holds every record received (records 0 to {})",
-            crate::text::path(path),
+            correspond::text::path(path),
             file.documents() - 1
         )?;
         skipped(out)?;
@@ -505,7 +516,7 @@ fn report<G: CliGame>(
             .players
             .iter()
             .zip(&replay.seats)
-            .map(|(p, seat)| format!("{seat} {}", crate::sign::fingerprint(&p.key)))
+            .map(|(p, seat)| format!("{seat} {}", correspond::sign::fingerprint(&p.key)))
             .collect();
         writeln!(out, "players: {}", players.join(", "))?;
     }
@@ -514,9 +525,11 @@ fn report<G: CliGame>(
         Some(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
         None => writeln!(out, "now: {}", phase.describe(&replay.seats))?,
     }
-    if let Some(next) =
-        super::status::next_step(phase, &replay.seats, &crate::text::path(path).to_string())
-    {
+    if let Some(next) = super::status::next_step(
+        phase,
+        &replay.seats,
+        &correspond::text::path(path).to_string(),
+    ) {
         writeln!(out, "next: {next}")?;
     }
     let (first, last) = (received.added.start, received.added.end - 1);

@@ -1,9 +1,9 @@
 //! Campaign's board: 5 files by 7 ranks, chess figurines for the coins.
 
 use super::{BOLD, CHECK, Charset, DIM, LAST, Render};
-use crate::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
-use crate::rules::{Game, Line};
 use anstyle::Style;
+use correspond::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
+use correspond::rules::{Game, Line};
 use std::io::{self, Write};
 
 fn glyph(piece: Option<Piece>, charset: Charset) -> char {

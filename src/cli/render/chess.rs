@@ -2,11 +2,11 @@
 //! the governments are named with the squares of their pieces (underlined on a terminal).
 
 use super::{BOLD, CHECK, Charset, DIM, LAST, Render};
-use crate::rules::chess::{
+use anstyle::Style;
+use correspond::rules::chess::{
     Chess, Color, Insurrection, Piece, Position, Role, Square, Variant, coup_name,
 };
-use crate::rules::{Game, Line};
-use anstyle::Style;
+use correspond::rules::{Game, Line};
 use std::io::{self, Write};
 
 fn glyph(piece: Option<Piece>, charset: Charset) -> char {
@@ -28,7 +28,9 @@ fn glyph(piece: Option<Piece>, charset: Charset) -> char {
 }
 
 /// The board of `line`, whose positions are chess or Insurrection positions seen through `inner`.
-fn draw<G: Game<Move = crate::rules::chess::Move, Outcome = crate::rules::chess::Outcome>>(
+fn draw<
+    G: Game<Move = correspond::rules::chess::Move, Outcome = correspond::rules::chess::Outcome>,
+>(
     line: &Line<G>,
     inner: impl Fn(&G) -> &Position,
     charset: Charset,
@@ -91,7 +93,8 @@ fn draw<G: Game<Move = crate::rules::chess::Move, Outcome = crate::rules::chess:
     }
     if pos.is_check() {
         let role = pos.government(pos.turn()).name();
-        let attacked: Vec<String> = Square::iter(pos.attacked_government(pos.turn()))
+        let attacked: Vec<String> = pos
+            .attacked_government_squares(pos.turn())
             .map(|sq| format!("{role} on {sq}"))
             .collect();
         let verb = if attacked.len() > 1 {

@@ -3,9 +3,9 @@
 //! files below, cell ranks on the left and point ranks on the right.
 
 use super::{BOLD, Charset, DIM, LAST, Render};
-use crate::rules::guerrilla::{Cell, Guerrilla, Move, Point};
-use crate::rules::{Game, Line};
 use anstyle::Style;
+use correspond::rules::guerrilla::{Cell, Guerrilla, Move, Point};
+use correspond::rules::{Game, Line};
 use std::io::{self, Write};
 
 impl Render for Guerrilla {

@@ -7,8 +7,8 @@ mod campaign;
 mod chess;
 mod guerrilla;
 
-use crate::rules::{Game, Line};
 use anstyle::{AnsiColor, Style};
+use correspond::rules::{Game, Line};
 use std::io::{self, Write};
 
 /// Which characters to draw with.

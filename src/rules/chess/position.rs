@@ -125,6 +125,11 @@ impl Position {
             .fold(0, |acc, sq| acc | sq.bit())
     }
 
+    /// The squares of `color`'s government pieces that are attacked, for reports of a check.
+    pub fn attacked_government_squares(&self, color: Color) -> impl Iterator<Item = Square> {
+        Square::iter(self.attacked_government(color))
+    }
+
     /// Whether the rules protect `color`'s government pieces: always, except under
     /// Assassination while it has two or more.
     fn protected(&self, color: Color) -> bool {

@@ -1,0 +1,135 @@
+//! The registry of the games this program plays: one line per game, in [`for_each_game!`].
+//!
+//! Everything that must know every game is generated from that line: the [`GameKind`] enum and
+//! its list, the names and descriptions the command line offers, and [`with_game!`], which runs
+//! code with a type parameter standing for the game a [`GameKind`] names. A fifth game is its
+//! rules module (`src/rules/`), its [`crate::replay::Protocol`], its board picture in the command
+//! line, and one line here; the compiler finds every place that lacks one of them, because each
+//! use of [`with_game!`] asks of the game the traits it needs.
+
+/// The registry itself: calls the macro `$callback` (one of this crate's exported macros) with
+/// `($($args)*)` and then, for each game, `Variant => type, "description";`.
+///
+/// The games are listed in the order help texts name them.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! for_each_game {
+    ($callback:ident ! ($($args:tt)*)) => {
+        $crate::$callback! { ($($args)*)
+            Campaign => $crate::rules::campaign::Campaign,
+                "Campaign (Buck 20): chess-like, on 5 × 7 squares, with coins";
+            Guerrilla => $crate::rules::guerrilla::Guerrilla,
+                "Guerrilla Checkers: two stones a turn against six checkers";
+            Insurrection => $crate::rules::chess::Insurrection,
+                "Insurrection: chess in which captures change ranks and overthrow governments";
+            Chess => $crate::rules::chess::Chess,
+                "Orthodox chess";
+        }
+    };
+}
+
+/// Runs `$body` with the type `$g` standing for the game that the [`GameKind`] `$kind` names:
+/// `with_game!(kind, G => replay::<G>(&file))`.
+#[macro_export]
+macro_rules! with_game {
+    ($kind:expr, $g:ident => $body:expr) => {
+        $crate::for_each_game!(__game_dispatch!($kind, $g, $body))
+    };
+}
+
+/// [`with_game!`]'s match, one arm per registered game.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __game_dispatch {
+    (($kind:expr, $g:ident, $body:expr) $($variant:ident => $ty:ty, $about:literal;)*) => {
+        match $kind {
+            $($crate::games::GameKind::$variant => {
+                type $g = $ty;
+                $body
+            })*
+        }
+    };
+}
+
+/// [`GameKind`] and its list, from the registry (invoked once, below).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __game_kind {
+    (() $($variant:ident => $ty:ty, $about:literal;)*) => {
+        /// One of the games this program plays.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum GameKind {
+            $(#[doc = $about] $variant,)*
+        }
+
+        impl GameKind {
+            /// Every game, in the registry's order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant),*];
+
+            /// The game in a few words, for help texts.
+            #[must_use]
+            pub fn about(self) -> &'static str {
+                match self {
+                    $(GameKind::$variant => $about,)*
+                }
+            }
+        }
+    };
+}
+
+crate::for_each_game!(__game_kind!());
+
+impl GameKind {
+    /// The name a game file's header and the command line use: `campaign`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        use crate::rules::Game as _;
+        crate::with_game!(self, G => G::NAME)
+    }
+
+    /// The game a name stands for, if this program plays it.
+    #[must_use]
+    pub fn named(name: &str) -> Option<GameKind> {
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|kind| kind.name() == name)
+    }
+
+    /// Every game's name, in words: `campaign, guerrilla, insurrection and chess`.
+    #[must_use]
+    pub fn names_in_words() -> String {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GameKind;
+
+    #[test]
+    fn each_game_is_found_by_its_own_name_and_the_names_differ() {
+        for kind in GameKind::ALL {
+            assert_eq!(GameKind::named(kind.name()), Some(*kind));
+        }
+        let mut names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), GameKind::ALL.len());
+        assert_eq!(GameKind::named("draughts"), None);
+        assert_eq!(
+            GameKind::names_in_words(),
+            "campaign, guerrilla, insurrection and chess"
+        );
+    }
+}
