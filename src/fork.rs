@@ -7,7 +7,7 @@
 //! file up to the fork) followed by the two conflicting records, each exactly as signed.
 
 use crate::log::{Action, GameFile};
-use crate::replay::{AnyReplayer, ReplayError, check_record};
+use crate::replay::{AnyReplayer, ReplayError, Seat, check_record};
 
 /// Which copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +170,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     let common = &a[..fa.span(document).start];
     let base = parse(Copy::A, common)?;
     let awaited = replayed(Copy::A, &base)?.awaited();
-    let mut signers = [0; 2];
+    let mut signers = [Seat::Creator; 2];
     let mut lines = [0; 2];
     let mut records = [
         (String::new(), String::new()),
@@ -189,7 +189,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
                 error: e.to_string(),
             })?;
         let record = &own.records()[document - 1];
-        records[i] = (record.signer.clone(), action_words(&record.action));
+        records[i] = (record.signer.clone(), record.action.to_string());
         lines[i] = own.line(document);
     }
     let defects = [&fa, &fb].map(|file| {
@@ -234,14 +234,14 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
 fn not_crossed(
     files: [&GameFile; 2],
     document: usize,
-    signers: [usize; 2],
-    awaited: Option<usize>,
+    signers: [Seat; 2],
+    awaited: Option<Seat>,
 ) -> Option<Seen> {
     let stands = signers.iter().position(|&s| Some(s) == awaited)?;
     let void = 1 - stands;
     let copies = [Copy::A, Copy::B];
-    let name = |seat: usize| files[0].header().players[seat].name.clone();
-    let by = |file: &GameFile, seat: usize| {
+    let name = |seat: Seat| files[0].header().players[seat.index()].name.clone();
+    let by = |file: &GameFile, seat: Seat| {
         let name = name(seat);
         (document + 1..file.documents()).find(move |&d| file.records()[d - 1].signer == name)
     };
@@ -386,8 +386,8 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
     for file in &rivals {
         let seat =
             check_record(file, document).map_err(|e| format!("a conflicting record: {e}"))?;
-        signers.push(file.header().players[seat].name.clone());
-        actions.push(action_words(&file.records()[document - 1].action));
+        signers.push(file.header().players[seat.index()].name.clone());
+        actions.push(file.records()[document - 1].action.to_string());
     }
     if signers[0] != signers[1] {
         return Err(format!(
@@ -457,7 +457,7 @@ pub fn settles(old: &GameFile, new: &[u8]) -> Option<usize> {
 /// The seat the game awaited at document `document` of `file`, after the documents before it
 /// (`None` when those do not verify, or the game was over).
 #[must_use]
-pub fn awaited_at(file: &GameFile, document: usize) -> Option<usize> {
+pub fn awaited_at(file: &GameFile, document: usize) -> Option<Seat> {
     let mut base = file.clone();
     base.truncate(document);
     AnyReplayer::start(&base)
@@ -468,19 +468,13 @@ pub fn awaited_at(file: &GameFile, document: usize) -> Option<usize> {
 
 /// The seat of the player who signed record `document` of `file`, by the name it gives.
 #[must_use]
-pub fn signer_seat(file: &GameFile, document: usize) -> Option<usize> {
+pub fn signer_seat(file: &GameFile, document: usize) -> Option<Seat> {
     let name = &file.records()[document - 1].signer;
-    file.header().players.iter().position(|p| &p.name == name)
-}
-
-/// `move e2e4`, `resign`, `claim-draw repetition`.
-fn action_words(action: &crate::log::Action) -> String {
-    use crate::log::Action;
-    match action {
-        Action::Move(mv) => format!("move {mv}"),
-        Action::Claim(_, reason) => format!("{} {reason}", action.kind()),
-        other => other.kind().to_owned(),
-    }
+    file.header()
+        .players
+        .iter()
+        .position(|p| &p.name == name)
+        .and_then(Seat::at)
 }
 
 #[cfg(test)]

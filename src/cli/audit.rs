@@ -380,10 +380,10 @@ fn added(finding: &Finding, records: &[String]) -> String {
 /// A record as the audit lists it: `alice e2e4`, `bob accept` (`None` for the header).
 fn describe(file: &GameFile, document: usize) -> Option<String> {
     let record = file.records().get(document.checked_sub(1)?)?;
+    // A move as `alice e2e4`: the audit's lists are mostly moves.
     Some(match &record.action {
         Action::Move(mv) => format!("{} {mv}", record.signer),
-        Action::Claim(_, reason) => format!("{} {} {reason}", record.signer, record.action.kind()),
-        other => format!("{} {}", record.signer, other.kind()),
+        other => format!("{} {other}", record.signer),
     })
 }
 

@@ -142,11 +142,7 @@ pub(crate) fn record(
 fn conflict(earlier: &Entry, file: &Path) -> CliError {
     let n = earlier.document;
     let what = match &earlier.content {
-        Document::Record(r) => format!(
-            "record {n} ({}, signed {})",
-            words(&r.action),
-            r.time.as_str()
-        ),
+        Document::Record(r) => format!("record {n} ({}, signed {})", r.action, r.time.as_str()),
         Document::Header(_) => "its header".to_owned(),
     };
     CliError::rejected(format!(
@@ -162,15 +158,6 @@ fn conflict(earlier: &Entry, file: &Path) -> CliError {
         "otherwise `correspond journal restore {}` appends it to this file",
         correspond::text::path(file)
     ))
-}
-
-/// `move e2e4`, `accept`, `claim-draw repetition`.
-fn words(action: &log::Action) -> String {
-    match action {
-        log::Action::Move(mv) => format!("move {mv}"),
-        log::Action::Claim(_, reason) => format!("{} {reason}", action.kind()),
-        other => other.kind().to_owned(),
-    }
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {

@@ -101,13 +101,14 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
                     why = Some(format!(
                         "{} won ({}) before the coin flip gave out the colours: PGN has no \
                          result for a game won by a player without a colour",
-                        replay.seats[w].name, verdict.reason
+                        replay.seats[w].name,
+                        verdict.reason(&replay.seats)
                     ));
                     "*"
                 }
                 None => "1/2-1/2",
             };
-            (result, verdict.reason.clone())
+            (result, verdict.reason(&replay.seats))
         }
         _ => ("*", "unterminated".to_owned()),
     };

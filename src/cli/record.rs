@@ -8,7 +8,7 @@ use super::keys::{self, KeyArgs};
 use correspond::log::{
     self, Action, GameFile, Record, Settlement, record_unsigned, signature_line,
 };
-use correspond::replay::{self, Event, Protocol, Replay, Step};
+use correspond::replay::{self, Event, Protocol, Replay, Seat, Step};
 use correspond::sign::{self, Signer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -80,8 +80,8 @@ impl WaitArgs {
 pub(crate) struct Context<'a, G: Protocol> {
     pub file: &'a GameFile,
     pub replay: &'a Replay<G>,
-    /// The signer's seat: 0 for the creator, 1 for the opponent.
-    pub seat: usize,
+    /// The signer's seat.
+    pub seat: Seat,
     pub signer: &'a dyn Signer,
 }
 
@@ -124,12 +124,13 @@ pub(crate) fn load<G: Protocol>(path: &Path) -> Result<(GameFile, Replay<G>), Cl
 }
 
 /// Which seat a key belongs to.
-pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<usize, CliError> {
+pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<Seat, CliError> {
     let key = signer.public_key().key_data();
     file.header()
         .players
         .iter()
         .position(|p| p.key.key_data() == key)
+        .and_then(Seat::at)
         .ok_or_else(|| {
             let players: Vec<String> = file
                 .header()
@@ -210,7 +211,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     time: log::Timestamp,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
-) -> Result<(Record, Replay<G>, usize), CliError> {
+) -> Result<(Record, Replay<G>, Seat), CliError> {
     let (file, replay) =
         verified::<G>(path, locked.bytes()).map_err(|e| e.hint("nothing was written"))?;
     let seat = seat_of(&file, signer)?;
@@ -342,13 +343,13 @@ pub(crate) fn report(out: &mut dyn Write, lines: &[String], done: &str) -> Resul
 }
 
 /// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.
-pub(crate) fn headline<S: std::fmt::Display>(seat: &replay::Seat<S>, action: &Action) -> String {
+pub(crate) fn headline<S: std::fmt::Display>(seat: &replay::Player<S>, action: &Action) -> String {
     format!("{} {}", who(seat), summary(action))
 }
 
 /// Who signed, in a headline: the side, the role a reader of a game's history follows; before
 /// a coin flip has assigned the sides, the player.
-pub(crate) fn who<S: std::fmt::Display>(seat: &replay::Seat<S>) -> String {
+pub(crate) fn who<S: std::fmt::Display>(seat: &replay::Player<S>) -> String {
     seat.side
         .as_ref()
         .map_or_else(|| seat.name.clone(), ToString::to_string)

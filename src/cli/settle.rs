@@ -10,7 +10,7 @@
 use super::CliError;
 use super::keys::{self, KeyArgs};
 use correspond::journal::Entry;
-use correspond::log::{Action, GameFile, Record, Settlement};
+use correspond::log::{Action, GameFile, Record};
 use correspond::mail::{self, Found, Received};
 use correspond::replay::AnyReplayer;
 use std::path::Path;
@@ -130,10 +130,7 @@ fn not_again(
                 .map(|d| &file.records()[d - 1])
                 .any(|r| r.signer != record.signer && r.action == Action::Offer(*offered));
             same.then(|| {
-                let accept = match offered {
-                    Settlement::Draw => "accept-draw",
-                    Settlement::RunOff => "accept-runoff",
-                };
+                let accept = correspond::log::Kind::AcceptOffer(*offered);
                 format!(
                     "your {} is not signed again: the other player offered the same, and yours \
                      would let their offer lapse; `correspond {accept} {}` accepts it",
@@ -153,8 +150,7 @@ fn not_again(
 fn words(record: &Record) -> String {
     match &record.action {
         Action::Resign => "resignation".to_owned(),
-        Action::Offer(Settlement::Draw) => "draw offer".to_owned(),
-        Action::Offer(Settlement::RunOff) => "run-off offer".to_owned(),
+        Action::Offer(settlement) => format!("{} offer", settlement.words()),
         other => format!("record ({})", other.kind()),
     }
 }

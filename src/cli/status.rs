@@ -3,7 +3,7 @@
 use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
-use correspond::replay::{Phase, Seat};
+use correspond::replay::{Phase, Player, Seat};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -42,7 +42,7 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
     )?;
     writeln!(out, "position: {}", last.position)?;
     let file_arg = correspond::text::path(path);
-    let who = |seat: usize| replay.seats[seat].to_string();
+    let who = |seat: Seat| replay.seats[seat].to_string();
     match &last.phase {
         Phase::Over(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
         phase => {
@@ -50,16 +50,13 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
             if matches!(phase, Phase::Playing(_)) && last.position.in_check() {
                 writeln!(out, "check: {} is in check", last.position.side_to_move())?;
             }
-            if let Some(seat) = last.offer {
-                let what = match G::SETTLEMENT {
-                    Some(correspond::log::Settlement::Draw) => "a draw",
-                    _ => "a run-off",
-                };
+            if let Some(offer) = last.offer {
                 writeln!(
                     out,
-                    "offer: {} offers {what}, until {}'s next record",
-                    who(seat),
-                    who(1 - seat)
+                    "offer: {} offers a {}, until {}'s next record",
+                    who(offer.by),
+                    offer.settlement.words(),
+                    who(offer.by.other())
                 )?;
             }
             if let Some(line) = &replay.line {
@@ -84,10 +81,10 @@ fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> 
 /// once the game is over.
 pub(crate) fn next_step<S: std::fmt::Display>(
     phase: &Phase,
-    seats: &[Seat<S>; 2],
+    seats: &[Player<S>; 2],
     file: &str,
 ) -> Option<String> {
-    let who = |seat: &usize| seats[*seat].to_string();
+    let who = |seat: &Seat| seats[*seat].to_string();
     Some(match phase {
         Phase::AwaitingAccept(s) => format!("{}: correspond accept {file}", who(s)),
         Phase::AwaitingCommit(s) | Phase::AwaitingNonce(s) => {

@@ -199,14 +199,11 @@ fn balances(results: &[(PathBuf, Checked)]) -> (Vec<Balance>, Vec<String>) {
             disputed.push(id);
             continue;
         };
-        let (Some(stakes), Some(winner)) = (s.stakes, &s.winner) else {
+        let (Some(stakes), Some(w)) = (s.stakes, s.winner_seat) else {
             continue;
         };
-        let Some(w) = s.players.iter().position(|(_, side)| side == winner) else {
-            continue;
-        };
-        let loss = i64::from(stakes[1 - w]);
-        for (seat, change) in [(w, loss), (1 - w, -loss)] {
+        let loss = i64::from(stakes[w.other()]);
+        for (seat, change) in [(w, loss), (w.other(), -loss)] {
             let entry = by_key.entry(s.fingerprints[seat].clone()).or_default();
             entry.0.insert(s.players[seat].0.clone());
             entry.1 += change;

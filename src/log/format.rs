@@ -7,6 +7,8 @@
 //! different content in the same bytes (no comments, anchors, tags, flow style, alternative
 //! quoting or number spellings, duplicate or unknown keys).
 
+use super::kind::Field;
+pub use super::kind::{Action, Kind, Settlement};
 use crate::digest::Digest;
 use crate::text::shown;
 use serde::Deserialize;
@@ -173,78 +175,6 @@ pub struct Header {
     pub salt: Digest,
     /// The creator's commitment for the opening coin flip, when the game starts with one.
     pub commitment: Option<Digest>,
-}
-
-/// What a record does.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// The opponent accepts the header's terms; with its coin-flip nonce when there is a toss.
-    Accept {
-        /// The opponent's nonce for the opening flip.
-        nonce: Option<Digest>,
-    },
-    /// A move, in the game's canonical notation.
-    Move(String),
-    /// The toss winner lets the other player move first.
-    Defer,
-    /// The player who must start a coin flip commits to a nonce.
-    FlipCommit(Digest),
-    /// The other player's nonce for the flip under way.
-    FlipNonce(Digest),
-    /// The committing player reveals its nonce.
-    FlipReveal(Digest),
-    /// The signer resigns.
-    Resign,
-    /// The signer offers to end the game by the game's settlement (a Run-Off, a draw).
-    Offer(Settlement),
-    /// The signer accepts the opponent's standing offer.
-    AcceptOffer(Settlement),
-    /// The signer claims the game's settlement by a rule (`repetition`, `halfmove-clock`,
-    /// `fifty-moves`).
-    Claim(Settlement, String),
-}
-
-/// How a game can end by agreement or claim: Campaign settles by a Run-Off (a coin flip),
-/// chess by a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Settlement {
-    /// A Run-Off: a coin flip decides.
-    RunOff,
-    /// A draw.
-    Draw,
-}
-
-impl Settlement {
-    /// The name used in record kinds: `runoff` or `draw`.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Settlement::RunOff => "runoff",
-            Settlement::Draw => "draw",
-        }
-    }
-}
-
-impl Action {
-    /// The `kind` field's value.
-    #[must_use]
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Action::Accept { .. } => "accept",
-            Action::Move(_) => "move",
-            Action::Defer => "defer",
-            Action::FlipCommit(_) => "flip-commit",
-            Action::FlipNonce(_) => "flip-nonce",
-            Action::FlipReveal(_) => "flip-reveal",
-            Action::Resign => "resign",
-            Action::Offer(Settlement::RunOff) => "offer-runoff",
-            Action::Offer(Settlement::Draw) => "offer-draw",
-            Action::AcceptOffer(Settlement::RunOff) => "accept-runoff",
-            Action::AcceptOffer(Settlement::Draw) => "accept-draw",
-            Action::Claim(Settlement::RunOff, _) => "claim-runoff",
-            Action::Claim(Settlement::Draw, _) => "claim-draw",
-        }
-    }
 }
 
 /// Every document after the header.
@@ -495,60 +425,37 @@ impl RawPlayer {
 
 impl RawRecord {
     pub(super) fn validate(self) -> Result<Record, String> {
-        let kind = self.kind.as_str();
-        const KINDS: [&str; 13] = [
-            "accept",
-            "move",
-            "defer",
-            "flip-commit",
-            "flip-nonce",
-            "flip-reveal",
-            "resign",
-            "offer-runoff",
-            "accept-runoff",
-            "claim-runoff",
-            "offer-draw",
-            "accept-draw",
-            "claim-draw",
-        ];
-        if !KINDS.contains(&kind) {
+        let Some(kind) = Kind::named(&self.kind) else {
+            let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
             return Err(format!(
                 "`{}` is not a record kind ({})",
-                shown(kind),
-                KINDS.join(", ")
+                shown(&self.kind),
+                names.join(", ")
             ));
-        }
-        let mut unused: Vec<&str> = Vec::new();
-        let mut take = |field: &'static str, value: &Option<String>, wanted: bool| {
-            if value.is_some() && !wanted {
-                unused.push(field);
-            }
         };
-        take("move", &self.mv, kind == "move");
-        take(
-            "nonce",
-            &self.nonce,
-            matches!(kind, "accept" | "flip-nonce" | "flip-reveal"),
-        );
-        take("commitment", &self.commitment, kind == "flip-commit");
-        take(
-            "claim",
-            &self.claim,
-            matches!(kind, "claim-runoff" | "claim-draw"),
-        );
-        if let Some(field) = unused.first() {
+        let fields = [
+            (Field::Move, "move", self.mv.is_some()),
+            (Field::Nonce, "nonce", self.nonce.is_some()),
+            (Field::Commitment, "commitment", self.commitment.is_some()),
+            (Field::Claim, "claim", self.claim.is_some()),
+        ];
+        let carried = kind.field();
+        if let Some((_, name, _)) = fields.iter().find(|(field, _, present)| {
+            // An acceptance's nonce is optional: only games with a toss have one.
+            *present && Some(*field) != carried
+        }) {
             return Err(format!(
-                "a record of kind `{kind}` must not have a `{field}` field"
+                "a record of kind `{kind}` must not have a `{name}` field"
             ));
         }
         let need = |field: &str, value: Option<String>| {
             value.ok_or_else(|| format!("a record of kind `{kind}` needs a `{field}` field"))
         };
         let action = match kind {
-            "accept" => Action::Accept {
+            Kind::Accept => Action::Accept {
                 nonce: self.nonce.map(|n| digest("nonce", &n)).transpose()?,
             },
-            "move" => {
+            Kind::Move => {
                 let text = need("move", self.mv)?;
                 if !valid_move_text(&text) {
                     return Err(format!(
@@ -558,30 +465,22 @@ impl RawRecord {
                 }
                 Action::Move(text)
             }
-            "defer" => Action::Defer,
-            "flip-commit" => {
+            Kind::Defer => Action::Defer,
+            Kind::FlipCommit => {
                 Action::FlipCommit(digest("commitment", &need("commitment", self.commitment)?)?)
             }
-            "flip-nonce" => Action::FlipNonce(digest("nonce", &need("nonce", self.nonce)?)?),
-            "flip-reveal" => Action::FlipReveal(digest("nonce", &need("nonce", self.nonce)?)?),
-            "resign" => Action::Resign,
-            "offer-runoff" => Action::Offer(Settlement::RunOff),
-            "offer-draw" => Action::Offer(Settlement::Draw),
-            "accept-runoff" => Action::AcceptOffer(Settlement::RunOff),
-            "accept-draw" => Action::AcceptOffer(Settlement::Draw),
-            "claim-runoff" | "claim-draw" => {
+            Kind::FlipNonce => Action::FlipNonce(digest("nonce", &need("nonce", self.nonce)?)?),
+            Kind::FlipReveal => Action::FlipReveal(digest("nonce", &need("nonce", self.nonce)?)?),
+            Kind::Resign => Action::Resign,
+            Kind::Offer(settlement) => Action::Offer(settlement),
+            Kind::AcceptOffer(settlement) => Action::AcceptOffer(settlement),
+            Kind::Claim(settlement) => {
                 let claim = need("claim", self.claim)?;
                 if !valid_word(&claim) {
                     return Err(format!("`{}` is not a claim", shown(&claim)));
                 }
-                let settlement = if kind == "claim-draw" {
-                    Settlement::Draw
-                } else {
-                    Settlement::RunOff
-                };
                 Action::Claim(settlement, claim)
             }
-            other => unreachable!("`{other}` was checked against KINDS"),
         };
         if !valid_name(&self.signer) {
             return Err(format!(

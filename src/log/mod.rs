@@ -26,13 +26,14 @@
 
 mod append;
 mod format;
+mod kind;
 mod read;
 
 pub use append::{
     AppendError, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace,
 };
 pub use format::{
-    Action, COMMITMENT_PREFIX, FORMAT, Header, Player, Record, Settlement, Timestamp,
+    Action, COMMITMENT_PREFIX, FORMAT, Header, Kind, Player, Record, Settlement, Timestamp,
     header_unsigned, preamble, record_unsigned, signature_line, valid_name,
 };
 

@@ -2,7 +2,7 @@
 //! file (`verify`, `audit`, forks, mail) and so cannot name the game's type. The game is looked
 //! up in the registry ([`crate::games`]); nothing here names a game.
 
-use super::{ErrorKind, Protocol, ReplayError, Replayer, Summary};
+use super::{ErrorKind, Protocol, ReplayError, Replayer, Seat, Summary};
 use crate::games::GameKind;
 use crate::log::GameFile;
 
@@ -12,7 +12,7 @@ pub struct AnyReplayer(Box<dyn Erased>);
 /// What [`AnyReplayer`] asks of a [`Replayer`], whatever its game.
 trait Erased {
     fn advance(self: Box<Self>, file: &GameFile) -> Result<Box<dyn Erased>, ReplayError>;
-    fn awaited(&self) -> Option<usize>;
+    fn awaited(&self) -> Option<Seat>;
     fn summary(self: Box<Self>) -> Summary;
 }
 
@@ -21,7 +21,7 @@ impl<G: Protocol + 'static> Erased for Replayer<G> {
         Ok(Box::new((*self).advance(file)?))
     }
 
-    fn awaited(&self) -> Option<usize> {
+    fn awaited(&self) -> Option<Seat> {
         self.last().phase.awaited()
     }
 
@@ -59,7 +59,7 @@ impl AnyReplayer {
 
     /// The seat the game awaits after the records replayed so far (`None` once it is over).
     #[must_use]
-    pub fn awaited(&self) -> Option<usize> {
+    pub fn awaited(&self) -> Option<Seat> {
         self.0.awaited()
     }
 

@@ -8,12 +8,15 @@
 //! flip protocol is followed, and whether the game is already over.
 
 mod any;
+mod phase;
 mod protocol;
+mod refusal;
 mod state;
 
 pub use any::AnyReplayer;
+pub use phase::{Ending, Event, Offer, Phase, Seat, Verdict, state_hash};
 pub use protocol::Protocol;
-pub use state::{Event, Phase, Verdict};
+pub use refusal::ProtocolError;
 
 use crate::digest::Digest;
 use crate::log::{self, GameFile, LogError, LogErrorKind};
@@ -28,23 +31,24 @@ pub struct Step<G: Protocol> {
     pub document: usize,
     /// Its 1-based line in the file.
     pub line: usize,
-    /// Index of the player who signed it (0: the creator).
-    pub signer: usize,
+    /// The seat of the player who signed it.
+    pub signer: Seat,
     /// What happened, in order.
     pub events: Vec<Event>,
     /// The position after it (the start position until the game begins).
     pub position: G,
     /// What the game waits for after it.
     pub phase: Phase,
-    /// The seat whose Run-Off offer stands after it, if any.
-    pub offer: Option<usize>,
-    /// A digest of the position and phase, to compare two replays step by step.
+    /// The offer that stands after it, if any.
+    pub offer: Option<Offer>,
+    /// A digest of the position, phase and offer, to compare two replays step by step (see
+    /// [`state_hash`]).
     pub state_hash: Digest,
 }
 
 /// A player as the replay knows them.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seat<S> {
+pub struct Player<S> {
     /// The name records use.
     pub name: String,
     /// The side they play; `None` until a coin flip decides the sides.
@@ -54,7 +58,7 @@ pub struct Seat<S> {
     pub fingerprint: String,
 }
 
-impl<S: std::fmt::Display> std::fmt::Display for Seat<S> {
+impl<S: std::fmt::Display> std::fmt::Display for Player<S> {
     /// `alice (heads)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.side {
@@ -70,7 +74,7 @@ pub struct Replay<G: Protocol> {
     /// The SHA-256 digest of the header.
     pub game_id: Digest,
     /// The creator, then the opponent.
-    pub seats: [Seat<G::Side>; 2],
+    pub seats: [Player<G::Side>; 2],
     /// The variant options.
     pub options: G::Options,
     /// The header, then every record.
@@ -194,7 +198,7 @@ pub enum ErrorKind {
     },
     /// A record that breaks the protocol: the order of accepting, flipping and playing.
     #[error("{0}")]
-    Protocol(String),
+    Protocol(ProtocolError),
     /// A record after the game ended.
     #[error("the game was already over ({0}); nothing may follow")]
     AfterEnd(String),
@@ -246,13 +250,13 @@ impl<G: Protocol> Replayer<G> {
                 G::NAME
             ))));
         }
-        check_signature(file, 0, 0)?;
+        check_signature(file, 0, Seat::Creator)?;
         let options =
             G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let named = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let state = State::<G>::new(file, named, options.clone())
             .map_err(|e| at_header(ErrorKind::Header(e)))?;
-        let steps = vec![state.step(0, file.line(0), 0, vec![Event::Created])];
+        let steps = vec![state.step(0, file.line(0), Seat::Creator, vec![Event::Created])];
         Ok(Replayer {
             options,
             state,
@@ -339,6 +343,8 @@ pub struct Summary {
     pub records: usize,
     /// The winning side, if the game is over and decided.
     pub winner: Option<String>,
+    /// The winner's seat, if the game is over and decided.
+    pub winner_seat: Option<Seat>,
     /// `None` while the game goes on.
     pub result: Option<String>,
     /// What the game waits for, or how it ended.
@@ -359,13 +365,11 @@ impl Summary {
                     .map_or_else(|| TOSS.to_owned(), |side| side.to_string()),
             )
         });
-        let (winner, result) = match &last.phase {
-            Phase::Over(v) => (
-                v.winner.map(|w| players[w].1.clone()),
-                Some(v.describe(&replay.seats)),
-            ),
+        let (winner_seat, result) = match &last.phase {
+            Phase::Over(v) => (v.winner, Some(v.describe(&replay.seats))),
             _ => (None, None),
         };
+        let winner = winner_seat.map(|w| players[w].1.clone());
         Summary {
             game: G::NAME.to_owned(),
             game_id: replay.game_id,
@@ -373,6 +377,7 @@ impl Summary {
             fingerprints: replay.seats.clone().map(|s| s.fingerprint),
             records: replay.steps.len() - 1,
             winner,
+            winner_seat,
             result,
             status: last.phase.describe(&replay.seats),
             stakes: replay
@@ -401,7 +406,7 @@ impl Summary {
 ///
 /// # Panics
 /// If the file has no document `document`, or it is the header.
-pub fn check_record(file: &GameFile, document: usize) -> Result<usize, ReplayError> {
+pub fn check_record(file: &GameFile, document: usize) -> Result<Seat, ReplayError> {
     let record = &file.records()[document - 1];
     let fail = |kind| ReplayError {
         document: Some(document),
@@ -413,6 +418,7 @@ pub fn check_record(file: &GameFile, document: usize) -> Result<usize, ReplayErr
         .players
         .iter()
         .position(|p| p.name == record.signer)
+        .and_then(Seat::at)
         .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
     check_signature(file, document, signer)?;
     let expected = document as u64;
@@ -440,9 +446,9 @@ pub fn check_record(file: &GameFile, document: usize) -> Result<usize, ReplayErr
 }
 
 /// Checks document `document`'s signature against the key of seat `signer`.
-fn check_signature(file: &GameFile, document: usize, signer: usize) -> Result<(), ReplayError> {
+fn check_signature(file: &GameFile, document: usize, signer: Seat) -> Result<(), ReplayError> {
     let players = &file.header().players;
-    let player = &players[signer];
+    let player = &players[signer.index()];
     let fail = |kind| ReplayError {
         document: Some(document),
         line: file.line(document),
@@ -455,7 +461,7 @@ fn check_signature(file: &GameFile, document: usize, signer: usize) -> Result<()
     ) {
         Ok(()) => Ok(()),
         Err(SignError::OtherKey(fingerprint)) => {
-            let other = &players[1 - signer];
+            let other = &players[signer.other().index()];
             if sign::fingerprint(&other.key) == fingerprint {
                 Err(fail(ErrorKind::WrongSigner {
                     named: player.name.clone(),
@@ -474,7 +480,7 @@ fn check_signature(file: &GameFile, document: usize, signer: usize) -> Result<()
 
 /// The players' seats: both sides fixed and different, or (where the game allows it) both left
 /// to the opening coin flip.
-fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
+fn seats<G: Protocol>(file: &GameFile) -> Result<[Player<G::Side>; 2], String> {
     let players = &file.header().players;
     let names: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
     let toss = players.iter().filter(|p| p.side == TOSS).count();
@@ -487,7 +493,7 @@ fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
             ));
         }
         2 => {
-            return Ok(players.clone().map(|p| Seat {
+            return Ok(players.clone().map(|p| Player {
                 fingerprint: sign::fingerprint(&p.key),
                 name: p.name,
                 side: None,
@@ -513,12 +519,12 @@ fn seats<G: Protocol>(file: &GameFile) -> Result<[Seat<G::Side>; 2], String> {
         })
     };
     let seats = [
-        Seat {
+        Player {
             name: players[0].name.clone(),
             side: Some(side(&players[0])?),
             fingerprint: sign::fingerprint(&players[0].key),
         },
-        Seat {
+        Player {
             name: players[1].name.clone(),
             side: Some(side(&players[1])?),
             fingerprint: sign::fingerprint(&players[1].key),

@@ -1,151 +1,13 @@
 //! The state machine of a game file: accepting, the coin flips, play, offers, claims and the
 //! end. [`State::apply`] takes one record whose signature and chain are already checked.
 
-use super::{ErrorKind, Protocol, Seat, Step};
+use super::phase::{Ending, Event, Offer, Phase, Seat, Verdict, state_hash};
+use super::refusal::ProtocolError;
+use super::{ErrorKind, Player, Protocol, Step};
 use crate::digest::Digest;
 use crate::flip::{self, Coin};
 use crate::log::{Action, GameFile, Settlement};
 use crate::rules::{Decision, Line, MoveError};
-use std::fmt;
-
-/// What the game waits for. Seats are indices: 0 is the creator, 1 the opponent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// The opponent must accept the header's terms.
-    AwaitingAccept(usize),
-    /// This player must commit to a coin flip (a Run-Off is due).
-    AwaitingCommit(usize),
-    /// This player must answer a commitment with a nonce.
-    AwaitingNonce(usize),
-    /// This player owes the reveal of a coin flip.
-    AwaitingReveal(usize),
-    /// This player won the toss and moves first or defers.
-    Choosing(usize),
-    /// This player is to move.
-    Playing(usize),
-    /// The game is over.
-    Over(Verdict),
-}
-
-impl Phase {
-    /// The seat the game awaits: whose turn it is to sign the next record (`None` once over).
-    #[must_use]
-    pub fn awaited(&self) -> Option<usize> {
-        match self {
-            Phase::AwaitingAccept(i)
-            | Phase::AwaitingCommit(i)
-            | Phase::AwaitingNonce(i)
-            | Phase::AwaitingReveal(i)
-            | Phase::Choosing(i)
-            | Phase::Playing(i) => Some(*i),
-            Phase::Over(_) => None,
-        }
-    }
-
-    /// In words, naming the players.
-    #[must_use]
-    pub fn describe<S: fmt::Display>(&self, seats: &[Seat<S>; 2]) -> String {
-        let who = |i: &usize| seats[*i].to_string();
-        match self {
-            Phase::AwaitingAccept(i) => format!("waiting for {} to accept the game", who(i)),
-            Phase::AwaitingCommit(i) => {
-                format!("waiting for {} to commit to the coin flip", who(i))
-            }
-            Phase::AwaitingNonce(i) => format!("waiting for {} to answer the coin flip", who(i)),
-            Phase::AwaitingReveal(i) => format!("waiting for {} to reveal the coin flip", who(i)),
-            Phase::Choosing(i) => format!("{} won the toss: to move first or defer", who(i)),
-            Phase::Playing(i) => format!("{} to move", who(i)),
-            Phase::Over(v) => format!("game over: {}", v.describe(seats)),
-        }
-    }
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    /// The winner's seat (0: the creator); `None` for a draw.
-    pub winner: Option<usize>,
-    /// Why, in words: `fact-check`, `alice (tails) resigned`, ...
-    pub reason: String,
-}
-
-impl Verdict {
-    /// In words: `heads wins: fact-check` (or the winner's name while sides are undecided).
-    #[must_use]
-    pub fn describe<S: fmt::Display>(&self, seats: &[Seat<S>; 2]) -> String {
-        match self.winner.map(|w| &seats[w]) {
-            Some(Seat {
-                side: Some(side), ..
-            }) => format!("{side} wins: {}", self.reason),
-            Some(Seat {
-                name, side: None, ..
-            }) => format!("{name} wins: {}", self.reason),
-            None => format!("draw: {}", self.reason),
-        }
-    }
-}
-
-/// Something that happened in a record, for reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// The header: the game is proposed.
-    Created,
-    /// The opponent accepted.
-    Accepted,
-    /// A commitment to a coin flip.
-    Committed,
-    /// The answer to a commitment.
-    Answered,
-    /// A coin flip settled: what it showed and what that decides.
-    Coin(Coin, String),
-    /// The toss winner let the other move first.
-    Deferred(String),
-    /// A move, in canonical notation, with what it did.
-    Moved(String, Vec<String>),
-    /// The move gives check.
-    Check,
-    /// The game ended in an outcome that a coin flip settles.
-    CoinFlipDue(String),
-    /// A settlement (`runoff`, `draw`) was offered.
-    Offered(&'static str),
-    /// The standing offer lapsed: the other player did something else.
-    OfferLapsed,
-    /// The offer was accepted.
-    OfferAccepted(&'static str),
-    /// A settlement (`runoff`, `draw`) was claimed.
-    Claimed(&'static str),
-    /// The signer resigned.
-    Resigned,
-    /// The game ended.
-    Over(String),
-}
-
-impl fmt::Display for Event {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Event::Created => f.write_str("game proposed"),
-            Event::Accepted => f.write_str("accepted"),
-            Event::Committed => f.write_str("committed to a coin flip"),
-            Event::Answered => f.write_str("answered the coin flip"),
-            Event::Coin(coin, meaning) => write!(f, "the coin shows {coin}: {meaning}"),
-            Event::Deferred(first) => write!(f, "deferred: {first} moves first"),
-            Event::Moved(mv, notes) if notes.is_empty() => write!(f, "{mv}"),
-            Event::Moved(mv, notes) => write!(f, "{mv} ({})", notes.join(", ")),
-            Event::Check => f.write_str("check"),
-            Event::CoinFlipDue(outcome) => write!(f, "{outcome}, decided by a coin flip"),
-            Event::Offered(what) => write!(f, "offers a {}", settlement_words(what)),
-            Event::OfferLapsed => f.write_str("the offer lapses"),
-            Event::OfferAccepted(what) => write!(f, "accepts the {}", settlement_words(what)),
-            Event::Claimed(what) => write!(f, "claims the {}", settlement_words(what)),
-            Event::Resigned => f.write_str("resigns"),
-            Event::Over(verdict) => write!(f, "game over: {verdict}"),
-        }
-    }
-}
-
-fn settlement_words(name: &str) -> &str {
-    if name == "runoff" { "run-off" } else { name }
-}
 
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]
@@ -164,29 +26,29 @@ struct Flip<O> {
     document: usize,
     commitment: Digest,
     binding: Digest,
-    committer: usize,
+    committer: Seat,
     response: Option<Digest>,
     purpose: Purpose<O>,
 }
 
 pub(super) struct State<G: Protocol> {
     game_id: Digest,
-    seats: [Seat<G::Side>; 2],
+    seats: [Player<G::Side>; 2],
     options: G::Options,
     phase: Phase,
     flip: Option<Flip<G::Outcome>>,
     /// The outcome whose Run-Off awaits its commitment.
     due: Option<G::Outcome>,
     line: Option<Line<G>>,
-    offer: Option<usize>,
+    offer: Option<Offer>,
 }
 
-type Applied = Result<Vec<super::Event>, ErrorKind>;
+type Applied = Result<Vec<Event>, ErrorKind>;
 
 impl<G: Protocol> State<G> {
     pub(super) fn new(
         file: &GameFile,
-        seats: [Seat<G::Side>; 2],
+        seats: [Player<G::Side>; 2],
         options: G::Options,
     ) -> Result<Self, String> {
         let header = file.header();
@@ -205,7 +67,7 @@ impl<G: Protocol> State<G> {
                 binding: file
                     .binding(0)
                     .expect("a header with a commitment has a binding"),
-                committer: 0,
+                committer: Seat::Creator,
                 response: None,
                 purpose,
             }),
@@ -234,7 +96,7 @@ impl<G: Protocol> State<G> {
             game_id: file.game_id(),
             seats,
             options,
-            phase: Phase::AwaitingAccept(1),
+            phase: Phase::AwaitingAccept(Seat::Opponent),
             flip,
             due: None,
             line,
@@ -248,7 +110,7 @@ impl<G: Protocol> State<G> {
     }
 
     /// The seats (with the sides a coin flip may have assigned) and the moves played.
-    pub(super) fn into_parts(self) -> ([Seat<G::Side>; 2], Option<Line<G>>) {
+    pub(super) fn into_parts(self) -> ([Player<G::Side>; 2], Option<Line<G>>) {
         (self.seats, self.line)
     }
 
@@ -263,20 +125,11 @@ impl<G: Protocol> State<G> {
         &self,
         document: usize,
         line: usize,
-        signer: usize,
+        signer: Seat,
         events: Vec<Event>,
     ) -> Step<G> {
         let position = self.position();
-        let phase_text = self.phase.describe(&self.seats);
-        let offer = self.offer.map_or(String::new(), |o| format!("offer:{o}"));
-        let state_hash = Digest::of_parts(&[
-            b"correspond/state/v1\0",
-            position.to_string().as_bytes(),
-            b"\0",
-            phase_text.as_bytes(),
-            b"\0",
-            offer.as_bytes(),
-        ]);
+        let state_hash = state_hash(&position.to_string(), &self.phase, self.offer);
         Step {
             document,
             line,
@@ -289,18 +142,18 @@ impl<G: Protocol> State<G> {
         }
     }
 
-    fn name(&self, seat: usize) -> String {
+    fn name(&self, seat: Seat) -> String {
         self.seats[seat].to_string()
     }
 
-    fn seat_of(&self, side: G::Side) -> usize {
-        self.seats
-            .iter()
-            .position(|s| s.side == Some(side))
+    fn seat_of(&self, side: G::Side) -> Seat {
+        Seat::BOTH
+            .into_iter()
+            .find(|s| self.seats[*s].side == Some(side))
             .expect("once play has begun, each side has a seat")
     }
 
-    fn not_your_turn(&self, signer: usize) -> ErrorKind {
+    fn not_your_turn(&self, signer: Seat) -> ErrorKind {
         ErrorKind::NotYourTurn {
             signer: self.seats[signer].name.clone(),
             expected: self.phase.describe(&self.seats),
@@ -311,7 +164,7 @@ impl<G: Protocol> State<G> {
     pub(super) fn apply(
         &mut self,
         file: &GameFile,
-        signer: usize,
+        signer: Seat,
         action: &Action,
         document: usize,
     ) -> Applied {
@@ -320,18 +173,16 @@ impl<G: Protocol> State<G> {
         }
         if *action == Action::Resign {
             if let Phase::AwaitingAccept(by) = self.phase {
-                return Err(ErrorKind::Protocol(format!(
-                    "the game has not been accepted yet, so there is nothing to resign: {} \
-                     accepts it, or does nothing",
-                    self.name(by)
-                )));
+                return Err(ErrorKind::Protocol(ProtocolError::NothingToResign {
+                    accepter: self.name(by),
+                }));
             }
-            let reason = format!("{} resigned", self.name(signer));
-            return Ok(self.end(vec![Event::Resigned], Some(1 - signer), reason));
+            let ending = Ending::Resigned(signer);
+            return Ok(self.end(vec![Event::Resigned], Some(signer.other()), ending));
         }
         let mut events = Vec::new();
         // A standing offer lapses at the other player's next record, unless that accepts it.
-        if self.offer.is_some_and(|offerer| offerer != signer)
+        if self.offer.is_some_and(|offer| offer.by != signer)
             && !matches!(action, Action::AcceptOffer(_))
         {
             self.offer = None;
@@ -350,31 +201,29 @@ impl<G: Protocol> State<G> {
         Ok(events)
     }
 
-    fn end(&mut self, mut events: Vec<Event>, winner: Option<usize>, reason: String) -> Vec<Event> {
-        let verdict = Verdict { winner, reason };
+    fn end(&mut self, mut events: Vec<Event>, winner: Option<Seat>, ending: Ending) -> Vec<Event> {
+        let verdict = Verdict { winner, ending };
         events.push(Event::Over(verdict.describe(&self.seats)));
         self.phase = Phase::Over(verdict);
         self.offer = None;
         events
     }
 
-    fn accept(&mut self, signer: usize, by: usize, action: &Action) -> Applied {
+    fn accept(&mut self, signer: Seat, by: Seat, action: &Action) -> Applied {
         let Action::Accept { nonce } = action else {
             return Err(if signer == by {
-                ErrorKind::Protocol(format!(
-                    "the game has not been accepted yet: {} must accept first",
-                    self.name(by)
-                ))
+                ErrorKind::Protocol(ProtocolError::NotAccepted {
+                    accepter: self.name(by),
+                })
             } else {
                 self.not_your_turn(signer)
             });
         };
         if signer != by {
-            return Err(ErrorKind::Protocol(format!(
-                "{} created the game and cannot accept it; {} accepts",
-                self.name(signer),
-                self.name(by)
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::CreatorAccepts {
+                creator: self.name(signer),
+                accepter: self.name(by),
+            }));
         }
         match (&mut self.flip, nonce) {
             (Some(flip), Some(nonce)) => {
@@ -382,12 +231,8 @@ impl<G: Protocol> State<G> {
                 self.phase = Phase::AwaitingReveal(flip.committer);
                 Ok(vec![Event::Accepted, Event::Answered])
             }
-            (Some(_), None) => Err(ErrorKind::Protocol(
-                "the accept must carry a nonce for the opening coin flip".into(),
-            )),
-            (None, Some(_)) => Err(ErrorKind::Protocol(
-                "this game has no coin flip to answer".into(),
-            )),
+            (Some(_), None) => Err(ErrorKind::Protocol(ProtocolError::AcceptWithoutNonce)),
+            (None, Some(_)) => Err(ErrorKind::Protocol(ProtocolError::NoFlipToAnswer)),
             (None, None) => {
                 self.phase = self.playing_phase();
                 Ok(vec![Event::Accepted])
@@ -395,29 +240,23 @@ impl<G: Protocol> State<G> {
         }
     }
 
-    fn reveal(&mut self, signer: usize, by: usize, action: &Action) -> Applied {
+    fn reveal(&mut self, signer: Seat, by: Seat, action: &Action) -> Applied {
         if signer != by {
             return Err(self.not_your_turn(signer));
         }
         let Action::FlipReveal(nonce) = action else {
-            return Err(ErrorKind::Protocol(format!(
-                "{} owes the reveal of the coin flip: only the reveal or a resignation may come next",
-                self.name(by)
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::RevealOwed {
+                by: self.name(by),
+            }));
         };
         let flip = self
             .flip
             .take()
             .expect("a reveal is awaited only while a flip is under way");
         if flip::commitment(&flip.binding, nonce) != flip.commitment {
-            return Err(ErrorKind::Protocol(format!(
-                "the revealed nonce does not match the commitment made in {}",
-                if flip.document == 0 {
-                    "the header".to_owned()
-                } else {
-                    format!("record {}", flip.document)
-                }
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::RevealMismatch {
+                committed_in: flip.document,
+            }));
         }
         let response = flip.response.expect("the reveal comes after the answer");
         let coin = flip::coin(&self.game_id, flip.document as u64, nonce, &response);
@@ -431,21 +270,25 @@ impl<G: Protocol> State<G> {
             }
             Purpose::Sides => {
                 let other = *G::SIDES.iter().find(|s| **s != side).expect("two sides");
-                self.seats[0].side = Some(side);
-                self.seats[1].side = Some(other);
+                self.seats[Seat::Creator].side = Some(side);
+                self.seats[Seat::Opponent].side = Some(other);
                 self.line = Some(Line::new(G::start(&self.options)));
                 self.phase = self.playing_phase();
                 let meaning = format!(
                     "{} plays {side} and {} plays {other}",
-                    self.seats[0].name, self.seats[1].name
+                    self.seats[Seat::Creator].name,
+                    self.seats[Seat::Opponent].name
                 );
                 Ok(vec![Event::Coin(coin, meaning)])
             }
             Purpose::RunOff(outcome) => {
                 let meaning = format!("{side} wins the run-off");
-                let reason = format!("{} (the coin showed {coin})", G::reason(&outcome));
+                let ending = Ending::RunOff {
+                    outcome: G::reason(&outcome),
+                    coin,
+                };
                 let winner = self.seat_of(side);
-                Ok(self.end(vec![Event::Coin(coin, meaning)], Some(winner), reason))
+                Ok(self.end(vec![Event::Coin(coin, meaning)], Some(winner), ending))
             }
         }
     }
@@ -453,8 +296,8 @@ impl<G: Protocol> State<G> {
     fn commit(
         &mut self,
         file: &GameFile,
-        signer: usize,
-        by: usize,
+        signer: Seat,
+        by: Seat,
         action: &Action,
         document: usize,
     ) -> Applied {
@@ -462,10 +305,9 @@ impl<G: Protocol> State<G> {
             return Err(self.not_your_turn(signer));
         }
         let Action::FlipCommit(commitment) = action else {
-            return Err(ErrorKind::Protocol(format!(
-                "a run-off is due: {} must commit to its coin flip first",
-                self.name(by)
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::CommitDue {
+                by: self.name(by),
+            }));
         };
         let outcome = self
             .due
@@ -482,19 +324,18 @@ impl<G: Protocol> State<G> {
             response: None,
             purpose: Purpose::RunOff(outcome),
         });
-        self.phase = Phase::AwaitingNonce(1 - signer);
+        self.phase = Phase::AwaitingNonce(signer.other());
         Ok(vec![Event::Committed])
     }
 
-    fn answer(&mut self, signer: usize, by: usize, action: &Action) -> Applied {
+    fn answer(&mut self, signer: Seat, by: Seat, action: &Action) -> Applied {
         if signer != by {
             return Err(self.not_your_turn(signer));
         }
         let Action::FlipNonce(nonce) = action else {
-            return Err(ErrorKind::Protocol(format!(
-                "{} must answer the coin flip with a nonce",
-                self.name(by)
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::NonceDue {
+                by: self.name(by),
+            }));
         };
         let flip = self
             .flip
@@ -505,18 +346,17 @@ impl<G: Protocol> State<G> {
         Ok(vec![Event::Answered])
     }
 
-    fn choose(&mut self, signer: usize, by: usize, action: &Action) -> Applied {
+    fn choose(&mut self, signer: Seat, by: Seat, action: &Action) -> Applied {
         let first = match action {
             Action::Move(_) | Action::Defer if signer != by => {
                 return Err(self.not_your_turn(signer));
             }
             Action::Move(_) => signer,
-            Action::Defer => 1 - signer,
+            Action::Defer => signer.other(),
             _ => {
-                return Err(ErrorKind::Protocol(format!(
-                    "{} won the toss and must move first or defer",
-                    self.name(by)
-                )));
+                return Err(ErrorKind::Protocol(ProtocolError::ChooseDue {
+                    by: self.name(by),
+                }));
             }
         };
         let side = self.seats[first]
@@ -544,20 +384,18 @@ impl<G: Protocol> State<G> {
     fn settlement(&self, asked: Settlement) -> Result<(), ErrorKind> {
         match G::SETTLEMENT {
             Some(s) if s == asked => Ok(()),
-            Some(s) => Err(ErrorKind::Protocol(format!(
-                "{} is settled by a {}, not a {}",
-                G::NAME,
-                settlement_words(s.name()),
-                settlement_words(asked.name()),
-            ))),
-            None => Err(ErrorKind::Protocol(format!(
-                "{} has no offers or claims",
-                G::NAME
-            ))),
+            Some(settled_by) => Err(ErrorKind::Protocol(ProtocolError::WrongSettlement {
+                game: G::NAME,
+                settled_by,
+                asked,
+            })),
+            None => Err(ErrorKind::Protocol(ProtocolError::NoSettlement {
+                game: G::NAME,
+            })),
         }
     }
 
-    fn play(&mut self, signer: usize, to_move: usize, action: &Action) -> Applied {
+    fn play(&mut self, signer: Seat, to_move: Seat, action: &Action) -> Applied {
         match action {
             Action::Move(_) | Action::Claim(..) if signer != to_move => {
                 Err(self.not_your_turn(signer))
@@ -569,38 +407,36 @@ impl<G: Protocol> State<G> {
             }
             Action::Offer(settlement) => {
                 self.settlement(*settlement)?;
-                if self.offer == Some(signer) {
-                    return Err(ErrorKind::Protocol(format!(
-                        "{}'s offer already stands",
-                        self.name(signer)
-                    )));
+                if self.offer.is_some_and(|offer| offer.by == signer) {
+                    return Err(ErrorKind::Protocol(ProtocolError::OfferStands {
+                        by: self.name(signer),
+                    }));
                 }
-                self.offer = Some(signer);
-                Ok(vec![Event::Offered(settlement.name())])
+                self.offer = Some(Offer {
+                    by: signer,
+                    settlement: *settlement,
+                });
+                Ok(vec![Event::Offered(*settlement)])
             }
             Action::AcceptOffer(settlement) => {
                 self.settlement(*settlement)?;
-                let Some(outcome) = G::agreement().filter(|_| self.offer == Some(1 - signer))
-                else {
-                    return Err(ErrorKind::Protocol(format!(
-                        "there is no {} offer from {} to accept",
-                        settlement_words(settlement.name()),
-                        self.name(1 - signer)
-                    )));
+                let from = signer.other();
+                let standing = self.offer.is_some_and(|offer| offer.by == from);
+                let Some(outcome) = G::agreement().filter(|_| standing) else {
+                    return Err(ErrorKind::Protocol(ProtocolError::NoOffer {
+                        settlement: *settlement,
+                        from: self.name(from),
+                    }));
                 };
                 self.offer = None;
-                let mut events = vec![Event::OfferAccepted(settlement.name())];
+                let mut events = vec![Event::OfferAccepted(*settlement)];
                 events.extend(self.settle(outcome));
                 Ok(events)
             }
-            Action::Accept { .. } => {
-                Err(ErrorKind::Protocol("the game was already accepted".into()))
-            }
-            Action::Defer => Err(ErrorKind::Protocol(
-                "only the toss winner defers, instead of the first move".into(),
-            )),
+            Action::Accept { .. } => Err(ErrorKind::Protocol(ProtocolError::AlreadyAccepted)),
+            Action::Defer => Err(ErrorKind::Protocol(ProtocolError::DeferNow)),
             Action::FlipCommit(_) | Action::FlipNonce(_) | Action::FlipReveal(_) => {
-                Err(ErrorKind::Protocol("no coin flip is under way".into()))
+                Err(ErrorKind::Protocol(ProtocolError::NoFlip))
             }
             Action::Resign => unreachable!("resignations are handled before the phase"),
         }
@@ -620,9 +456,10 @@ impl<G: Protocol> State<G> {
             },
         })?;
         if mv.to_string() != text {
-            return Err(ErrorKind::Protocol(format!(
-                "`{text}` is not in canonical notation; the file stores `{mv}`"
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::NotCanonical {
+                written: text.to_owned(),
+                canonical: mv.to_string(),
+            }));
         }
         let notes = before.describe(&mv);
         let shown = before.display_move(&mv);
@@ -642,28 +479,24 @@ impl<G: Protocol> State<G> {
         Ok(events)
     }
 
-    fn claim(&mut self, signer: usize, settlement: Settlement, name: &str) -> Applied {
+    fn claim(&mut self, signer: Seat, settlement: Settlement, name: &str) -> Applied {
         let Some(outcome) = G::claim(name) else {
-            let claims = match G::claim_names() {
-                [] => "it has none".to_owned(),
-                names => format!("its claims are {}", names.join(", ")),
-            };
-            return Err(ErrorKind::Protocol(format!(
-                "`{name}` is not a claim in {}: {claims}",
-                G::NAME
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::UnknownClaim {
+                claim: name.to_owned(),
+                game: G::NAME,
+                known: G::claim_names(),
+            }));
         };
         let line = self.line.as_ref().expect("play has started");
         if !line.claimable().contains(&outcome) {
-            return Err(ErrorKind::Protocol(format!(
-                "{} claims {name}, but it cannot be claimed in this position ({}; it has \
-                 occurred {} time(s))",
-                self.name(signer),
-                line.current(),
-                line.repetitions(),
-            )));
+            return Err(ErrorKind::Protocol(ProtocolError::NotClaimable {
+                claimant: self.name(signer),
+                claim: name.to_owned(),
+                position: line.current().to_string(),
+                repetitions: line.repetitions(),
+            }));
         }
-        let mut events = vec![Event::Claimed(settlement.name())];
+        let mut events = vec![Event::Claimed(settlement)];
         events.extend(self.settle(outcome));
         Ok(events)
     }
@@ -673,9 +506,9 @@ impl<G: Protocol> State<G> {
         match G::decision(&outcome) {
             Decision::Win(side) => {
                 let winner = self.seat_of(side);
-                self.end(Vec::new(), Some(winner), G::reason(&outcome))
+                self.end(Vec::new(), Some(winner), Ending::Rules(G::reason(&outcome)))
             }
-            Decision::Draw => self.end(Vec::new(), None, G::reason(&outcome)),
+            Decision::Draw => self.end(Vec::new(), None, Ending::Rules(G::reason(&outcome))),
             Decision::CoinFlip => {
                 let to_move = self
                     .line

@@ -116,7 +116,10 @@ impl Builder {
     /// Through the toss to alice (heads) to move, whoever won it.
     fn started(self) -> Builder {
         let b = self.accept().reveal(0);
-        let winner_is_bob = matches!(b.replay().expect("valid").last().phase, Phase::Choosing(1));
+        let winner_is_bob = matches!(
+            b.replay().expect("valid").last().phase,
+            Phase::Choosing(Seat::Opponent)
+        );
         if winner_is_bob {
             b.add(1, Action::Defer)
         } else {
@@ -130,7 +133,7 @@ impl Builder {
                 Phase::Playing(s) | Phase::Choosing(s) => s,
                 ref other => panic!("not in play: {other:?}"),
             };
-            self = self.add(seat, Action::Move(mv.into()));
+            self = self.add(seat.index(), Action::Move(mv.into()));
         }
         self
     }
@@ -163,8 +166,16 @@ fn the_creator_cannot_accept_its_own_game() {
             nonce: Some(Digest([7; 32])),
         },
     );
-    assert!(
-        matches!(b.error(), ErrorKind::Protocol(m) if m.contains("created the game and cannot accept it"))
+    assert_eq!(
+        b.error(),
+        ErrorKind::Protocol(ProtocolError::CreatorAccepts {
+            creator: "alice (heads)".into(),
+            accepter: "bob (tails)".into()
+        })
+    );
+    assert_eq!(
+        b.error().to_string(),
+        "alice (heads) created the game and cannot accept it; bob (tails) accepts"
     );
 }
 
@@ -172,8 +183,11 @@ fn the_creator_cannot_accept_its_own_game() {
 fn before_the_opponent_accepts_there_is_nothing_to_resign() {
     for seat in [0, 1] {
         let b = Builder::new().add(seat, Action::Resign);
-        assert!(
-            matches!(b.error(), ErrorKind::Protocol(m) if m.contains("has not been accepted yet"))
+        assert_eq!(
+            b.error(),
+            ErrorKind::Protocol(ProtocolError::NothingToResign {
+                accepter: "bob (tails)".into()
+            })
         );
     }
 }
@@ -190,7 +204,8 @@ fn only_the_committer_reveals_and_it_may_resign_instead() {
         .replay()
         .expect("a resignation is allowed");
     let verdict = resigned.verdict().expect("over");
-    assert_eq!(verdict.winner, Some(1));
+    assert_eq!(verdict.winner, Some(Seat::Opponent));
+    assert_eq!(verdict.ending, Ending::Resigned(Seat::Creator));
     assert_eq!(resigned.seats[1].side, Some(Side::Tails));
     assert_eq!(
         verdict.describe(&resigned.seats),
@@ -212,7 +227,11 @@ fn the_toss_decides_who_moves_first_from_the_coin() {
         other => panic!("{other:?}"),
     };
     let coin = flip::coin(&file.game_id(), 0, &revealed, &response);
-    let winner = usize::from(coin == flip::Coin::Tails);
+    let winner = if coin == flip::Coin::Tails {
+        Seat::Opponent
+    } else {
+        Seat::Creator
+    };
     assert_eq!(replay.last().phase, Phase::Choosing(winner));
     assert!(matches!(&replay.last().events[0], Event::Coin(c, _) if *c == coin));
 }
@@ -222,25 +241,36 @@ fn offers_stand_until_the_other_players_next_record() {
     let b = Builder::new().started().moves("c2c3");
     // bob offers; his own next records do not withdraw it; alice's move declines it.
     let offered = b.add(1, Action::Offer(Settlement::RunOff));
-    assert!(
-        matches!(offered.error_after(|b| b.add(1, Action::Offer(Settlement::RunOff))), ErrorKind::Protocol(m) if m.contains("offer already stands"))
+    assert_eq!(
+        offered.error_after(|b| b.add(1, Action::Offer(Settlement::RunOff))),
+        ErrorKind::Protocol(ProtocolError::OfferStands {
+            by: "bob (tails)".into()
+        })
     );
-    assert!(
-        matches!(offered.error_after(|b| b.add(1, Action::AcceptOffer(Settlement::RunOff))), ErrorKind::Protocol(m) if m.contains("no run-off offer from alice"))
+    let no_offer = offered.error_after(|b| b.add(1, Action::AcceptOffer(Settlement::RunOff)));
+    assert_eq!(
+        no_offer.to_string(),
+        "there is no run-off offer from alice (heads) to accept"
     );
     let offered = offered.moves("c6c5");
     let declined = offered.error_after(|b| {
         b.moves("e2e3")
             .add(0, Action::AcceptOffer(Settlement::RunOff))
     });
-    assert!(matches!(declined, ErrorKind::Protocol(m) if m.contains("no run-off offer from bob")));
+    assert_eq!(
+        declined,
+        ErrorKind::Protocol(ProtocolError::NoOffer {
+            settlement: Settlement::RunOff,
+            from: "bob (tails)".into()
+        })
+    );
     let accepted = offered
         .add(0, Action::AcceptOffer(Settlement::RunOff))
         .replay()
         .expect("valid");
     assert_eq!(
         accepted.last().phase,
-        Phase::AwaitingCommit(0),
+        Phase::AwaitingCommit(Seat::Creator),
         "alice is to move, so alice commits"
     );
 }
@@ -250,9 +280,11 @@ fn a_claim_must_hold_and_be_made_on_the_claimants_turn() {
     let b = Builder::new()
         .started()
         .moves("c2c3 c6c5 d1c2 d7c6 c2d1 c6d7 d1c2 d7c6 c2d1");
-    assert!(
-        matches!(b.error_after(|b| b.add(1, Action::Claim(Settlement::RunOff, "repetition".into()))), ErrorKind::Protocol(m) if m.contains("cannot be claimed"))
-    );
+    assert!(matches!(
+        b.error_after(|b| b.add(1, Action::Claim(Settlement::RunOff, "repetition".into()))),
+        ErrorKind::Protocol(ProtocolError::NotClaimable { claimant, claim, repetitions: 2, .. })
+            if claimant == "bob (tails)" && claim == "repetition"
+    ));
     let b = b.moves("c6d7");
     assert!(matches!(
         b.error_after(|b| b.add(1, Action::Claim(Settlement::RunOff, "repetition".into()))),
@@ -262,7 +294,7 @@ fn a_claim_must_hold_and_be_made_on_the_claimants_turn() {
         .add(0, Action::Claim(Settlement::RunOff, "repetition".into()))
         .replay()
         .expect("valid");
-    assert_eq!(claimed.last().phase, Phase::AwaitingCommit(0));
+    assert_eq!(claimed.last().phase, Phase::AwaitingCommit(Seat::Creator));
 }
 
 #[test]
@@ -272,8 +304,11 @@ fn during_a_run_off_flip_nothing_else_may_be_signed() {
         .moves("c2c3 c6c5")
         .add(1, Action::Offer(Settlement::RunOff))
         .add(0, Action::AcceptOffer(Settlement::RunOff));
-    assert!(
-        matches!(b.error_after(|b| b.add(0, Action::Move("e2e3".into()))), ErrorKind::Protocol(m) if m.contains("must commit"))
+    assert_eq!(
+        b.error_after(|b| b.add(0, Action::Move("e2e3".into()))),
+        ErrorKind::Protocol(ProtocolError::CommitDue {
+            by: "alice (heads)".into()
+        })
     );
     assert!(matches!(
         b.error_after(|b| b.add(1, Action::FlipCommit(Digest([1; 32])))),

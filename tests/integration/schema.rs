@@ -222,3 +222,41 @@ fn the_schema_the_docs_and_the_help_list_the_registrys_games() {
         "`correspond new --help` offers the registry's games, in order, and no other:\n{help}"
     );
 }
+
+/// The record kinds are one table in the program: the record schema's `kind` list and the
+/// kinds documented in docs/file-format.md are exactly its kinds.
+#[test]
+fn the_schema_and_the_docs_list_the_programs_record_kinds() {
+    use correspond::log::Kind;
+    let mut kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+    kinds.sort_unstable();
+    let record = schema("record.schema.json");
+    let mut listed: Vec<&str> = record["properties"]["kind"]["enum"]
+        .as_array()
+        .expect("the record schema lists the kinds")
+        .iter()
+        .map(|v| v.as_str().expect("a kind"))
+        .collect();
+    listed.sort_unstable();
+    assert_eq!(listed, kinds, "schemas/record.schema.json");
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/file-format.md"))
+            .expect("docs/file-format.md");
+    let table = docs
+        .split("| kind | payload | who, and when |")
+        .nth(1)
+        .expect("the table of kinds");
+    let mut documented: Vec<&str> = table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            line.trim_start_matches("| `")
+                .split('`')
+                .next()
+                .expect("a kind")
+        })
+        .collect();
+    documented.sort_unstable();
+    assert_eq!(documented, kinds, "docs/file-format.md");
+}

@@ -1,0 +1,215 @@
+//! What a record does ([`Action`]), and the one table of record kinds: each kind's name in the
+//! file's `kind` field and the field that carries its content. The reader, the writer and every
+//! report take kinds from [`Kind::ALL`], so a new kind is one line of the table and one variant.
+
+use crate::digest::Digest;
+use std::fmt;
+
+/// What a record does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The opponent accepts the header's terms; with its coin-flip nonce when there is a toss.
+    Accept {
+        /// The opponent's nonce for the opening flip.
+        nonce: Option<Digest>,
+    },
+    /// A move, in the game's canonical notation.
+    Move(String),
+    /// The toss winner lets the other player move first.
+    Defer,
+    /// The player who must start a coin flip commits to a nonce.
+    FlipCommit(Digest),
+    /// The other player's nonce for the flip under way.
+    FlipNonce(Digest),
+    /// The committing player reveals its nonce.
+    FlipReveal(Digest),
+    /// The signer resigns.
+    Resign,
+    /// The signer offers to end the game by the game's settlement (a Run-Off, a draw).
+    Offer(Settlement),
+    /// The signer accepts the opponent's standing offer.
+    AcceptOffer(Settlement),
+    /// The signer claims the game's settlement by a rule (`repetition`, `halfmove-clock`,
+    /// `fifty-moves`).
+    Claim(Settlement, String),
+}
+
+/// How a game can end by agreement or claim: Campaign settles by a Run-Off (a coin flip),
+/// chess by a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Settlement {
+    /// A Run-Off: a coin flip decides.
+    RunOff,
+    /// A draw.
+    Draw,
+}
+
+impl Settlement {
+    /// The name used in record kinds: `runoff` or `draw`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Settlement::RunOff => "runoff",
+            Settlement::Draw => "draw",
+        }
+    }
+
+    /// In words, for people: `run-off` or `draw`.
+    #[must_use]
+    pub const fn words(self) -> &'static str {
+        match self {
+            Settlement::RunOff => "run-off",
+            Settlement::Draw => "draw",
+        }
+    }
+}
+
+/// A record's kind: what its `kind` field names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// `accept`
+    Accept,
+    /// `move`
+    Move,
+    /// `defer`
+    Defer,
+    /// `flip-commit`
+    FlipCommit,
+    /// `flip-nonce`
+    FlipNonce,
+    /// `flip-reveal`
+    FlipReveal,
+    /// `resign`
+    Resign,
+    /// `offer-runoff`, `offer-draw`
+    Offer(Settlement),
+    /// `accept-runoff`, `accept-draw`
+    AcceptOffer(Settlement),
+    /// `claim-runoff`, `claim-draw`
+    Claim(Settlement),
+}
+
+/// The field besides the common ones that a kind's record carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Field {
+    Move,
+    Nonce,
+    Commitment,
+    Claim,
+}
+
+/// The table: each kind, its name in the file, and the field it carries.
+const TABLE: [(Kind, &str, Option<Field>); 13] = [
+    (Kind::Accept, "accept", Some(Field::Nonce)),
+    (Kind::Move, "move", Some(Field::Move)),
+    (Kind::Defer, "defer", None),
+    (Kind::FlipCommit, "flip-commit", Some(Field::Commitment)),
+    (Kind::FlipNonce, "flip-nonce", Some(Field::Nonce)),
+    (Kind::FlipReveal, "flip-reveal", Some(Field::Nonce)),
+    (Kind::Resign, "resign", None),
+    (Kind::Offer(Settlement::RunOff), "offer-runoff", None),
+    (Kind::AcceptOffer(Settlement::RunOff), "accept-runoff", None),
+    (
+        Kind::Claim(Settlement::RunOff),
+        "claim-runoff",
+        Some(Field::Claim),
+    ),
+    (Kind::Offer(Settlement::Draw), "offer-draw", None),
+    (Kind::AcceptOffer(Settlement::Draw), "accept-draw", None),
+    (
+        Kind::Claim(Settlement::Draw),
+        "claim-draw",
+        Some(Field::Claim),
+    ),
+];
+
+impl Kind {
+    /// Every kind, in the table's order.
+    pub const ALL: [Kind; 13] = {
+        let mut all = [Kind::Accept; 13];
+        let mut i = 0;
+        while i < TABLE.len() {
+            all[i] = TABLE[i].0;
+            i += 1;
+        }
+        all
+    };
+
+    fn row(self) -> &'static (Kind, &'static str, Option<Field>) {
+        TABLE
+            .iter()
+            .find(|row| row.0 == self)
+            .expect("every kind has its row in the table")
+    }
+
+    /// The name the `kind` field holds: `flip-commit`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.row().1
+    }
+
+    /// The kind a `kind` field names, if any.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Kind> {
+        TABLE.iter().find(|row| row.1 == name).map(|row| row.0)
+    }
+
+    /// The field its records carry, if any.
+    pub(super) fn field(self) -> Option<Field> {
+        self.row().2
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Action {
+    /// The record's kind.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Action::Accept { .. } => Kind::Accept,
+            Action::Move(_) => Kind::Move,
+            Action::Defer => Kind::Defer,
+            Action::FlipCommit(_) => Kind::FlipCommit,
+            Action::FlipNonce(_) => Kind::FlipNonce,
+            Action::FlipReveal(_) => Kind::FlipReveal,
+            Action::Resign => Kind::Resign,
+            Action::Offer(s) => Kind::Offer(*s),
+            Action::AcceptOffer(s) => Kind::AcceptOffer(*s),
+            Action::Claim(s, _) => Kind::Claim(*s),
+        }
+    }
+}
+
+/// The kind and what it carries that a reader of a history wants: `move e2e4`, `resign`,
+/// `claim-draw repetition`.
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Move(mv) => write!(f, "move {mv}"),
+            Action::Claim(_, claim) => write!(f, "{} {claim}", self.kind()),
+            other => write!(f, "{}", other.kind()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Kind, Settlement, TABLE};
+
+    #[test]
+    fn each_kind_has_one_row_and_one_name() {
+        for (i, row) in TABLE.iter().enumerate() {
+            assert_eq!(Kind::ALL[i], row.0);
+            assert_eq!(Kind::named(row.1), Some(row.0));
+            assert_eq!(row.0.name(), row.1);
+            assert!(TABLE[..i].iter().all(|r| r.0 != row.0 && r.1 != row.1));
+        }
+        assert_eq!(Kind::Claim(Settlement::Draw).to_string(), "claim-draw");
+        assert_eq!(Kind::named("offer"), None);
+    }
+}

@@ -1,0 +1,334 @@
+//! What a replay says about a game at each step, as types: the two seats, what the game waits
+//! for ([`Phase`]), how it ended ([`Verdict`]), a standing offer, and what a record did
+//! ([`Event`]). Words for people are made from these by `Display` and `describe`; the state
+//! hash ([`state_hash`]) is made from a canonical encoding of them, so that rewording a message
+//! changes no hash.
+
+use super::Player;
+use crate::digest::Digest;
+use crate::flip::Coin;
+use crate::log::Settlement;
+use std::fmt;
+use std::ops::{Index, IndexMut};
+
+/// One of the two seats at a game: the creator (who wrote the header) or the opponent (who
+/// accepts it). Sides (heads, white, ...) are what the seats play; the seats are fixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Seat {
+    /// The player who created the game: the header's first player.
+    Creator,
+    /// The player who accepts it: the header's second player.
+    Opponent,
+}
+
+impl Seat {
+    /// Both seats, in the header's order.
+    pub const BOTH: [Seat; 2] = [Seat::Creator, Seat::Opponent];
+
+    /// The other seat.
+    #[must_use]
+    pub const fn other(self) -> Seat {
+        match self {
+            Seat::Creator => Seat::Opponent,
+            Seat::Opponent => Seat::Creator,
+        }
+    }
+
+    /// The seat's place in the header's list of players: 0 or 1.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        match self {
+            Seat::Creator => 0,
+            Seat::Opponent => 1,
+        }
+    }
+
+    /// The seat at a place in the header's list of players.
+    #[must_use]
+    pub const fn at(index: usize) -> Option<Seat> {
+        match index {
+            0 => Some(Seat::Creator),
+            1 => Some(Seat::Opponent),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Seat::Creator => "creator",
+            Seat::Opponent => "opponent",
+        })
+    }
+}
+
+impl<T> Index<Seat> for [T; 2] {
+    type Output = T;
+    fn index(&self, seat: Seat) -> &T {
+        &self[seat.index()]
+    }
+}
+
+impl<T> IndexMut<Seat> for [T; 2] {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self[seat.index()]
+    }
+}
+
+/// What the game waits for, and from whom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The opponent must accept the header's terms.
+    AwaitingAccept(Seat),
+    /// This player must commit to a coin flip (a Run-Off is due).
+    AwaitingCommit(Seat),
+    /// This player must answer a commitment with a nonce.
+    AwaitingNonce(Seat),
+    /// This player owes the reveal of a coin flip.
+    AwaitingReveal(Seat),
+    /// This player won the toss and moves first or defers.
+    Choosing(Seat),
+    /// This player is to move.
+    Playing(Seat),
+    /// The game is over.
+    Over(Verdict),
+}
+
+impl Phase {
+    /// The seat the game awaits: whose turn it is to sign the next record (`None` once over).
+    #[must_use]
+    pub fn awaited(&self) -> Option<Seat> {
+        match self {
+            Phase::AwaitingAccept(s)
+            | Phase::AwaitingCommit(s)
+            | Phase::AwaitingNonce(s)
+            | Phase::AwaitingReveal(s)
+            | Phase::Choosing(s)
+            | Phase::Playing(s) => Some(*s),
+            Phase::Over(_) => None,
+        }
+    }
+
+    /// In words, naming the players.
+    #[must_use]
+    pub fn describe<S: fmt::Display>(&self, seats: &[Player<S>; 2]) -> String {
+        let who = |s: &Seat| seats[*s].to_string();
+        match self {
+            Phase::AwaitingAccept(s) => format!("waiting for {} to accept the game", who(s)),
+            Phase::AwaitingCommit(s) => {
+                format!("waiting for {} to commit to the coin flip", who(s))
+            }
+            Phase::AwaitingNonce(s) => format!("waiting for {} to answer the coin flip", who(s)),
+            Phase::AwaitingReveal(s) => format!("waiting for {} to reveal the coin flip", who(s)),
+            Phase::Choosing(s) => format!("{} won the toss: to move first or defer", who(s)),
+            Phase::Playing(s) => format!("{} to move", who(s)),
+            Phase::Over(v) => format!("game over: {}", v.describe(seats)),
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The winner's seat; `None` for a draw.
+    pub winner: Option<Seat>,
+    /// Why.
+    pub ending: Ending,
+}
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// This seat resigned.
+    Resigned(Seat),
+    /// The rules ended it, by a move, an agreement or a claim; the game's name for the outcome
+    /// (`checkmate`, `fact-check`, `draw: agreement`).
+    Rules(String),
+    /// A Run-Off's coin flip decided it, after the outcome the game names so.
+    RunOff {
+        /// The game's name for the outcome that called for the flip.
+        outcome: String,
+        /// What the coin showed.
+        coin: Coin,
+    },
+}
+
+impl Verdict {
+    /// Why, in words: `fact-check`, `alice (tails) resigned`, ...
+    #[must_use]
+    pub fn reason<S: fmt::Display>(&self, seats: &[Player<S>; 2]) -> String {
+        match &self.ending {
+            Ending::Resigned(seat) => format!("{} resigned", seats[*seat]),
+            Ending::Rules(outcome) => outcome.clone(),
+            Ending::RunOff { outcome, coin } => format!("{outcome} (the coin showed {coin})"),
+        }
+    }
+
+    /// In words: `heads wins: fact-check` (or the winner's name while sides are undecided).
+    #[must_use]
+    pub fn describe<S: fmt::Display>(&self, seats: &[Player<S>; 2]) -> String {
+        let reason = self.reason(seats);
+        match self.winner.map(|w| &seats[w]) {
+            Some(Player {
+                side: Some(side), ..
+            }) => format!("{side} wins: {reason}"),
+            Some(Player {
+                name, side: None, ..
+            }) => format!("{name} wins: {reason}"),
+            None => format!("draw: {reason}"),
+        }
+    }
+}
+
+/// A standing offer to settle the game: who made it, and what it settles by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offer {
+    /// The seat that offered.
+    pub by: Seat,
+    /// A Run-Off or a draw, as the game settles.
+    pub settlement: Settlement,
+}
+
+/// Something that happened in a record, for reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The header: the game is proposed.
+    Created,
+    /// The opponent accepted.
+    Accepted,
+    /// A commitment to a coin flip.
+    Committed,
+    /// The answer to a commitment.
+    Answered,
+    /// A coin flip settled: what it showed and what that decides.
+    Coin(Coin, String),
+    /// The toss winner let the other move first.
+    Deferred(String),
+    /// A move, in canonical notation, with what it did.
+    Moved(String, Vec<String>),
+    /// The move gives check.
+    Check,
+    /// The game ended in an outcome that a coin flip settles.
+    CoinFlipDue(String),
+    /// A settlement was offered.
+    Offered(Settlement),
+    /// The standing offer lapsed: the other player did something else.
+    OfferLapsed,
+    /// The offer was accepted.
+    OfferAccepted(Settlement),
+    /// A settlement was claimed.
+    Claimed(Settlement),
+    /// The signer resigned.
+    Resigned,
+    /// The game ended.
+    Over(String),
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Created => f.write_str("game proposed"),
+            Event::Accepted => f.write_str("accepted"),
+            Event::Committed => f.write_str("committed to a coin flip"),
+            Event::Answered => f.write_str("answered the coin flip"),
+            Event::Coin(coin, meaning) => write!(f, "the coin shows {coin}: {meaning}"),
+            Event::Deferred(first) => write!(f, "deferred: {first} moves first"),
+            Event::Moved(mv, notes) if notes.is_empty() => write!(f, "{mv}"),
+            Event::Moved(mv, notes) => write!(f, "{mv} ({})", notes.join(", ")),
+            Event::Check => f.write_str("check"),
+            Event::CoinFlipDue(outcome) => write!(f, "{outcome}, decided by a coin flip"),
+            Event::Offered(what) => write!(f, "offers a {}", what.words()),
+            Event::OfferLapsed => f.write_str("the offer lapses"),
+            Event::OfferAccepted(what) => write!(f, "accepts the {}", what.words()),
+            Event::Claimed(what) => write!(f, "claims the {}", what.words()),
+            Event::Resigned => f.write_str("resigns"),
+            Event::Over(verdict) => write!(f, "game over: {verdict}"),
+        }
+    }
+}
+
+/// The state hash of a step: SHA-256 over a canonical encoding of the position, the phase and
+/// the standing offer, so that two replays can be compared step by step. The encoding (see
+/// docs/file-format.md) is the domain label `correspond/state/v2`, then NUL-separated fields:
+/// the position string; the phase as a word and the seat index (`accept 1`, `commit 0`,
+/// `nonce 1`, `reveal 0`, `choose 0`, `play 1`); for a game over, `over`, the winner's seat
+/// index or `draw`, and the ending (`resigned 0`, `rules OUTCOME`, `run-off OUTCOME COIN`,
+/// with OUTCOME the game's own name for it); and the offer (`offer 0 draw`) or nothing.
+#[must_use]
+pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest {
+    let phase = match phase {
+        Phase::AwaitingAccept(s) => format!("accept {}", s.index()),
+        Phase::AwaitingCommit(s) => format!("commit {}", s.index()),
+        Phase::AwaitingNonce(s) => format!("nonce {}", s.index()),
+        Phase::AwaitingReveal(s) => format!("reveal {}", s.index()),
+        Phase::Choosing(s) => format!("choose {}", s.index()),
+        Phase::Playing(s) => format!("play {}", s.index()),
+        Phase::Over(verdict) => {
+            let winner = verdict
+                .winner
+                .map_or_else(|| "draw".to_owned(), |w| w.index().to_string());
+            let ending = match &verdict.ending {
+                Ending::Resigned(s) => format!("resigned {}", s.index()),
+                Ending::Rules(outcome) => format!("rules {outcome}"),
+                Ending::RunOff { outcome, coin } => format!("run-off {outcome} {coin}"),
+            };
+            format!("over {winner} {ending}")
+        }
+    };
+    let offer = offer.map_or_else(String::new, |o| {
+        format!("offer {} {}", o.by.index(), o.settlement.name())
+    });
+    Digest::of_parts(&[
+        b"correspond/state/v2\0",
+        position.as_bytes(),
+        b"\0",
+        phase.as_bytes(),
+        b"\0",
+        offer.as_bytes(),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_hash_is_of_the_canonical_encoding_and_tells_states_apart() {
+        let position = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let expected =
+            Digest::of(format!("correspond/state/v2\0{position}\0play 0\0offer 1 draw").as_bytes());
+        let offer = Offer {
+            by: Seat::Opponent,
+            settlement: Settlement::Draw,
+        };
+        let hash = state_hash(position, &Phase::Playing(Seat::Creator), Some(offer));
+        assert_eq!(hash, expected);
+        let others = [
+            state_hash(position, &Phase::Playing(Seat::Opponent), Some(offer)),
+            state_hash(position, &Phase::Playing(Seat::Creator), None),
+            state_hash(position, &Phase::Choosing(Seat::Creator), Some(offer)),
+        ];
+        assert!(others.iter().all(|other| *other != hash));
+        let resigned = |by: Seat| {
+            let verdict = Verdict {
+                winner: Some(by.other()),
+                ending: Ending::Resigned(by),
+            };
+            state_hash(position, &Phase::Over(verdict), None)
+        };
+        assert_ne!(resigned(Seat::Creator), resigned(Seat::Opponent));
+    }
+
+    #[test]
+    fn a_seat_indexes_a_pair_and_has_one_other() {
+        let mut pair = ["alice", "bob"];
+        assert_eq!(pair[Seat::Creator], "alice");
+        assert_eq!(pair[Seat::Creator.other()], "bob");
+        pair[Seat::Opponent] = "carol";
+        assert_eq!(pair, ["alice", "carol"]);
+        assert_eq!(Seat::BOTH.map(Seat::index), [0, 1]);
+        assert_eq!(Seat::at(1), Some(Seat::Opponent));
+        assert_eq!(Seat::at(2), None);
+    }
+}

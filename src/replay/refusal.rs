@@ -1,0 +1,159 @@
+//! Why the state machine refuses a record that is well-formed, signed and chained: the order of
+//! accepting, flipping, playing, offering and claiming. One variant per rule, with the players'
+//! names (as `alice (heads)`) for the message.
+
+use crate::log::Settlement;
+
+/// A record that breaks the protocol.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// A resignation before the game was accepted.
+    #[error(
+        "the game has not been accepted yet, so there is nothing to resign: {accepter} accepts \
+         it, or does nothing"
+    )]
+    NothingToResign {
+        /// The player who may accept.
+        accepter: String,
+    },
+    /// The opponent's first record is not an acceptance.
+    #[error("the game has not been accepted yet: {accepter} must accept first")]
+    NotAccepted {
+        /// The player who must accept.
+        accepter: String,
+    },
+    /// The creator signed an acceptance.
+    #[error("{creator} created the game and cannot accept it; {accepter} accepts")]
+    CreatorAccepts {
+        /// The creator.
+        creator: String,
+        /// The player who accepts.
+        accepter: String,
+    },
+    /// An acceptance without the answer the opening coin flip needs.
+    #[error("the accept must carry a nonce for the opening coin flip")]
+    AcceptWithoutNonce,
+    /// An acceptance answering a coin flip the game does not have.
+    #[error("this game has no coin flip to answer")]
+    NoFlipToAnswer,
+    /// Something other than the reveal while it is owed.
+    #[error(
+        "{by} owes the reveal of the coin flip: only the reveal or a resignation may come next"
+    )]
+    RevealOwed {
+        /// The player who owes it.
+        by: String,
+    },
+    /// A reveal that does not open the commitment.
+    #[error("the revealed nonce does not match the commitment made in {}", document_name(*.committed_in))]
+    RevealMismatch {
+        /// The document that carries the commitment (0: the header).
+        committed_in: usize,
+    },
+    /// Something other than the commitment a due Run-Off needs.
+    #[error("a run-off is due: {by} must commit to its coin flip first")]
+    CommitDue {
+        /// The player who must commit.
+        by: String,
+    },
+    /// Something other than the answer to a commitment.
+    #[error("{by} must answer the coin flip with a nonce")]
+    NonceDue {
+        /// The player who must answer.
+        by: String,
+    },
+    /// Something other than the first move or a deferral from the toss winner.
+    #[error("{by} won the toss and must move first or defer")]
+    ChooseDue {
+        /// The toss winner.
+        by: String,
+    },
+    /// An offer, acceptance or claim of the settlement another game has.
+    #[error("{game} is settled by a {}, not a {}", .settled_by.words(), .asked.words())]
+    WrongSettlement {
+        /// The game's name.
+        game: &'static str,
+        /// How it settles.
+        settled_by: Settlement,
+        /// What the record asked for.
+        asked: Settlement,
+    },
+    /// An offer, acceptance or claim in a game that has none.
+    #[error("{game} has no offers or claims")]
+    NoSettlement {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// A second offer while the player's first still stands.
+    #[error("{by}'s offer already stands")]
+    OfferStands {
+        /// The player who offered.
+        by: String,
+    },
+    /// An acceptance with no offer from the other player standing.
+    #[error("there is no {} offer from {from} to accept", .settlement.words())]
+    NoOffer {
+        /// What the acceptance names.
+        settlement: Settlement,
+        /// The other player.
+        from: String,
+    },
+    /// A second acceptance of the game.
+    #[error("the game was already accepted")]
+    AlreadyAccepted,
+    /// A deferral once play has begun.
+    #[error("only the toss winner defers, instead of the first move")]
+    DeferNow,
+    /// A coin-flip record with no coin flip under way.
+    #[error("no coin flip is under way")]
+    NoFlip,
+    /// A move written otherwise than the file's canonical notation.
+    #[error("`{written}` is not in canonical notation; the file stores `{canonical}`")]
+    NotCanonical {
+        /// As written.
+        written: String,
+        /// As the file must store it.
+        canonical: String,
+    },
+    /// A claim the game does not have.
+    #[error("`{claim}` is not a claim in {game}: {}", claims_in_words(.known))]
+    UnknownClaim {
+        /// The claim's name, as written.
+        claim: String,
+        /// The game's name.
+        game: &'static str,
+        /// The game's claims.
+        known: &'static [&'static str],
+    },
+    /// A claim the position does not allow.
+    #[error(
+        "{claimant} claims {claim}, but it cannot be claimed in this position ({position}; it \
+         has occurred {repetitions} time(s))"
+    )]
+    NotClaimable {
+        /// The player who claims.
+        claimant: String,
+        /// The claim.
+        claim: String,
+        /// The position string.
+        position: String,
+        /// How often the position has occurred.
+        repetitions: usize,
+    },
+}
+
+fn document_name(document: usize) -> String {
+    if document == 0 {
+        "the header".to_owned()
+    } else {
+        format!("record {document}")
+    }
+}
+
+fn claims_in_words(known: &[&str]) -> String {
+    match known {
+        [] => "it has none".to_owned(),
+        names => format!("its claims are {}", names.join(", ")),
+    }
+}
