@@ -9,9 +9,10 @@
 //! Run with `cargo bench --bench audit`. Building the history (signing 2,000 records and
 //! committing each version) takes a while and is not timed.
 
-use correspond::digest::Digest;
-use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned, signature_line};
-use correspond::sign::Signer;
+use correspond::log::{Action, Timestamp};
+use correspond::replay::Seat;
+use correspond::rules::campaign::Campaign;
+use correspond::writer::Writer;
 
 mod common;
 use common::{key, opening};
@@ -36,23 +37,17 @@ fn main() {
     // ever (repetition is only a claim).
     let cycle = ["a2a3", "a6a5", "a1a2", "a7a6", "a2a1", "a6a7"];
     let mut moves = cycle[..2].iter().chain(cycle[2..].iter().cycle());
-    let opened = GameFile::parse(text.as_bytes()).expect("a valid opening");
-    let mut seq = opened.documents();
-    let mut last = opened.document(seq - 1).to_owned();
+    let mut writer = Writer::<Campaign>::open(text.as_bytes()).expect("a valid opening");
+    let time = Timestamp::parse("2026-01-01T00:00:00Z").expect("time");
     while commits.len() < LONG {
-        let mover = commits.len() % 2;
-        let record = Record {
-            seq: seq as u64,
-            prev: Digest::of(last.as_bytes()),
-            signer: ["alice", "bob"][mover].into(),
-            action: Action::Move((*moves.next().expect("a cycle")).into()),
-            time: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
-        };
-        let unsigned = record_unsigned(&record);
-        let signature = signers[mover].sign(unsigned.as_bytes()).expect("sign");
-        last = unsigned + &signature_line(&signature);
-        text.push_str(&last);
-        seq += 1;
+        let mover = Seat::BOTH[commits.len() % 2];
+        let action = Action::Move((*moves.next().expect("a cycle")).into());
+        let record = writer.next(mover, action, time.clone());
+        let written = writer
+            .write(record, &signers[mover.index()], None)
+            .expect("a legal move");
+        text.push_str(&written.text);
+        writer = written.writer;
         commits.push(commit(&repo, &text));
         if commits.len() % 500 == 0 {
             eprintln!("built {} commits", commits.len());

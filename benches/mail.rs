@@ -6,10 +6,11 @@
 //! Run with `cargo bench --bench mail`. Signing the records and armouring the blocks is not
 //! timed; parsing the messages is (`receive` itself is pure and starts from found blocks).
 
-use correspond::digest::Digest;
-use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned, signature_line};
+use correspond::log::{Action, Timestamp};
 use correspond::mail::{self, Found};
-use correspond::sign::Signer;
+use correspond::replay::Seat;
+use correspond::rules::campaign::Campaign;
+use correspond::writer::Writer;
 
 mod common;
 use common::{key, opening};
@@ -30,23 +31,20 @@ fn main() {
     // ever (repetition is only a claim).
     let cycle = ["a2a3", "a6a5", "a1a2", "a7a6", "a2a1", "a6a7"];
     let mut moves = cycle[..2].iter().chain(cycle[2..].iter().cycle());
-    let mut file = GameFile::parse(opening.as_bytes()).expect("a valid opening");
-    let start = file.clone();
+    let mut writer = Writer::<Campaign>::open(opening.as_bytes()).expect("a valid opening");
+    let start = writer.file().clone();
+    let time = Timestamp::parse("2026-01-01T00:00:00Z").expect("time");
     let mut messages = Vec::new();
     for n in 0..LONG {
-        let seq = file.documents();
-        let record = Record {
-            seq: seq as u64,
-            prev: Digest::of(file.document(seq - 1).as_bytes()),
-            signer: ["alice", "bob"][n % 2].into(),
-            action: Action::Move((*moves.next().expect("a cycle")).into()),
-            time: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
-        };
-        let unsigned = record_unsigned(&record);
-        let signature = signers[n % 2].sign(unsigned.as_bytes()).expect("sign");
-        let grown = [file.text(), &unsigned, &signature_line(&signature)].concat();
-        file.extend(grown.as_bytes()).expect("a record appended");
-        let block = mail::armor(&file, seq);
+        let seq = writer.file().documents();
+        let action = Action::Move((*moves.next().expect("a cycle")).into());
+        let record = writer.next(Seat::BOTH[n % 2], action, time.clone());
+        writer = writer
+            .write(record, &signers[n % 2], None)
+            .expect("a legal move")
+            .writer;
+        let file = writer.file();
+        let block = mail::armor(file, seq);
         messages.push(format!(
             "From: player@example.org\nSubject: record {seq}\n\nMy move.\n\n{block}"
         ));

@@ -20,7 +20,8 @@
 //! - [`git`]: committing records and reading a file's history;
 //! - [`interrupt`]: the steps a signal must let finish, and the temporary files it removes;
 //! - [`games`]: the registry of the games, from which every list of them is made;
-//! - [`text`]: text from others (files, file names, git, mail) made safe to show.
+//! - [`text`]: text from others (files, file names, git, mail) made safe to show;
+//! - [`writer`]: the one way a record is made: numbered, chained, journaled, signed, checked.
 
 #![forbid(unsafe_code)]
 
@@ -40,3 +41,4 @@ pub mod replay;
 pub mod rules;
 pub mod sign;
 pub mod text;
+pub mod writer;

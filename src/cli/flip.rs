@@ -5,8 +5,9 @@ use super::game::with_game;
 use super::record::{self, SignArgs, derive_nonce};
 use correspond::digest::Digest;
 use correspond::flip::{self, Part};
-use correspond::log::{self, Action, GameFile, Record};
+use correspond::log::{self, Action, GameFile};
 use correspond::replay::Phase;
+use correspond::writer::next_record;
 use std::io::Write;
 
 /// Take your part in the coin flip that is due: commit to it (when a Run-Off is due and it is
@@ -33,13 +34,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
             Phase::AwaitingCommit(seat) if seat == ctx.seat => {
                 // The binding is the record's bytes before its commitment line, which neither
                 // the commitment nor the time (written after it) changes.
-                let draft = Record {
-                    seq: ctx.file.documents() as u64,
-                    prev: ctx.file.digest(ctx.file.documents() - 1),
-                    signer: seats[seat].name.clone(),
-                    action: Action::FlipCommit(Digest([0; 32])),
-                    time: log::Timestamp::from_unix(0),
-                };
+                let draft = next_record(ctx.file, seat, Action::FlipCommit(Digest([0; 32])), log::Timestamp::from_unix(0));
                 let binding = log::binding_of(&log::record_unsigned(&draft)).expect("a commitment line");
                 let nonce = derive_nonce(ctx.signer, Part::Commit, &binding)?;
                 Ok(Action::FlipCommit(flip::commitment(&binding, &nonce)))

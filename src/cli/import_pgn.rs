@@ -5,13 +5,13 @@ use super::game::{self, GameKind};
 use super::keys::{self, KeyArgs};
 use super::pgn::ChessGame;
 use correspond::log::{
-    self, Action, GameFile, Header, Player, Record, Settlement, header_document, header_unsigned,
-    record_unsigned, signature_line, valid_name,
+    self, Action, Header, Player, Settlement, header_document, header_unsigned, valid_name,
 };
-use correspond::replay;
+use correspond::replay::{self, Seat};
 use correspond::rules::chess::{Chess, Color, Insurrection};
 use correspond::rules::{Decision, Line, MoveError};
 use correspond::sign::Signer;
+use correspond::writer::Writer;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -187,26 +187,24 @@ fn import<G: ChessGame>(
             .sign(text.as_bytes())
             .map_err(|e| CliError::usage(format!("cannot sign: {e}")))
     };
-    let mut text = header_document(&header, &sign(&*white, &header_unsigned(&header))?);
-    let mut last = text[text.find("---\n").expect("a header")..].to_owned();
-    let mut seq = 0;
-    let mut append = |seat: usize, action: Action, text: &mut String| -> Result<(), CliError> {
-        seq += 1;
-        let record = Record {
-            seq,
-            prev: correspond::digest::Digest::of(last.as_bytes()),
-            signer: names[seat].clone(),
-            action,
-            time: time.clone(),
-        };
-        let unsigned = record_unsigned(&record);
-        let key: &dyn Signer = if seat == 0 { &*white } else { &*black };
-        let doc = unsigned.clone() + &signature_line(&sign(key, &unsigned)?);
-        text.push_str(&doc);
-        last = doc;
-        Ok(())
+    let header_text = header_document(&header, &sign(&*white, &header_unsigned(&header))?);
+    let mut writer = Writer::<G>::open(header_text.as_bytes())
+        .map_err(|e| CliError::rejected(format!("the imported game does not verify: {e}")))?;
+    let keys: [&dyn Signer; 2] = [&*white, &*black];
+    let append = |writer: Writer<G>, seat: Seat, action: Action| {
+        let record = writer.next(seat, action, time.clone());
+        let seq = record.seq;
+        writer
+            .write(record, keys[seat], None)
+            .map(|written| written.writer)
+            .map_err(|e| {
+                CliError::rejected(format!(
+                    "the imported game does not verify: record {seq}: {e}"
+                ))
+                .hint("nothing was written")
+            })
     };
-    append(1, Action::Accept { nonce: None }, &mut text)?;
+    writer = append(writer, Seat::Opponent, Action::Accept { nonce: None })?;
     let mut line = Line::new(G::start(&options));
     for (i, (san, pgn_line)) in pgn.moves.iter().enumerate() {
         let number = i / 2 + 1;
@@ -232,8 +230,12 @@ fn import<G: ChessGame>(
             )));
         }
         line.play(&mv).expect("parse_move returns playable moves");
-        let seat = usize::from(pos.side_to_move() == Color::Black);
-        append(seat, Action::Move(mv.to_string()), &mut text)?;
+        let seat = if pos.side_to_move() == Color::White {
+            Seat::Creator
+        } else {
+            Seat::Opponent
+        };
+        writer = append(writer, seat, Action::Move(mv.to_string()))?;
     }
     if let Some(outcome) = line.outcome() {
         let result = match G::decision(&outcome) {
@@ -251,20 +253,22 @@ fn import<G: ChessGame>(
         }
     } else {
         match pgn.result.as_str() {
-            "1-0" => append(1, Action::Resign, &mut text)?,
-            "0-1" => append(0, Action::Resign, &mut text)?,
+            "1-0" => writer = append(writer, Seat::Opponent, Action::Resign)?,
+            "0-1" => writer = append(writer, Seat::Creator, Action::Resign)?,
             "1/2-1/2" => {
-                append(0, Action::Offer(Settlement::Draw), &mut text)?;
-                append(1, Action::AcceptOffer(Settlement::Draw), &mut text)?;
+                writer = append(writer, Seat::Creator, Action::Offer(Settlement::Draw))?;
+                writer = append(
+                    writer,
+                    Seat::Opponent,
+                    Action::AcceptOffer(Settlement::Draw),
+                )?;
             }
             _ => {}
         }
     }
-    let file = GameFile::parse(text.as_bytes()).map_err(|e| {
-        CliError::rejected(format!("the imported game would not be well-formed: {e}"))
-    })?;
-    let replay = replay::replay::<G>(&file)
-        .map_err(|e| CliError::rejected(format!("the imported game does not verify: {e}")))?;
+    let replay = writer.replay();
+    let file = writer.file();
+    let text = file.text();
     let tracked = if args.no_commit {
         None
     } else {

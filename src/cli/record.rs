@@ -5,11 +5,10 @@
 use super::CliError;
 use super::game::CliGame;
 use super::keys::{self, KeyArgs};
-use correspond::log::{
-    self, Action, GameFile, Record, Settlement, record_unsigned, signature_line,
-};
+use correspond::log::{self, Action, GameFile, Record, Settlement};
 use correspond::replay::{self, Event, Protocol, Replay, Seat, Step};
 use correspond::sign::{self, Signer};
+use correspond::writer::{WriteError, Writer};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -102,19 +101,21 @@ pub(crate) fn verified<G: Protocol>(
     path: &Path,
     bytes: &[u8],
 ) -> Result<(GameFile, Replay<G>), CliError> {
-    let invalid = |e: &dyn std::fmt::Display| {
-        CliError::rejected(format!(
-            "{} does not verify: {e}",
-            correspond::text::path(path)
-        ))
-        .hint(format!(
-            "`git log -p {}` shows who changed what, if the file is in git",
-            correspond::text::path(path)
-        ))
-    };
-    let file = GameFile::parse(bytes).map_err(|e| invalid(&e))?;
-    let replay = replay::replay::<G>(&file).map_err(|e| invalid(&e))?;
+    let file = GameFile::parse(bytes).map_err(|e| invalid(path, &e))?;
+    let replay = replay::replay::<G>(&file).map_err(|e| invalid(path, &e))?;
     Ok((file, replay))
+}
+
+/// A game file that does not verify, as the user hears it.
+fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
+    CliError::rejected(format!(
+        "{} does not verify: {e}",
+        correspond::text::path(path)
+    ))
+    .hint(format!(
+        "`git log -p {}` shows who changed what, if the file is in git",
+        correspond::text::path(path)
+    ))
 }
 
 /// Reads, parses and replays a game file, for the commands that only read.
@@ -145,15 +146,6 @@ pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<Seat, CliE
             ))
             .hint("choose your key with --key PATH")
         })
-}
-
-/// The text of a record: its unsigned bytes and signature line.
-pub(super) fn signed_record(record: &Record, signer: &dyn Signer) -> Result<String, CliError> {
-    let unsigned = record_unsigned(record);
-    let signature = signer
-        .sign(unsigned.as_bytes())
-        .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;
-    Ok(unsigned + &signature_line(&signature))
 }
 
 /// Appends the record `make` builds, signed by the chosen key, and commits it, all under the
@@ -212,91 +204,64 @@ fn sign_and_write<G: CliGame + Protocol>(
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
 ) -> Result<(Record, Replay<G>, Seat), CliError> {
-    let (file, replay) =
-        verified::<G>(path, locked.bytes()).map_err(|e| e.hint("nothing was written"))?;
-    let seat = seat_of(&file, signer)?;
+    let writer = Writer::<G>::open(locked.bytes())
+        .map_err(|e| invalid(path, &e).hint("nothing was written"))?;
+    let seat = seat_of(writer.file(), signer)?;
+    let replay = writer.replay();
     let action = make(&Context {
-        file: &file,
+        file: writer.file(),
         replay: &replay,
         seat,
         signer,
     })?;
-    let record = Record {
-        seq: file.documents() as u64,
-        prev: file.digest(file.documents() - 1),
-        signer: replay.seats[seat].name.clone(),
-        action,
-        time,
-    };
+    let record = writer.next(seat, action, time);
     // The journal is held from the check before signing until the record is in it, so that no
     // other command signs at this place meanwhile.
-    let mut journal = super::journal::game(file.game_id())?;
-    let key = signer.public_key();
-    let text = match signed_before(&journal, key, &record) {
-        // The same record, signed before (by a command cut short before it wrote it, or into
-        // a copy since lost): that document is the one to append, not a second one.
-        Some(earlier) => {
-            said.push(format!(
-                "record {} was signed already, at {}, and this copy of the game lacks it: \
-                 appending that record",
-                record.seq,
-                earlier.1.as_str()
-            ));
-            earlier.0
-        }
-        None => {
-            journal
-                .check(
-                    key,
-                    record.seq,
-                    Some(record.prev),
-                    record_unsigned(&record).as_bytes(),
-                )
-                .map_err(|e| super::journal::refusal(e, path))?;
-            signed_record(&record, signer)?
-        }
-    };
-    // Nothing is written unless the file, with the record, verifies.
-    let mut grown = file;
-    grown
-        .append(text.as_bytes())
-        .map_err(|e| CliError::rejected(format!("the record would not be well-formed: {e}")))?;
-    let after = replay::replay::<G>(&grown).map_err(|e| {
-        CliError::rejected(format!("{}: {}", record.action.kind(), e.kind)).hint(format!(
-            "`correspond status {}` says what the game waits for",
-            correspond::text::path(path)
-        ))
-    })?;
-    super::journal::record(&mut journal, key, grown.game_id(), record.seq, &text, path)?;
+    let mut journal = super::journal::game(writer.file().game_id())?;
+    let written = writer
+        .write(record, signer, Some(&mut journal))
+        .map_err(|e| write_error(e, path))?;
     drop(journal);
+    if let Some(earlier) = &written.signed_before {
+        said.push(format!(
+            "record {} was signed already, at {}, and this copy of the game lacks it: \
+             appending that record",
+            written.record.seq,
+            earlier.as_str()
+        ));
+    }
     locked
-        .append(text.as_bytes())
+        .append(written.text.as_bytes())
         .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
+    let after = written.writer.replay();
     said.push(step_line(&after, after.last()));
     said.push(format!(
         "now: {}",
         after.last().phase.describe(&after.seats)
     ));
-    Ok((record, after, seat))
+    Ok((written.record, after, seat))
 }
 
-/// The document `key` signed before at `record`'s place, when it is `record` but for its
-/// time (the same place, the same action): with its time. Never an acceptance: accepting a game
-/// twice is refused, so that a challenge sent twice is noticed.
-pub(super) fn signed_before(
-    journal: &correspond::journal::GameJournal,
-    key: &ssh_key::PublicKey,
-    record: &Record,
-) -> Option<(String, log::Timestamp)> {
-    let earlier = journal.at(key, record.seq, Some(record.prev))?;
-    let log::Document::Record(r) = &earlier.content else {
-        return None;
-    };
-    let same = r.prev == record.prev
-        && r.signer == record.signer
-        && r.action == record.action
-        && !matches!(r.action, Action::Accept { .. });
-    same.then(|| (earlier.text.clone(), r.time.clone()))
+/// A record the writer did not make, as the user hears it.
+pub(crate) fn write_error(e: WriteError, path: &Path) -> CliError {
+    match e {
+        WriteError::Invalid(e) => invalid(path, &e),
+        WriteError::Sign(e) => CliError::usage(format!("cannot sign: {e}")),
+        WriteError::Journal(e) => super::journal::refusal(e, path),
+        WriteError::Unjournaled(e) => CliError::usage(format!(
+            "the document just signed cannot be journaled: {e}; nothing was written"
+        )),
+        WriteError::Malformed(e) => {
+            CliError::rejected(format!("the record would not be well-formed: {e}"))
+        }
+        WriteError::Refused { kind, error } => {
+            CliError::rejected(format!("{kind}: {error}")).hint(format!(
+                "`correspond status {}` says what the game waits for",
+                correspond::text::path(path)
+            ))
+        }
+        other => CliError::rejected(other.to_string()),
+    }
 }
 
 /// Under a game file's lock, before anything is written: removes the temporary copies killed

@@ -9,10 +9,11 @@
 
 use super::CliError;
 use super::keys::{self, KeyArgs};
-use correspond::journal::Entry;
+use super::record;
 use correspond::log::{Action, GameFile, Record};
 use correspond::mail::{self, Found, Received};
 use correspond::replay::AnyReplayer;
+use correspond::writer::{journal_record, next_record, sign_once};
 use std::path::Path;
 
 /// What the settlement did, for the report.
@@ -69,25 +70,10 @@ pub(crate) fn settle(
             continue;
         }
         let grown = &mut received.file;
-        let again = Record {
-            seq: grown.documents() as u64,
-            prev: grown.digest(grown.documents() - 1),
-            signer: record.signer.clone(),
-            action: record.action.clone(),
-            time: time.clone(),
-        };
-        let key = signer.public_key();
+        let again = next_record(grown, seat, record.action.clone(), time.clone());
         // Settled before (on another copy, or by a run cut short): the same record again.
-        let text = match super::record::signed_before(&journal, key, &again) {
-            Some((text, _)) => text,
-            None => {
-                let unsigned = correspond::log::record_unsigned(&again);
-                journal
-                    .check(key, again.seq, Some(again.prev), unsigned.as_bytes())
-                    .map_err(|e| super::journal::refusal(e, path))?;
-                super::record::signed_record(&again, &*signer)?
-            }
-        };
+        let (text, _) =
+            sign_once(&journal, &again, &*signer).map_err(|e| record::write_error(e, path))?;
         let mut candidate = grown.clone();
         candidate
             .append(text.as_bytes())
@@ -104,11 +90,14 @@ pub(crate) fn settle(
             ));
             continue;
         }
-        let entry = Entry::new(key.clone(), candidate.game_id(), again.seq, text)
-            .map_err(|e| CliError::usage(format!("cannot journal the record: {e}")))?;
-        journal
-            .record(entry)
-            .map_err(|e| super::journal::refusal(e, path))?;
+        journal_record(
+            &mut journal,
+            signer.public_key(),
+            &candidate,
+            again.seq,
+            &text,
+        )
+        .map_err(|e| record::write_error(e, path))?;
         *grown = candidate;
     }
     received.added = document..received.file.documents();

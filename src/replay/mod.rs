@@ -225,6 +225,7 @@ pub fn replay<G: Protocol>(file: &GameFile) -> Result<Replay<G>, ReplayError> {
 /// A replay carried forward as its file grows. [`Replayer::advance`] checks only the records it
 /// has not seen yet, so following a history of appends (`correspond audit`) costs each record
 /// once, not the whole game again for every version.
+#[derive(Clone)]
 pub struct Replayer<G: Protocol> {
     options: G::Options,
     state: State<G>,

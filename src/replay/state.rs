@@ -31,6 +31,7 @@ struct Flip<O> {
     purpose: Purpose<O>,
 }
 
+#[derive(Clone)]
 pub(super) struct State<G: Protocol> {
     game_id: Digest,
     seats: [Player<G::Side>; 2],

@@ -1,0 +1,230 @@
+//! The record writer: the one way a record is made, by every command that signs one, by
+//! `import-pgn`, by the crossing rule's settlement, and by the tests and benchmarks that build
+//! games. It sets the record's number and `prev`, asks the signing journal whether the key
+//! signed something else at that place (or this very record before, which is then reused), signs,
+//! and checks the grown file with [`Replayer::advance`], so a record is checked once, not the
+//! whole game again. Nothing is written to disk here: the caller writes the text it returns.
+
+use crate::journal::{Entry, GameJournal, JournalError};
+use crate::log::{
+    self, Action, Document, GameFile, Kind, LogError, Record, Timestamp, record_unsigned,
+    signature_line,
+};
+use crate::replay::{ErrorKind, Protocol, Replay, ReplayError, Replayer, Seat};
+use crate::sign::{SignError, Signer};
+use ssh_key::PublicKey;
+
+/// Why a record was not made.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// The file the record would follow does not verify.
+    #[error("{0}")]
+    Invalid(#[from] ReplayError),
+    /// The key could not sign.
+    #[error("cannot sign: {0}")]
+    Sign(#[from] SignError),
+    /// The journal refused (the key signed another document at this place) or failed.
+    #[error("{0}")]
+    Journal(#[from] JournalError),
+    /// The signed record could not be journaled.
+    #[error("the document just signed cannot be journaled: {0}")]
+    Unjournaled(String),
+    /// The record, signed, is not a well-formed document of the file.
+    #[error("the record would not be well-formed: {0}")]
+    Malformed(#[from] LogError),
+    /// The rules or the protocol refuse the record where it would go.
+    #[error("{kind}: {error}")]
+    Refused {
+        /// The record's kind.
+        kind: Kind,
+        /// Why.
+        error: ErrorKind,
+    },
+}
+
+/// A verified game file, ready for its next record.
+#[derive(Clone)]
+pub struct Writer<G: Protocol> {
+    file: GameFile,
+    replayer: Replayer<G>,
+}
+
+/// A record made: its text, and the file and replay with it.
+pub struct Written<G: Protocol> {
+    /// The record.
+    pub record: Record,
+    /// Its text, signature line included: what is appended to the file.
+    pub text: String,
+    /// When the journal held this record, signed before at this place (by a command cut short,
+    /// or into a copy since lost): the time it was signed then. That document is the one
+    /// returned, not a second one.
+    pub signed_before: Option<Timestamp>,
+    /// The writer of the grown file, for the record after.
+    pub writer: Writer<G>,
+}
+
+impl<G: Protocol> Writer<G> {
+    /// Parses and replays a game file of game `G`.
+    ///
+    /// # Errors
+    /// The file's first defect.
+    pub fn open(bytes: &[u8]) -> Result<Self, ReplayError> {
+        Writer::of(GameFile::parse(bytes)?)
+    }
+
+    /// Replays a parsed game file of game `G`.
+    ///
+    /// # Errors
+    /// The file's first defect.
+    pub fn of(file: GameFile) -> Result<Self, ReplayError> {
+        let replayer = Replayer::start(&file)?.advance(&file)?;
+        Ok(Writer { file, replayer })
+    }
+
+    /// The file so far.
+    #[must_use]
+    pub fn file(&self) -> &GameFile {
+        &self.file
+    }
+
+    /// The replay of the file so far.
+    #[must_use]
+    pub fn replay(&self) -> Replay<G> {
+        self.replayer.clone().finish()
+    }
+
+    /// The seat of the player whose key this is, if one's is.
+    #[must_use]
+    pub fn seat_of(&self, key: &PublicKey) -> Option<Seat> {
+        self.file
+            .header()
+            .players
+            .iter()
+            .position(|p| p.key.key_data() == key.key_data())
+            .and_then(Seat::at)
+    }
+
+    /// The next record: numbered, chained to the last document, and naming the seat's player.
+    #[must_use]
+    pub fn next(&self, seat: Seat, action: Action, time: Timestamp) -> Record {
+        next_record(&self.file, seat, action, time)
+    }
+
+    /// Signs `record` (the one [`Writer::next`] made) with `signer`, and checks the file with it.
+    /// With a journal, the key must not have signed another document at this place (the same
+    /// record signed before is reused, an acceptance excepted), and the record is journaled
+    /// before it is returned.
+    ///
+    /// # Errors
+    /// What stops it: the journal, the key, or the rules.
+    pub fn write(
+        self,
+        record: Record,
+        signer: &dyn Signer,
+        journal: Option<&mut GameJournal>,
+    ) -> Result<Written<G>, WriteError> {
+        let Writer { mut file, replayer } = self;
+        let key = signer.public_key();
+        let (text, signed_before) = match &journal {
+            Some(journal) => sign_once(journal, &record, signer)?,
+            None => (sign_record(&record, signer)?, None),
+        };
+        file.append(text.as_bytes())?;
+        let replayer = replayer.advance(&file).map_err(|e| WriteError::Refused {
+            kind: record.action.kind(),
+            error: e.kind,
+        })?;
+        if let Some(journal) = journal {
+            journal_record(journal, key, &file, record.seq, &text)?;
+        }
+        Ok(Written {
+            record,
+            text,
+            signed_before,
+            writer: Writer { file, replayer },
+        })
+    }
+}
+
+/// The record after the last document of `file`: numbered, chained, naming the seat's player.
+#[must_use]
+pub fn next_record(file: &GameFile, seat: Seat, action: Action, time: Timestamp) -> Record {
+    let last = file.documents() - 1;
+    Record {
+        seq: file.documents() as u64,
+        prev: file.digest(last),
+        signer: file.header().players[seat.index()].name.clone(),
+        action,
+        time,
+    }
+}
+
+/// The text of a record: its unsigned bytes and signature line.
+///
+/// # Errors
+/// When the key cannot sign.
+pub fn sign_record(record: &Record, signer: &dyn Signer) -> Result<String, SignError> {
+    let unsigned = record_unsigned(record);
+    let signature = signer.sign(unsigned.as_bytes())?;
+    Ok(unsigned + &signature_line(&signature))
+}
+
+/// Signs `record` unless the journal says its key signed it before (then that text, with the
+/// time it was signed); refused when the key signed another document at its place.
+///
+/// # Errors
+/// [`WriteError::Journal`] for a document signed before at this place; [`WriteError::Sign`].
+pub fn sign_once(
+    journal: &GameJournal,
+    record: &Record,
+    signer: &dyn Signer,
+) -> Result<(String, Option<Timestamp>), WriteError> {
+    let key = signer.public_key();
+    if let Some((text, time)) = signed_before(journal, key, record) {
+        return Ok((text, Some(time)));
+    }
+    journal.check(
+        key,
+        record.seq,
+        Some(record.prev),
+        record_unsigned(record).as_bytes(),
+    )?;
+    Ok((sign_record(record, signer)?, None))
+}
+
+/// Journals a record just signed and checked, as document `seq` of `file`'s game.
+///
+/// # Errors
+/// When the journal refuses or cannot be written.
+pub fn journal_record(
+    journal: &mut GameJournal,
+    key: &PublicKey,
+    file: &GameFile,
+    seq: u64,
+    text: &str,
+) -> Result<(), WriteError> {
+    let entry = Entry::new(key.clone(), file.game_id(), seq, text.to_owned())
+        .map_err(WriteError::Unjournaled)?;
+    Ok(journal.record(entry)?)
+}
+
+/// The document `key` signed before at `record`'s place, when it is `record` but for its
+/// time (the same place, the same action): with its time. Never an acceptance: accepting a game
+/// twice is refused, so that a challenge sent twice is noticed.
+#[must_use]
+pub fn signed_before(
+    journal: &GameJournal,
+    key: &PublicKey,
+    record: &Record,
+) -> Option<(String, log::Timestamp)> {
+    let earlier = journal.at(key, record.seq, Some(record.prev))?;
+    let Document::Record(r) = &earlier.content else {
+        return None;
+    };
+    let same = r.prev == record.prev
+        && r.signer == record.signer
+        && r.action == record.action
+        && !matches!(r.action, Action::Accept { .. });
+    same.then(|| (earlier.text.clone(), r.time.clone()))
+}
