@@ -28,18 +28,14 @@ impl Digest {
         Digest(hasher.finalize().into())
     }
 
-    /// Reads 64 lower-case hex digits.
+    /// Reads 64 lower-case hex digits (upper case is another spelling, and refused).
     #[must_use]
     pub fn parse(text: &str) -> Option<Digest> {
-        let bytes = text.as_bytes();
-        if bytes.len() != 64 {
-            return None;
-        }
         let mut out = [0u8; 32];
-        for (i, pair) in bytes.chunks_exact(2).enumerate() {
-            out[i] = (hex_value(pair[0])? << 4) | hex_value(pair[1])?;
+        match base16ct::lower::decode(text, &mut out) {
+            Ok(decoded) if decoded.len() == 32 => Some(Digest(out)),
+            _ => None,
         }
-        Some(Digest(out))
     }
 
     /// The first eight bytes as 16 hex digits, for reports.
@@ -49,20 +45,11 @@ impl Digest {
     }
 }
 
-fn hex_value(c: u8) -> Option<u8> {
-    match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    }
-}
-
 impl fmt::Display for Digest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for b in self.0 {
-            write!(f, "{b:02x}")?;
-        }
-        Ok(())
+        let mut hex = [0u8; 64];
+        let text = base16ct::lower::encode_str(&self.0, &mut hex).map_err(|_| fmt::Error)?;
+        f.write_str(text)
     }
 }
 

@@ -78,8 +78,7 @@ fn expand_home(path: &Path) -> PathBuf {
 /// git's `user.signingKey`, when it names an SSH key: `key::ssh-ed25519 ...`, a literal public
 /// key, or the path of a key file. A GPG key id is not an SSH key and is passed over.
 fn git_signing_key(near: &Path) -> Option<KeySource> {
-    let config = correspond::git::config_near(near)?;
-    let value = config.get_string("user.signingkey").ok()?;
+    let value = correspond::git::config_string(near, "user.signingkey")?;
     let value = value.trim();
     let literal = value.strip_prefix("key::").unwrap_or(value);
     if literal.starts_with("ssh-") {

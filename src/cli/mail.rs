@@ -329,7 +329,6 @@ fn address(text: &str, option: &str) -> Result<String, CliError> {
 
 /// git's `user.email`, as git would find it for the file's repository.
 fn git_email(path: &Path) -> Option<String> {
-    let config = correspond::git::config_near(path)?;
-    let email = config.get_string("user.email").ok()?;
+    let email = correspond::git::config_string(path, "user.email")?;
     Some(email.trim().to_owned())
 }

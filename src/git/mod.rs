@@ -118,14 +118,16 @@ pub fn rebase_onto() -> Option<String> {
         .map(|id| id.trim().to_owned())
 }
 
-/// The git configuration that applies at `path`: its repository's, or the user's global one.
+/// A setting of the git configuration that applies at `path` (its repository's, or the
+/// user's global one), as git would find it: `user.email`.
 #[must_use]
-pub fn config_near(path: &Path) -> Option<git2::Config> {
+pub fn config_string(path: &Path, name: &str) -> Option<String> {
     let dir = existing_dir(path);
-    match Repository::discover(&dir) {
+    let config = match Repository::discover(&dir) {
         Ok(repo) => repo.config().ok(),
         Err(_) => git2::Config::open_default().ok(),
-    }
+    }?;
+    config.get_string(name).ok()
 }
 
 fn existing_dir(path: &Path) -> PathBuf {

@@ -24,83 +24,35 @@ pub const FORMAT: &str = "correspond/1";
 pub struct Timestamp(String);
 
 impl Timestamp {
-    /// Reads a timestamp in the one accepted spelling.
+    /// Reads a timestamp in the one accepted spelling: exactly what [`Timestamp::from_unix`]
+    /// writes, so a leap second, an offset, lower-case letters, fractions or a date before 1970
+    /// are refused.
     #[must_use]
     pub fn parse(text: &str) -> Option<Timestamp> {
-        let b = text.as_bytes();
-        let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b[i].is_ascii_digit());
-        let ok = b.len() == 20
-            && digits(0..4)
-            && b[4] == b'-'
-            && digits(5..7)
-            && b[7] == b'-'
-            && digits(8..10)
-            && b[10] == b'T'
-            && digits(11..13)
-            && b[13] == b':'
-            && digits(14..16)
-            && b[16] == b':'
-            && digits(17..19)
-            && b[19] == b'Z';
-        if !ok {
-            return None;
-        }
-        let number = |r: std::ops::Range<usize>| text[r].parse::<u32>().unwrap_or(99);
-        let (year, month, day) = (number(0..4), number(5..7), number(8..10));
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-        let days = match month {
-            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-            4 | 6 | 9 | 11 => 30,
-            2 if leap => 29,
-            2 => 28,
-            _ => return None,
-        };
-        let valid = year >= 1970
-            && (1..=days).contains(&day)
-            && number(11..13) < 24
-            && number(14..16) < 60
-            && number(17..19) < 60;
-        valid.then(|| Timestamp(text.to_owned()))
+        let read: jiff::Timestamp = text.parse().ok()?;
+        let canonical = Timestamp::from_unix(u64::try_from(read.as_second()).ok()?);
+        (canonical.0 == text).then_some(canonical)
     }
 
-    /// The timestamp `seconds` after 1970-01-01T00:00:00Z.
+    /// The timestamp `seconds` after 1970-01-01T00:00:00Z, at most 9999-12-30T22:00:00Z (the
+    /// last moment the calendar library holds, so that any zone can show it).
     #[must_use]
     pub fn from_unix(seconds: u64) -> Timestamp {
-        let days = seconds / 86_400;
-        let rem = seconds % 86_400;
-        // Howard Hinnant's days-to-civil algorithm.
-        let z = days as i64 + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = doy - (153 * mp + 2) / 5 + 1;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 };
-        let year = yoe + era * 400 + i64::from(month <= 2);
-        Timestamp(format!(
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-            rem / 3600,
-            rem % 3600 / 60,
-            rem % 60
-        ))
+        let moment = i64::try_from(seconds)
+            .ok()
+            .and_then(|s| jiff::Timestamp::from_second(s).ok())
+            .unwrap_or(jiff::Timestamp::MAX);
+        Timestamp(moment.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
     }
 
     /// Seconds since 1970-01-01T00:00:00Z (the inverse of [`Timestamp::from_unix`]).
     #[must_use]
     pub fn to_unix(&self) -> u64 {
-        let number = |r: std::ops::Range<usize>| self.0[r].parse::<i64>().unwrap_or(0);
-        let (month, day) = (number(5..7), number(8..10));
-        let year = number(0..4) - i64::from(month <= 2);
-        // Howard Hinnant's days-from-civil algorithm.
-        let era = year.div_euclid(400);
-        let yoe = year.rem_euclid(400);
-        let mp = (month + 9) % 12;
-        let doy = (153 * mp + 2) / 5 + day - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        let days = era * 146_097 + doe - 719_468;
-        let seconds = days * 86_400 + number(11..13) * 3600 + number(14..16) * 60 + number(17..19);
-        u64::try_from(seconds).expect("a timestamp is not before 1970")
+        let read: jiff::Timestamp = self
+            .0
+            .parse()
+            .expect("a Timestamp holds the one spelling, which jiff reads");
+        u64::try_from(read.as_second()).expect("a Timestamp is not before 1970")
     }
 
     /// The text.

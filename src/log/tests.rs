@@ -246,6 +246,29 @@ fn timestamps_convert_to_and_from_unix_seconds() {
         assert_eq!(Timestamp::from_unix(seconds).as_str(), text);
         assert_eq!(Timestamp::parse(text).expect("valid").to_unix(), seconds);
     }
+    // One spelling: every other way to write a moment, and moments that are none, are refused.
+    for other in [
+        "2026-01-01t00:00:00z",
+        "2026-01-01T00:00:00+00:00",
+        "2026-01-01T00:00:00.0Z",
+        "2026-01-01 00:00:00Z",
+        "2026-1-01T00:00:00Z",
+        "2026-02-30T00:00:00Z",
+        "2025-02-29T00:00:00Z",
+        "2026-12-31T23:59:60Z",
+        "2026-12-31T24:00:00Z",
+        "1969-12-31T23:59:59Z",
+        "+002026-01-01T00:00:00Z",
+        "2026-01-01T00:00Z",
+        "",
+    ] {
+        assert_eq!(Timestamp::parse(other), None, "{other:?}");
+    }
+    assert_eq!(
+        Timestamp::from_unix(u64::MAX).as_str(),
+        "9999-12-30T22:00:00Z",
+        "beyond the last moment jiff holds, that moment"
+    );
     // Every day of four centuries, at an odd time, goes there and back.
     for day in (0..146_097 * 4).step_by(7) {
         let seconds = day * 86_400 + 45_296;

@@ -184,6 +184,18 @@ fn an_honest_history_audits_clean_commit_by_commit() {
     assert_eq!(report["violations"], 0);
     assert_eq!(report["commits"][4]["records"][0], "alice g1f3");
     assert_eq!(report["commits"][4]["added"], serde_json::json!([4, 5]));
+    // Times are RFC 3339 in the author's zone, as git's own strict ISO format writes them.
+    let git_times = club.git(
+        "alice",
+        &["log", "--reverse", "--format=%aI", "--", "game.yaml"],
+    );
+    let times: Vec<&str> = report["commits"]
+        .as_array()
+        .expect("commits")
+        .iter()
+        .map(|c| c["time"].as_str().expect("a time"))
+        .collect();
+    assert_eq!(times, git_times.lines().collect::<Vec<_>>());
 }
 
 #[test]

@@ -7,6 +7,10 @@
 //! before and the checking of its new records only: the game is never replayed from the start
 //! again, unless a violation forces a fresh start.
 
+mod history;
+
+pub use history::{Commit, Found, HistoryError, Other, Report, Rewound, audit as audit_history};
+
 use crate::log::{GameFile, LogErrorKind};
 use crate::replay::{AnyReplayer, Summary};
 use std::ops::Range;
