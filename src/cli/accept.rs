@@ -3,9 +3,9 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs, derive_nonce};
+use crate::cli::Out;
 use correspond::flip::Part;
 use correspond::log::Action;
-use std::io::Write;
 
 /// Accept a game your opponent created: sign the header's terms and, where a coin flip decides
 /// who moves first, answer it. The creator then reveals the flip with `correspond reveal`.
@@ -15,7 +15,7 @@ pub(crate) struct Args {
     sign: SignArgs,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
         let nonce = match ctx.file.binding(0) {
             Some(binding) => Some(derive_nonce(ctx.signer, Part::Respond, &binding)?),

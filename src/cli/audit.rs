@@ -2,9 +2,9 @@
 
 use super::CliError;
 use super::error::ExitStatus;
+use crate::cli::Out;
 use correspond::audit::{HistoryError, Report, audit_history};
 use correspond::git::History;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Check a game file's history on the current branch: every commit that changed the file must
@@ -27,7 +27,7 @@ pub(crate) struct Args {
     json: bool,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     if args.file.is_dir() {
         return Err(CliError::usage(format!(
             "{} is a folder; audit takes one game file",
@@ -66,7 +66,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
 }
 
 /// The report as text, a line per commit.
-fn render(file: &Path, report: &Report, out: &mut dyn Write) -> Result<(), CliError> {
+fn render(file: &Path, report: &Report, out: &mut Out<'_>) -> Result<(), CliError> {
     let branch = correspond::text::escape(&report.branch);
     writeln!(
         out,

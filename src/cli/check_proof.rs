@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::error::ExitStatus;
-use std::io::Write;
+use crate::cli::Out;
 use std::path::PathBuf;
 
 /// Check a proof of equivocation: its common part (the game's header and records up to the
@@ -16,7 +16,7 @@ pub(crate) struct Args {
     proof: PathBuf,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let bytes =
         correspond::log::read_limited(&args.proof).map_err(|e| CliError::io(&args.proof, &e))?;
     match correspond::fork::check_proof(&bytes) {

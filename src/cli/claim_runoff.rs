@@ -3,9 +3,9 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
+use crate::cli::Out;
 use correspond::log::Action;
 use correspond::replay::Protocol;
-use std::io::Write;
 
 /// Claim a Run-Off on your turn: the position has occurred three times (`repetition`), or 100
 /// plies have passed without a capture or an intern move (`halfmove-clock`). Without REASON,
@@ -18,7 +18,7 @@ pub(crate) struct Args {
     reason: Option<String>,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
         let phase = &ctx.replay.last().phase;
         if !matches!(phase, correspond::replay::Phase::Playing(seat) if *seat == ctx.seat) {

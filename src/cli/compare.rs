@@ -2,8 +2,8 @@
 
 use super::CliError;
 use super::error::ExitStatus;
+use crate::cli::Out;
 use correspond::fork::{self, CompareError, Copy, Relation};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Compare two copies of one game (yours, and the one your opponent pushed or mailed): say
@@ -26,7 +26,7 @@ pub(crate) struct Args {
     proof: Option<PathBuf>,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let read =
         |path: &Path| correspond::log::read_limited(path).map_err(|e| CliError::io(path, &e));
     let (a, b) = (read(&args.a)?, read(&args.b)?);
@@ -128,7 +128,7 @@ fn judged(
     f: &fork::Fork,
     name: &dyn Fn(Copy) -> String,
     n: usize,
-    out: &mut dyn Write,
+    out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     for (which, defect) in [Copy::A, Copy::B].into_iter().zip(&f.defects) {
         if let Some(defect) = defect {

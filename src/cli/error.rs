@@ -1,5 +1,16 @@
-//! The command line's error: what went wrong, a hint on what to do, and the exit code.
+//! The command line's error: what kind of failure it is (which alone decides the exit code),
+//! what went wrong, the error that caused it, and hints on what to do. Each library layer's
+//! error converts with `From`; a command adds its context and hints where it knows them.
+//!
+//! A command's output goes through [`Out`], whose failures are the only I/O errors that become
+//! "cannot write the output": any other I/O error must be given its file and its meaning.
 
+use correspond::git::GitError;
+use correspond::journal::JournalError;
+use correspond::log::LogError;
+use correspond::replay::ReplayError;
+use correspond::sign::SignError;
+use std::error::Error;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -28,59 +39,84 @@ impl From<ExitStatus> for std::process::ExitCode {
     }
 }
 
-/// An error to show the user: a message, optional hints, and an exit status.
+/// What kind of failure an error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The input was read, and the rules or the checks reject it.
+    Rejected,
+    /// The command line asks for what cannot be done.
+    Usage,
+    /// A file, a key, git or the journal could not be read or written.
+    Io,
+    /// The output could not be written.
+    Output,
+    /// A check could not see everything it must.
+    Incomplete,
+}
+
+impl Kind {
+    /// The exit status of each kind: the one place that decides them.
+    #[must_use]
+    pub fn status(self) -> ExitStatus {
+        match self {
+            Kind::Rejected => ExitStatus::Rejected,
+            Kind::Usage | Kind::Io | Kind::Output => ExitStatus::Usage,
+            Kind::Incomplete => ExitStatus::Incomplete,
+        }
+    }
+}
+
+/// An error to show the user: its kind, a message, the error that caused it, and hints.
 #[derive(Debug)]
 pub struct CliError {
-    status: ExitStatus,
+    kind: Kind,
     message: String,
+    source: Option<Box<dyn Error + Send + Sync + 'static>>,
     hints: Vec<String>,
-    broken_pipe: bool,
 }
 
 impl CliError {
-    /// The rules reject the input.
-    pub(crate) fn rejected(message: impl fmt::Display) -> Self {
+    /// An error of `kind` saying `message`.
+    pub(crate) fn new(kind: Kind, message: impl fmt::Display) -> Self {
         CliError {
-            status: ExitStatus::Rejected,
+            kind,
             message: message.to_string(),
+            source: None,
             hints: Vec::new(),
-            broken_pipe: false,
         }
+    }
+
+    /// The rules reject the input (exit code 1).
+    pub(crate) fn rejected(message: impl fmt::Display) -> Self {
+        CliError::new(Kind::Rejected, message)
     }
 
     /// The command line asks for something that cannot be done (exit code 2).
     pub(crate) fn usage(message: impl fmt::Display) -> Self {
-        CliError {
-            status: ExitStatus::Usage,
-            message: message.to_string(),
-            hints: Vec::new(),
-            broken_pipe: false,
-        }
+        CliError::new(Kind::Usage, message)
     }
 
     /// The check could not see everything it must (exit code 3).
     pub(crate) fn incomplete(message: impl fmt::Display) -> Self {
-        CliError {
-            status: ExitStatus::Incomplete,
-            message: message.to_string(),
-            hints: Vec::new(),
-            broken_pipe: false,
-        }
+        CliError::new(Kind::Incomplete, message)
     }
 
     /// A file could not be read or written (exit code 2).
     pub(crate) fn io(path: &std::path::Path, e: &io::Error) -> Self {
-        CliError::usage(format!("{}: {e}", correspond::text::path(path)))
+        CliError::new(Kind::Io, format!("{}: {e}", correspond::text::path(path)))
+            .caused_by(io::Error::new(e.kind(), e.to_string()))
     }
 
     /// Writing the output failed. A closed pipe (`correspond moves ... | head`) is not an error.
     pub(crate) fn output(e: io::Error) -> Self {
-        CliError {
-            status: ExitStatus::Usage,
-            broken_pipe: e.kind() == io::ErrorKind::BrokenPipe,
-            message: format!("cannot write the output: {e}"),
-            hints: Vec::new(),
-        }
+        CliError::new(Kind::Output, format!("cannot write the output: {e}")).caused_by(e)
+    }
+
+    /// Keeps the error that caused this one, for [`Error::source`].
+    #[must_use]
+    pub(crate) fn caused_by(mut self, source: impl Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Box::new(source));
+        self
     }
 
     /// Adds a hint: what the user can do about it.
@@ -90,14 +126,26 @@ impl CliError {
         self
     }
 
+    /// The kind of failure.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
     /// The exit status this error maps to.
     #[must_use]
     pub fn status(&self) -> ExitStatus {
-        self.status
+        self.kind().status()
     }
 
+    /// Whether the output was a pipe closed by its reader, which is no failure.
     pub(crate) fn is_broken_pipe(&self) -> bool {
-        self.broken_pipe
+        self.kind == Kind::Output
+            && self
+                .source
+                .as_deref()
+                .and_then(|e| e.downcast_ref::<io::Error>())
+                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     }
 
     /// Writes `error: ...` and `hint: ...` lines, styled when the stream allows it.
@@ -124,8 +172,138 @@ impl CliError {
     }
 }
 
-impl From<io::Error> for CliError {
-    fn from(e: io::Error) -> Self {
-        CliError::output(e)
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Error for CliError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.source.as_deref().map(|e| e as &(dyn Error + 'static))
+    }
+}
+
+/// Each layer's error, with the kind it is. Commands that know more (the file, what to do)
+/// build their own message instead.
+macro_rules! from_layer {
+    ($($error:ty => $kind:expr),* $(,)?) => {
+        $(impl From<$error> for CliError {
+            fn from(e: $error) -> Self {
+                CliError::new($kind, &e).caused_by(e)
+            }
+        })*
+    };
+}
+
+from_layer! {
+    ReplayError => Kind::Rejected,
+    LogError => Kind::Rejected,
+    SignError => Kind::Usage,
+    JournalError => Kind::Io,
+    GitError => Kind::Io,
+}
+
+/// The output failed: the one I/O error that says "cannot write the output".
+#[derive(Debug)]
+pub(crate) struct OutputError(io::Error);
+
+impl From<OutputError> for CliError {
+    fn from(e: OutputError) -> Self {
+        CliError::output(e.0)
+    }
+}
+
+/// Where a command writes what it prints. `writeln!(out, ...)?` works as on any writer, and its
+/// error is an [`OutputError`].
+pub(crate) struct Out<'a> {
+    inner: &'a mut dyn Write,
+}
+
+impl<'a> Out<'a> {
+    /// The output to `inner`.
+    pub(crate) fn new(inner: &'a mut dyn Write) -> Self {
+        Out { inner }
+    }
+
+    /// What `write!` and `writeln!` call.
+    pub(crate) fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> Result<(), OutputError> {
+        self.inner.write_fmt(args).map_err(OutputError)
+    }
+
+    /// Writes all of `bytes`.
+    pub(crate) fn write_all(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
+        self.inner.write_all(bytes).map_err(OutputError)
+    }
+
+    /// Flushes what is buffered.
+    pub(crate) fn flush(&mut self) -> Result<(), OutputError> {
+        self.inner.flush().map_err(OutputError)
+    }
+
+    /// The writer itself, for code that writes to any [`Write`] (the board pictures); its
+    /// errors are the output's, and are mapped with [`CliError::output`].
+    pub(crate) fn raw(&mut self) -> &mut dyn Write {
+        self.inner
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CliError, ExitStatus, Kind, Out};
+    use std::error::Error as _;
+    use std::io;
+
+    /// A writer whose reader has gone away.
+    struct Closed;
+
+    impl io::Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(io::ErrorKind::BrokenPipe))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn each_kind_has_its_exit_code() {
+        let codes = [
+            (Kind::Rejected, ExitStatus::Rejected),
+            (Kind::Usage, ExitStatus::Usage),
+            (Kind::Io, ExitStatus::Usage),
+            (Kind::Output, ExitStatus::Usage),
+            (Kind::Incomplete, ExitStatus::Incomplete),
+        ];
+        for (kind, status) in codes {
+            assert_eq!(CliError::new(kind, "x").status(), status);
+        }
+    }
+
+    #[test]
+    fn only_the_output_failing_says_so_and_a_closed_pipe_is_no_failure() {
+        let mut closed = Closed;
+        let mut out = Out::new(&mut closed);
+        let failed: CliError = writeln!(out, "e2e4").expect_err("a closed pipe").into();
+        assert_eq!(failed.kind(), Kind::Output);
+        assert!(failed.is_broken_pipe());
+        assert_eq!(failed.to_string(), "cannot write the output: broken pipe");
+        let file = CliError::io(
+            std::path::Path::new("game.yaml"),
+            &io::Error::from(io::ErrorKind::BrokenPipe),
+        );
+        assert_eq!(file.kind(), Kind::Io);
+        assert!(!file.is_broken_pipe(), "a file's broken pipe is the file's");
+        assert_eq!(file.to_string(), "game.yaml: broken pipe");
+    }
+
+    #[test]
+    fn a_layers_error_converts_with_its_kind_and_keeps_its_source() {
+        let replay = correspond::replay::verify(b"not a game").expect_err("no game");
+        let error = CliError::from(replay.clone());
+        assert_eq!(error.kind(), Kind::Rejected);
+        assert_eq!(error.to_string(), replay.to_string());
+        let source = error.source().expect("the replay error");
+        assert_eq!(source.to_string(), replay.to_string());
     }
 }

@@ -2,9 +2,9 @@
 
 use super::CliError;
 use super::record;
+use crate::cli::Out;
 use correspond::log::{self, GameFile};
 use correspond::sign;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Print what OpenSSH needs to check one document of a game file (0 is the header): the exact
@@ -36,7 +36,7 @@ pub(crate) struct Args {
     allowed_signers: bool,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let bytes = record::read(&args.file)?;
     let malformed = |e: &dyn std::fmt::Display| {
         CliError::rejected(format!("{}: {e}", correspond::text::path(&args.file)))

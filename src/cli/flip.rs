@@ -3,12 +3,12 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs, derive_nonce};
+use crate::cli::Out;
 use correspond::digest::Digest;
 use correspond::flip::{self, Part};
 use correspond::log::{self, Action, GameFile};
 use correspond::replay::Phase;
 use correspond::writer::next_record;
-use std::io::Write;
 
 /// Take your part in the coin flip that is due: commit to it (when a Run-Off is due and it is
 /// your turn), answer your opponent's commitment, or reveal your own. The nonces come from your
@@ -27,7 +27,7 @@ fn flip_binding(file: &GameFile) -> Digest {
         .expect("a flip under way has a commitment")
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
         let seats = &ctx.replay.seats;
         match ctx.replay.last().phase {

@@ -4,6 +4,7 @@ use super::CliError;
 use super::game::{self, GameKind};
 use super::keys::{self, KeyArgs};
 use super::pgn::ChessGame;
+use crate::cli::Out;
 use correspond::log::{
     self, Action, Header, Player, Settlement, header_document, header_unsigned, valid_name,
 };
@@ -12,7 +13,6 @@ use correspond::rules::chess::{Chess, Color, Insurrection};
 use correspond::rules::{Decision, Line, MoveError};
 use correspond::sign::Signer;
 use correspond::writer::Writer;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Turn a PGN game into a game file, every move signed by its player's key (the importer holds
@@ -48,7 +48,7 @@ pub(crate) struct Args {
     wait: super::record::WaitArgs,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let text = correspond::files::read_regular(&args.pgn, correspond::log::MAX_FILE_SIZE)
         .map_err(|e| CliError::io(&args.pgn, &e))
         .and_then(|bytes| {
@@ -144,7 +144,7 @@ fn import<G: ChessGame>(
     args: &Args,
     variants: &[String],
     pgn: &correspond::pgn::PgnGame,
-    out: &mut dyn Write,
+    out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     if args.file.exists() {
         return Err(CliError::usage(format!(

@@ -3,11 +3,12 @@
 
 use super::error::ExitStatus;
 use super::{CliError, commit};
+use crate::cli::Out;
 use correspond::digest::Digest;
 use correspond::journal::{Entry, Export, GameJournal, Journal, JournalError};
 use correspond::log::{self, Document, GameFile};
 use correspond::replay::AnyReplayer;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The environment variable naming the journal's folder, instead of
@@ -160,7 +161,7 @@ fn conflict(earlier: &Entry, file: &Path) -> CliError {
     ))
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     match &args.command {
         Command::Path => {
             writeln!(out, "{}", correspond::text::path(open()?.dir()))?;
@@ -185,7 +186,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
 }
 
-fn import(file: &Path, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+fn import(file: &Path, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let mut text = String::new();
     let read = if file == Path::new("-") {
         std::io::stdin().read_to_string(&mut text).map(|_| ())
@@ -241,7 +242,7 @@ fn restore(
     path: &Path,
     no_commit: bool,
     wait: &super::record::WaitArgs,
-    out: &mut dyn Write,
+    out: &mut Out<'_>,
 ) -> Result<ExitStatus, CliError> {
     super::record::read(path)?;
     let tracked = if no_commit { None } else { commit::find(path)? };

@@ -3,8 +3,8 @@
 use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
+use crate::cli::Out;
 use correspond::replay::{Event, Phase};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// List a game's records: number, time, signer and what each did (moves with captures and
@@ -19,11 +19,11 @@ pub(crate) struct Args {
     hashes: bool,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.file)?, G => log::<G>(&args.file, args.hashes, out))
 }
 
-fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut dyn Write) -> Result<(), CliError> {
+fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut Out<'_>) -> Result<(), CliError> {
     let (file, replay) = record::load::<G>(path)?;
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     writeln!(out, "game id: {}", replay.game_id)?;

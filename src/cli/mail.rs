@@ -6,11 +6,11 @@ use super::keys;
 use super::record;
 use super::render::Charset;
 use super::status::next_step;
+use crate::cli::Out;
 use correspond::log::GameFile;
 use correspond::mail::{self, Envelope, Mailbox};
 use correspond::replay::{Event, Phase, Replay};
 use correspond::rules::Line;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Write a message that carries a game's latest records to the other player, on standard
@@ -43,11 +43,11 @@ pub(crate) struct Args {
     since: Option<usize>,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.file)?, G => mail::<G>(args, out))
 }
 
-fn mail<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+fn mail<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let path = &args.file;
     let from = match &args.from {
         Some(from) => address(from, "--from")?,
@@ -235,7 +235,8 @@ fn body<G: CliGame>(
         .clone()
         .unwrap_or_else(|| Line::new(replay.last().position.clone()));
     let mut board = Vec::new();
-    G::render(&line, Charset::Ascii, &mut board)?;
+    G::render(&line, Charset::Ascii, &mut board)
+        .map_err(|e| CliError::usage(format!("cannot draw the board: {e}")))?;
     // The pictures carry terminal colours; mail gets the letters alone.
     text += "\n";
     text += &anstream::adapter::strip_str(&String::from_utf8_lossy(&board)).to_string();

@@ -4,8 +4,8 @@
 use super::CliError;
 use super::compare;
 use super::error::ExitStatus;
+use crate::cli::Out;
 use correspond::fork::{self, CompareError, Copy, Relation};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Merge two versions of a game file, as git's merge driver: when one version only extends the
@@ -24,7 +24,7 @@ pub(crate) struct Args {
     path: Option<PathBuf>,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let read =
         |path: &Path| correspond::log::read_limited(path).map_err(|e| CliError::io(path, &e));
     let (ours, theirs) = (read(&args.ours)?, read(&args.theirs)?);

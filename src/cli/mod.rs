@@ -39,6 +39,7 @@ mod show;
 mod status;
 mod verify;
 
+pub(crate) use error::Out;
 pub use error::{CliError, ExitStatus};
 
 use clap::{Parser, Subcommand};
@@ -96,7 +97,7 @@ enum Command {
 ///
 /// # Errors
 /// A [`CliError`] saying what went wrong and what to do about it.
-pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let done = match cli.command {
         Command::Verify(args) => return verify::run(&args, out),
         Command::Audit(args) => return audit::run(&args, out),
@@ -165,9 +166,10 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    let mut out = anstream::stdout().lock();
+    let mut stdout = anstream::stdout().lock();
+    let mut out = Out::new(&mut stdout);
     let result = run(cli, &mut out).and_then(|status| {
-        out.flush().map_err(CliError::output)?;
+        out.flush()?;
         Ok(status)
     });
     match result {

@@ -2,8 +2,8 @@
 
 use super::CliError;
 use super::game::{PositionArgs, with_game};
+use crate::cli::Out;
 use correspond::rules::Game;
-use std::io::Write;
 
 /// List the legal moves of a position in canonical notation, one per line, sorted by byte
 /// order. Prints nothing when the game is over by the position alone (checkmate, stalemate,
@@ -15,7 +15,7 @@ pub(crate) struct Args {
     position: PositionArgs,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
         let pos = args.position.start::<G>()?;
         // Streamed: a crowded Guerrilla Checkers board can have hundreds of thousands of moves.
@@ -23,7 +23,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         let _ = pos.for_each_legal_move(&mut |mv| match writeln!(out, "{mv}") {
             Ok(()) => std::ops::ControlFlow::Continue(()),
             Err(e) => {
-                result = Err(CliError::output(e));
+                result = Err(CliError::from(e));
                 std::ops::ControlFlow::Break(())
             }
         });

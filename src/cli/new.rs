@@ -4,13 +4,13 @@ use super::CliError;
 use super::game::{self, CliGame, GameKind, with_game};
 use super::keys::{self, KeyArgs};
 use super::record::derive_nonce;
+use crate::cli::Out;
 use correspond::digest::Digest;
 use correspond::flip::{self, Part};
 use correspond::log::{
     self, GameFile, Header, Player, header_document, header_unsigned, valid_name,
 };
 use correspond::replay::{self, TOSS};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Start a game: write its header, signed with your key, to a new file. Send the file to your
@@ -49,11 +49,11 @@ pub(crate) struct Args {
     wait: super::record::WaitArgs,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(args.game, G => create::<G>(args, out))
 }
 
-fn create<G: CliGame>(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     for name in [&args.name, &args.opponent] {
         if !valid_name(name) {
             return Err(CliError::usage(format!(

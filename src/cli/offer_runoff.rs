@@ -3,8 +3,8 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
+use crate::cli::Out;
 use correspond::log::Action;
-use std::io::Write;
 
 /// Offer a Run-Off (Campaign): the game is settled by a coin flip if your opponent accepts with
 /// their next record. Anything else they sign declines it.
@@ -14,6 +14,6 @@ pub(crate) struct Args {
     sign: SignArgs,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::Offer(record::settlement::<G>()?))))
 }

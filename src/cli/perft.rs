@@ -2,8 +2,8 @@
 
 use super::CliError;
 use super::game::{PositionArgs, with_game};
+use crate::cli::Out;
 use correspond::rules::Game;
-use std::io::Write;
 
 /// Count the leaf positions reached by exactly DEPTH turns of legal moves (lines that end the
 /// game sooner are not counted). The count is the last line.
@@ -18,7 +18,7 @@ pub(crate) struct Args {
     divide: bool,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
         let pos = args.position.start::<G>()?;
         let total = if args.divide && args.depth > 0 {
@@ -31,7 +31,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
                 match writeln!(out, "{mv} {count}") {
                     Ok(()) => std::ops::ControlFlow::Continue(()),
                     Err(e) => {
-                        result = Err(CliError::output(e));
+                        result = Err(CliError::from(e));
                         std::ops::ControlFlow::Break(())
                     }
                 }

@@ -2,11 +2,11 @@
 
 use super::CliError;
 use super::record;
+use crate::cli::Out;
 use correspond::pgn;
 use correspond::replay::{Phase, Replay};
 use correspond::rules::Line;
 use correspond::rules::chess::{Chess, Color, Insurrection, Position, Variant};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Write a chess or Insurrection game file as PGN: the seven-tag roster (White and Black are the
@@ -38,7 +38,7 @@ impl ChessGame for Insurrection {
     }
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     match record::game_of(&args.file)? {
         super::game::GameKind::Chess => export::<Chess>(&args.file, out),
         super::game::GameKind::Insurrection => export::<Insurrection>(&args.file, out),
@@ -73,7 +73,7 @@ pub(crate) fn annotated<G: ChessGame>(line: &Line<G>) -> Vec<(String, Option<Str
         .collect()
 }
 
-fn export<G: ChessGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+fn export<G: ChessGame>(path: &Path, out: &mut Out<'_>) -> Result<(), CliError> {
     let (file, replay) = record::load::<G>(path)?;
     let text = pgn_of(&replay, file.header().created.as_str());
     out.write_all(text.as_bytes())?;

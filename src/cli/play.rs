@@ -3,10 +3,10 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
+use crate::cli::Out;
 use correspond::log::Action;
 use correspond::replay::{Phase, Protocol};
 use correspond::rules::{Game, MoveError};
-use std::io::Write;
 
 /// Play a move: check it against the game, sign it, append it to the file, and commit it.
 #[derive(Debug, clap::Args)]
@@ -23,7 +23,7 @@ pub(crate) struct Args {
     defer: bool,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
         let last = ctx.replay.last();
         let Some(text) = &args.mv else {

@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::game::{self, PositionArgs, with_game};
-use std::io::Write;
+use crate::cli::Out;
 
 /// Play moves from a position and print the position string reached; if the game is over, a
 /// second line gives the outcome (`fact-check: heads wins`, `run-off: stalemate`, ...).
@@ -17,7 +17,7 @@ pub(crate) struct Args {
     moves: Vec<String>,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
         let start = args.position.start::<G>()?;
         let line = game::play_moves(start, &args.moves, &args.position.variants)?;

@@ -5,6 +5,7 @@
 use super::CliError;
 use super::game::CliGame;
 use super::keys::{self, KeyArgs};
+use crate::cli::Out;
 use correspond::log::{self, Action, GameFile, Record, Settlement};
 use correspond::replay::{self, Event, Protocol, Replay, Seat, Step};
 use correspond::sign::{self, Signer};
@@ -152,7 +153,7 @@ pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<Seat, CliE
 /// game file's lock; then prints what happened.
 pub(crate) fn append<G: CliGame + Protocol>(
     args: &SignArgs,
-    out: &mut dyn Write,
+    out: &mut Out<'_>,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
 ) -> Result<(), CliError> {
     let path = &args.file;
@@ -299,12 +300,12 @@ pub(crate) fn tidy(
 
 /// Prints what a command that wrote has to say, once the write (and the commit) are done: a
 /// failure to print says that `done` all the same.
-pub(crate) fn report(out: &mut dyn Write, lines: &[String], done: &str) -> Result<(), CliError> {
+pub(crate) fn report(out: &mut Out<'_>, lines: &[String], done: &str) -> Result<(), CliError> {
     let mut text = lines.join("\n");
     text.push('\n');
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .map_err(|e| CliError::output(e).hint(done))
+        .map_err(|e| CliError::from(e).hint(done))
 }
 
 /// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.

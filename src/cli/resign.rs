@@ -3,8 +3,8 @@
 use super::CliError;
 use super::game::with_game;
 use super::record::{self, SignArgs};
+use crate::cli::Out;
 use correspond::log::Action;
-use std::io::Write;
 
 /// Resign: your opponent wins. Allowed at any time before the game has ended.
 #[derive(Debug, clap::Args)]
@@ -13,6 +13,6 @@ pub(crate) struct Args {
     sign: SignArgs,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::Resign)))
 }

@@ -2,7 +2,7 @@
 //! `correspond merge-driver`, and keep the evidence of force-pushes.
 
 use super::CliError;
-use std::io::Write;
+use crate::cli::Out;
 use std::path::{Path, PathBuf};
 
 /// Set up the git repository here for game files: add a `.gitattributes` line that gives them
@@ -21,7 +21,7 @@ pub(crate) struct Args {
     patterns: Vec<String>,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let here = std::env::current_dir().map_err(|e| CliError::io(Path::new("."), &e))?;
     let exe: PathBuf = std::env::current_exe()
         .map_err(|e| CliError::usage(format!("cannot find this program: {e}")))?;
@@ -75,7 +75,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
 }
 
 /// Adds (or brings up to date) the `.gitattributes` line for game files.
-fn attributes(workdir: &Path, pattern: &str, out: &mut dyn Write) -> Result<(), CliError> {
+fn attributes(workdir: &Path, pattern: &str, out: &mut Out<'_>) -> Result<(), CliError> {
     let path = workdir.join(".gitattributes");
     let line = format!("{pattern} merge=correspond -text");
     // What earlier versions wrote: the same line without `-text`.

@@ -5,9 +5,9 @@ use super::CliError;
 use super::game::{self, CliGame, GameKind, with_game};
 use super::record;
 use super::render::{Charset, Render};
+use crate::cli::Out;
 use correspond::replay::Event;
 use correspond::rules::Line;
-use std::io::Write;
 use std::path::Path;
 
 /// Draw a position: the board with coordinates, side to move, check, spin rights, the outcome
@@ -38,7 +38,7 @@ pub(crate) struct Args {
     ascii: bool,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let charset = if args.ascii {
         Charset::Ascii
     } else {
@@ -53,7 +53,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
         return with_game!(name, G => {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
             let line = game::play_moves(start, &args.moves, &args.variants)?;
-            G::render(&line, charset, out)?;
+            G::render(&line, charset, out.raw()).map_err(CliError::output)?;
             Ok(())
         });
     }
@@ -72,7 +72,7 @@ fn show_file<G: CliGame>(
     path: &Path,
     at: Option<usize>,
     charset: Charset,
-    out: &mut dyn Write,
+    out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     let (_, replay) = record::load::<G>(path)?;
     let last = replay.steps.len() - 1;
@@ -100,7 +100,7 @@ fn show_file<G: CliGame>(
         Some(line) => line.prefix(moves),
         None => Line::new(step.position.clone()),
     };
-    G::render(&line, charset, out)?;
+    G::render(&line, charset, out.raw()).map_err(CliError::output)?;
     Ok(())
 }
 

@@ -3,8 +3,8 @@
 use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
+use crate::cli::Out;
 use correspond::replay::{Phase, Player, Seat};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Say where a game stands: the players, the position, whose turn it is and what is expected
@@ -15,11 +15,11 @@ pub(crate) struct Args {
     file: PathBuf,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<(), CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(record::game_of(&args.file)?, G => status::<G>(&args.file, out))
 }
 
-fn status<G: CliGame>(path: &Path, out: &mut dyn Write) -> Result<(), CliError> {
+fn status<G: CliGame>(path: &Path, out: &mut Out<'_>) -> Result<(), CliError> {
     let (file, replay) = record::load::<G>(path)?;
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     let variants: Vec<String> = G::options_map(&replay.options)

@@ -2,9 +2,9 @@
 
 use super::CliError;
 use super::error::ExitStatus;
+use crate::cli::Out;
 use correspond::replay::{self, ReplayError, Summary};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Check game files: every signature, the hash chain, whose turn each record was, every move,
@@ -28,7 +28,7 @@ enum Checked {
     Unreadable(String),
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let mut files = Vec::new();
     for path in &args.paths {
         collect(path, &mut files);
@@ -112,7 +112,7 @@ fn describe(s: &Summary) -> String {
     )
 }
 
-fn write_text(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(), CliError> {
+fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), CliError> {
     let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);
     for (path, checked) in results {
         let path = correspond::text::path(path);
@@ -221,7 +221,7 @@ fn balances(results: &[(PathBuf, Checked)]) -> (Vec<Balance>, Vec<String>) {
     (balances, disputed)
 }
 
-fn write_json(results: &[(PathBuf, Checked)], out: &mut dyn Write) -> Result<(), CliError> {
+fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), CliError> {
     let items: Vec<serde_json::Value> = results
         .iter()
         .map(|(path, checked)| {

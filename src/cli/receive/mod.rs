@@ -6,12 +6,12 @@ use super::commit;
 use super::compare::proof_name;
 use super::game::{CliGame, with_game};
 use super::{CliError, ExitStatus};
+use crate::cli::Out;
 use correspond::fork;
 use correspond::git::Tracked;
 use correspond::log::{self, GameFile};
 use correspond::mail::{self, Found, MailError, ReceiveError, Received};
 use correspond::replay;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Take in records that arrived by mail: find the record block in each message (whatever the
@@ -72,7 +72,7 @@ pub(crate) struct Args {
     key: super::keys::KeyArgs,
 }
 
-pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliError> {
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let path = &args.file;
     if args.new && path.exists() {
         return Err(
@@ -147,7 +147,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     })?;
     // Said once the commit is made: printing cannot stop it.
     let mut report_text = Vec::new();
-    let message = with_game!(name, G => report::<G>(path, &received, args, &mut report_text)?);
+    let message =
+        with_game!(name, G => report::<G>(path, &received, args, &mut Out::new(&mut report_text))?);
     let committed = write.commit(message)?;
     let done = if committed.is_some() {
         "what arrived was written and committed"
@@ -165,7 +166,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> Result<ExitStatus, CliErr
     }
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
-        .map_err(|e| CliError::output(e).hint(done))?;
+        .map_err(|e| CliError::from(e).hint(done))?;
     // What was written verifies; a forgery or a fork passed over in a mailbox still needs the
     // player's attention.
     let alarming = received.passed_over.iter().any(|p| {
@@ -465,11 +466,12 @@ fn report<G: CliGame>(
     path: &Path,
     received: &Received,
     args: &Args,
-    out: &mut dyn Write,
+    out: &mut Out<'_>,
 ) -> Result<Option<String>, CliError> {
     let file = &received.file;
-    let replay = replay::replay::<G>(file).expect("received files verify");
-    let skipped = |out: &mut dyn Write| -> std::io::Result<()> {
+    // Received files verify; were this one not to, that is said, not panicked on.
+    let replay = replay::replay::<G>(file)?;
+    let skipped = |out: &mut Out<'_>| -> Result<(), CliError> {
         if received.other_games > 0 {
             let n = received.other_games;
             let blocks = if n == 1 { "block" } else { "blocks" };
