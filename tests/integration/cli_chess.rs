@@ -142,7 +142,13 @@ fn typed_moves_are_invalid_illegal_or_ambiguous() {
         "error: move 1: Zz9: `Zz9` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n"
     );
     let err = failure(&["position", "chess", "e4", "e5", "Ke3"], 1);
-    assert!(err.starts_with("error: move 3: Ke3: "), "{err}");
+    assert_eq!(
+        err,
+        "error: move 3: Ke3: no king can move to e3\n\
+         hint: `correspond moves chess --position \
+         'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'` lists the legal moves \
+         there\n"
+    );
     assert!(
         err.contains("hint: `correspond moves chess --position '"),
         "{err}"
@@ -180,7 +186,10 @@ fn typed_moves_are_invalid_illegal_or_ambiguous() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9\ndraw: fivefold repetition\n"
     );
     args.push("e4");
-    assert!(failure(&args, 1).contains("the game is over (draw: fivefold repetition)"));
+    assert_eq!(
+        failure(&args, 1),
+        "error: move 17: e4: the game is over (draw: fivefold repetition)\n"
+    );
 }
 
 fn import(pgn: &Path, file: &Path, extra: &[&str]) -> std::process::Output {
@@ -275,27 +284,51 @@ fn import_refuses_a_bad_game_and_writes_nothing() {
         std::fs::write(&pgn, pgn_text).expect("write PGN");
         let out = import(&pgn, &file, extra);
         assert!(!file.exists(), "nothing written for {pgn_text}");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        // Whole transcripts: the exit code and all of standard error, the folder named DIR.
+        let err =
+            String::from_utf8_lossy(&out.stderr).replace(&dir.path().display().to_string(), "DIR");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "",
+            "nothing printed for {pgn_text}"
+        );
+        (out.status.code(), err)
     };
-    let (code, err) = refused("[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ke3 *\n", &[]);
-    assert_eq!(code, Some(1));
-    assert!(err.contains("line 3: move 3. Ke3 is illegal: "), "{err}");
-    assert!(err.contains("hint: nothing was written"), "{err}");
-    let (code, err) = refused("\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n", &[]);
-    assert_eq!(code, Some(1));
-    assert!(
-        err.contains("the result is 0-1, but the moves end in checkmate: white wins (1-0)"),
-        "{err}"
+    assert_eq!(
+        refused("[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Ke3 *\n", &[]),
+        (
+            Some(1),
+            "error: DIR/bad.pgn line 3: move 3. Ke3 is illegal: no king can move to e3\n\
+             hint: nothing was written\n"
+                .to_owned()
+        )
     );
-    let (code, err) = refused("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 *\n", &[]);
-    assert_eq!(code, Some(1));
-    assert!(err.contains("starts from the set-up position"), "{err}");
-    let (code, err) = refused("\n1. e4 *\n", &["--index", "2"]);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("holds 1 game(s); there is no game 2"), "{err}");
+    assert_eq!(
+        refused("\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1\n", &[]),
+        (
+            Some(1),
+            "error: DIR/bad.pgn: the result is 0-1, but the moves end in checkmate: white wins \
+             (1-0)\nhint: nothing was written\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        refused("[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd2 *\n", &[]),
+        (
+            Some(1),
+            "error: DIR/bad.pgn: game 1 starts from the set-up position \
+             `4k3/8/8/8/8/8/8/4K3 w - - 0 1`; game files start from the start position\n\
+             hint: nothing was written\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        refused("\n1. e4 *\n", &["--index", "2"]),
+        (
+            Some(2),
+            "error: DIR/bad.pgn holds 1 game(s); there is no game 2\n".to_owned()
+        )
+    );
     // The same moves as Insurrection: the bishop that takes on f7 becomes a pawn there.
     let pgn = dir.path().join("good.pgn");
     std::fs::write(&pgn, "\n1. e4 e5 2. Bc4 d6 3. Bxf7+ *\n").expect("write PGN");

@@ -33,6 +33,7 @@ mod readme;
 mod reports;
 mod schema;
 mod util;
+mod vs_shakmaty;
 
 /// Every `.rs` file in this folder must be a module above, or its tests would silently not run.
 #[test]
