@@ -14,6 +14,7 @@
 //! - [`flip`]: fair coin flips by commitment and reveal;
 //! - [`replay`]: a game file's bytes in, every state and the verdict out (pure);
 //! - [`audit`]: a file's versions in, each checked as an append of the one before (pure);
+//! - [`ledger`]: playing for keeps: each key's balance over many games;
 //! - [`journal`]: what a user's keys signed, so that none signs twice at one place;
 //! - [`fork`]: two copies of a game compared, and proofs of equivocation (pure);
 //! - [`mail`]: records sent and received as mail messages (pure);
@@ -34,6 +35,7 @@ pub mod games;
 pub mod git;
 pub mod interrupt;
 pub mod journal;
+pub mod ledger;
 pub mod log;
 pub mod mail;
 pub mod pgn;

@@ -47,11 +47,19 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         }
     })?;
     if args.json {
-        let mut value =
-            serde_json::to_value(&report).map_err(|e| CliError::usage(e.to_string()))?;
-        value["file"] = serde_json::Value::String(args.file.to_string_lossy().into_owned());
+        /// The report, after the file it is about.
+        #[derive(serde::Serialize)]
+        struct Json<'a> {
+            file: String,
+            #[serde(flatten)]
+            report: &'a Report,
+        }
+        let json = Json {
+            file: args.file.to_string_lossy().into_owned(),
+            report: &report,
+        };
         let text =
-            serde_json::to_string_pretty(&value).map_err(|e| CliError::usage(e.to_string()))?;
+            serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
         writeln!(out, "{}", correspond::text::json(text))?;
     } else {
         render(&args.file, &report, out)?;

@@ -3,8 +3,9 @@
 use super::CliError;
 use super::error::ExitStatus;
 use crate::cli::Out;
+use correspond::ledger::ledger;
 use correspond::replay::{self, ReplayError, Summary};
-use std::collections::BTreeMap;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// Check game files: every signature, the hash chain, whose turn each record was, every move,
@@ -138,15 +139,19 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
             }
         }
     }
-    let (balances, disputed) = balances(results);
-    if !balances.is_empty() {
-        let parts: Vec<String> = balances
+    let ledger = ledger(results.iter().filter_map(|(_, checked)| match checked {
+        Checked::Valid(s) => Some(s),
+        _ => None,
+    }));
+    if !ledger.balances.is_empty() {
+        let parts: Vec<String> = ledger
+            .balances
             .iter()
             .map(|b| format!("{} {} {:+}¢", b.names.join("/"), b.fingerprint, b.cents))
             .collect();
         writeln!(out, "playing for keeps, balances: {}", parts.join(", "))?;
     }
-    for id in disputed {
+    for id in &ledger.disputed {
         writeln!(
             out,
             "game {id} is here more than once with different results: its stakes are not \
@@ -166,100 +171,92 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
     Ok(())
 }
 
-/// One player's running balance, by key: the names the key played under, sorted.
-struct Balance {
-    fingerprint: String,
-    names: Vec<String>,
-    cents: i64,
+/// A file's line of `verify --json`.
+#[derive(Serialize)]
+struct FileReport<'a> {
+    file: String,
+    valid: bool,
+    #[serde(flatten)]
+    what: What<'a>,
 }
 
-/// Each player's running balance over the finished games played for stakes: the winner
-/// pockets the loser's whole stake. A player is a key, not a name (anyone can call themselves
-/// alice), and a game is counted once however many copies of it are given; a game whose copies
-/// end differently is not counted, and its id is returned.
-fn balances(results: &[(PathBuf, Checked)]) -> (Vec<Balance>, Vec<String>) {
-    // Each game id's finished results, by (winner, stakes): one distinct result is counted.
-    let mut games: BTreeMap<String, Vec<&Summary>> = BTreeMap::new();
-    for (_, checked) in results {
-        let Checked::Valid(s) = checked else { continue };
-        if s.stakes.is_some() && s.winner.is_some() {
-            let copies = games.entry(s.game_id.to_string()).or_default();
-            if !copies
-                .iter()
-                .any(|c| (&c.winner, c.stakes) == (&s.winner, s.stakes))
-            {
-                copies.push(s);
-            }
-        }
-    }
-    let mut by_key: BTreeMap<String, (std::collections::BTreeSet<String>, i64)> = BTreeMap::new();
-    let mut disputed = Vec::new();
-    for (id, copies) in games {
-        let [s] = copies[..] else {
-            disputed.push(id);
-            continue;
-        };
-        let (Some(stakes), Some(w)) = (s.stakes, s.winner_seat) else {
-            continue;
-        };
-        let loss = i64::from(stakes[w.other()]);
-        for (seat, change) in [(w, loss), (w.other(), -loss)] {
-            let entry = by_key.entry(s.fingerprints[seat].clone()).or_default();
-            entry.0.insert(s.players[seat].0.clone());
-            entry.1 += change;
-        }
-    }
-    let mut balances: Vec<Balance> = by_key
-        .into_iter()
-        .map(|(fingerprint, (names, cents))| Balance {
-            fingerprint,
-            names: names.into_iter().collect(),
-            cents,
-        })
-        .collect();
-    balances.sort_by(|a, b| (&a.names, &a.fingerprint).cmp(&(&b.names, &b.fingerprint)));
-    (balances, disputed)
+#[derive(Serialize)]
+#[serde(untagged)]
+enum What<'a> {
+    Valid {
+        game: &'a str,
+        game_id: String,
+        players: Vec<PlayerReport<'a>>,
+        records: usize,
+        finished: bool,
+        winner: Option<&'a str>,
+        result: Option<&'a str>,
+        status: &'a str,
+        stakes: Option<[u32; 2]>,
+    },
+    Invalid {
+        error: Defect,
+    },
+    Unreadable {
+        unreadable: &'a str,
+    },
+}
+
+#[derive(Serialize)]
+struct PlayerReport<'a> {
+    name: &'a str,
+    side: &'a str,
+    key: &'a str,
+}
+
+#[derive(Serialize)]
+struct Defect {
+    document: Option<usize>,
+    line: usize,
+    message: String,
 }
 
 fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), CliError> {
-    let items: Vec<serde_json::Value> = results
+    let items: Vec<FileReport<'_>> = results
         .iter()
         .map(|(path, checked)| {
-            let file = path.to_string_lossy();
-            match checked {
-                Checked::Valid(s) => serde_json::json!({
-                    "file": file,
-                    "valid": true,
-                    "game": s.game,
-                    "game_id": s.game_id.to_string(),
-                    "players": s.players.iter().zip(&s.fingerprints).map(|((name, side), key)| serde_json::json!({"name": name, "side": side, "key": key})).collect::<Vec<_>>(),
-                    "records": s.records,
-                    "finished": s.result.is_some(),
-                    "winner": s.winner,
-                    "result": s.result,
-                    "status": s.status,
-                    "stakes": s.stakes,
-                }),
-                Checked::Invalid(e) => serde_json::json!({
-                    "file": file,
-                    "valid": false,
-                    "error": {
-                        "document": e.document,
-                        "line": e.line,
-                        "message": e.kind.to_string(),
+            let file = path.to_string_lossy().into_owned();
+            let (valid, what) = match checked {
+                Checked::Valid(s) => (
+                    true,
+                    What::Valid {
+                        game: &s.game,
+                        game_id: s.game_id.to_string(),
+                        players: s
+                            .players
+                            .iter()
+                            .zip(&s.fingerprints)
+                            .map(|((name, side), key)| PlayerReport { name, side, key })
+                            .collect(),
+                        records: s.records,
+                        finished: s.result.is_some(),
+                        winner: s.winner.as_deref(),
+                        result: s.result.as_deref(),
+                        status: &s.status,
+                        stakes: s.stakes,
                     },
-                }),
-                Checked::Unreadable(e) => serde_json::json!({
-                    "file": file,
-                    "valid": false,
-                    "unreadable": e,
-                }),
-            }
+                ),
+                Checked::Invalid(e) => (
+                    false,
+                    What::Invalid {
+                        error: Defect {
+                            document: e.document,
+                            line: e.line,
+                            message: e.kind.to_string(),
+                        },
+                    },
+                ),
+                Checked::Unreadable(e) => (false, What::Unreadable { unreadable: e }),
+            };
+            FileReport { file, valid, what }
         })
         .collect();
-    let text = correspond::text::json(
-        serde_json::to_string_pretty(&items).expect("JSON values always serialize"),
-    );
-    writeln!(out, "{text}")?;
+    let text = serde_json::to_string_pretty(&items).map_err(|e| CliError::usage(e.to_string()))?;
+    writeln!(out, "{}", correspond::text::json(text))?;
     Ok(())
 }

@@ -45,3 +45,59 @@ fn reports_of_the_invalid_files() {
         insta::assert_snapshot!(report(path));
     });
 }
+
+/// `verify --json`, whole: a valid file's fields and an invalid one's defect, in the order the
+/// files are given, and exit code 1 for the invalid one.
+#[test]
+fn verify_json_is_fields_not_prose() {
+    let (code, out, err) = crate::util::transcript(
+        correspond()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args([
+                "verify",
+                "games/campaign/fact-check.yaml",
+                "tests/invalid/accept-twice.yaml",
+                "--json",
+            ]),
+    );
+    assert_eq!((code, err.as_str()), (1, ""));
+    assert_eq!(
+        out,
+        r#"[
+  {
+    "file": "games/campaign/fact-check.yaml",
+    "valid": true,
+    "game": "campaign",
+    "game_id": "99591b579d3728dbe0ef3a53d8d8fcee6631ebdb54e26892df0d045dd0df0e70",
+    "players": [
+      {
+        "name": "alice",
+        "side": "heads",
+        "key": "SHA256:emKI0eGvaPwYizUW9RXDn4NMH5hnUkJacDU90clW98w"
+      },
+      {
+        "name": "bob",
+        "side": "tails",
+        "key": "SHA256:7lbdfvoKgRes1tFovb9RRc5LHhXiprHwlUv0ZiagV8U"
+      }
+    ],
+    "records": 32,
+    "finished": true,
+    "winner": "tails",
+    "result": "tails wins: fact-check",
+    "status": "game over: tails wins: fact-check",
+    "stakes": null
+  },
+  {
+    "file": "tests/invalid/accept-twice.yaml",
+    "valid": false,
+    "error": {
+      "document": 4,
+      "line": 45,
+      "message": "the game was already accepted"
+    }
+  }
+]
+"#
+    );
+}
