@@ -100,23 +100,24 @@ pub(crate) fn start<G: CliGame>(
 
 /// The game's options with the named variants turned on.
 pub(crate) fn options<G: CliGame>(variants: &[String]) -> Result<G::Options, CliError> {
-    let mut map = G::options_map(&G::Options::default());
+    let mut options = G::Options::default();
     for variant in variants {
-        let known: Vec<String> = map.keys().cloned().collect();
-        let slot = map.get_mut(variant).ok_or_else(|| {
+        let switch = G::switch(variant).ok_or_else(|| {
+            let known: Vec<&str> = G::OPTIONS.iter().map(|s| s.name).collect();
             let list = if known.is_empty() {
                 "none".to_owned()
             } else {
                 known.join(", ")
             };
             CliError::usage(format!(
-                "{} has no variant `{variant}` (variants: {list})",
-                G::NAME
+                "{} has no variant `{}` (variants: {list})",
+                G::NAME,
+                correspond::text::escape(variant)
             ))
         })?;
-        *slot = true;
+        (switch.set)(&mut options, true);
     }
-    G::options_from(&map).map_err(CliError::usage)
+    Ok(options)
 }
 
 /// Plays `moves` from `start`, stopping at the first that cannot be played (or that comes

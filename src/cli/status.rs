@@ -22,9 +22,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
 fn status<G: CliGame>(path: &Path, out: &mut Out<'_>) -> Result<(), CliError> {
     let (file, replay) = record::load::<G>(path)?;
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
-    let variants: Vec<String> = G::options_map(&replay.options)
-        .into_iter()
-        .filter_map(|(name, on)| on.then_some(name))
+    let variants: Vec<&str> = G::OPTIONS
+        .iter()
+        .filter(|switch| (switch.get)(&replay.options))
+        .map(|switch| switch.name)
         .collect();
     if !variants.is_empty() {
         writeln!(out, "variants: {}", variants.join(", "))?;

@@ -10,7 +10,7 @@ use crate::rules::{Game, Line};
 use std::collections::BTreeMap;
 
 /// A game as played through a signed game file.
-pub trait Protocol: Game {
+pub trait Protocol: Game<Options: 'static> {
     /// The two sides, in coin order: the first wins a coin flip that shows heads.
     const SIDES: [Self::Side; 2];
 
@@ -21,14 +21,40 @@ pub trait Protocol: Game {
     /// The side a header's `side` field names.
     fn side_named(name: &str) -> Option<Self::Side>;
 
+    /// The game's variant options, one row each, sorted by name: the one table from which the
+    /// header's `options` map is read and written and the command line's `--variant` is read.
+    const OPTIONS: &'static [Switch<Self::Options>];
+
     /// The options a header's `options` map sets. Every option must be present, and no other.
     ///
     /// # Errors
     /// A sentence naming the unknown or missing option.
-    fn options_from(map: &BTreeMap<String, bool>) -> Result<Self::Options, String>;
+    fn options_from(map: &BTreeMap<String, bool>) -> Result<Self::Options, String> {
+        if let Some(unknown) = map.keys().find(|k| Self::switch(k).is_none()) {
+            return Err(no_option::<Self>(unknown));
+        }
+        let mut options = Self::Options::default();
+        for switch in Self::OPTIONS {
+            let on = map.get(switch.name).copied().ok_or_else(|| {
+                format!("the option `{}` must be given, true or false", switch.name)
+            })?;
+            (switch.set)(&mut options, on);
+        }
+        Ok(options)
+    }
 
     /// The `options` map a header holds for these options.
-    fn options_map(options: &Self::Options) -> BTreeMap<String, bool>;
+    fn options_map(options: &Self::Options) -> BTreeMap<String, bool> {
+        Self::OPTIONS
+            .iter()
+            .map(|switch| (switch.name.to_owned(), (switch.get)(options)))
+            .collect()
+    }
+
+    /// The option of this name, if the game has it.
+    fn switch(name: &str) -> Option<&'static Switch<Self::Options>> {
+        Self::OPTIONS.iter().find(|switch| switch.name == name)
+    }
 
     /// The start position with `first` to move.
     fn start_with(options: &Self::Options, first: Self::Side) -> Self;
@@ -67,10 +93,51 @@ pub trait Protocol: Game {
     }
 }
 
+/// A variant option: its name in the header's `options` map (and `--variant`), and where it
+/// lives in the game's options.
+pub struct Switch<O> {
+    /// The name: `spin-doctoring`.
+    pub name: &'static str,
+    /// Whether it is on.
+    pub get: fn(&O) -> bool,
+    /// Turns it on or off.
+    pub set: fn(&mut O, bool),
+}
+
+/// The refusal of an option the game does not have, naming the ones it has.
+#[must_use]
+pub fn no_option<G: Protocol>(unknown: &str) -> String {
+    let names: Vec<&str> = G::OPTIONS.iter().map(|s| s.name).collect();
+    match names.split_last() {
+        None => format!("{} has no options, and no option `{unknown}`", G::NAME),
+        Some((only, [])) => format!(
+            "{} has no option `{unknown}` (its option is {only})",
+            G::NAME
+        ),
+        Some((last, rest)) => format!(
+            "{} has no option `{unknown}` (its options are {} and {last})",
+            G::NAME,
+            rest.join(", ")
+        ),
+    }
+}
+
 impl Protocol for Campaign {
     const SIDES: [campaign::Side; 2] = [campaign::Side::Heads, campaign::Side::Tails];
     const TOSS_FOR_FIRST_MOVE: bool = true;
     const SETTLEMENT: Option<Settlement> = Some(Settlement::RunOff);
+    const OPTIONS: &'static [Switch<campaign::Options>] = &[
+        Switch {
+            name: "playing-for-keeps",
+            get: |o| o.playing_for_keeps,
+            set: |o, on| o.playing_for_keeps = on,
+        },
+        Switch {
+            name: "spin-doctoring",
+            get: |o| o.spin_doctoring,
+            set: |o, on| o.spin_doctoring = on,
+        },
+    ];
 
     fn side_named(name: &str) -> Option<campaign::Side> {
         match name {
@@ -78,32 +145,6 @@ impl Protocol for Campaign {
             "tails" => Some(campaign::Side::Tails),
             _ => None,
         }
-    }
-
-    fn options_from(map: &BTreeMap<String, bool>) -> Result<campaign::Options, String> {
-        const NAMES: [&str; 2] = ["playing-for-keeps", "spin-doctoring"];
-        if let Some(unknown) = map.keys().find(|k| !NAMES.contains(&k.as_str())) {
-            return Err(format!(
-                "campaign has no option `{unknown}` (its options are playing-for-keeps and \
-                 spin-doctoring)"
-            ));
-        }
-        let get = |name: &str| {
-            map.get(name)
-                .copied()
-                .ok_or_else(|| format!("the option `{name}` must be given, true or false"))
-        };
-        Ok(campaign::Options {
-            playing_for_keeps: get("playing-for-keeps")?,
-            spin_doctoring: get("spin-doctoring")?,
-        })
-    }
-
-    fn options_map(options: &campaign::Options) -> BTreeMap<String, bool> {
-        BTreeMap::from([
-            ("playing-for-keeps".to_owned(), options.playing_for_keeps),
-            ("spin-doctoring".to_owned(), options.spin_doctoring),
-        ])
     }
 
     fn start_with(options: &campaign::Options, first: campaign::Side) -> Campaign {
@@ -158,6 +199,7 @@ impl Protocol for Guerrilla {
     const SIDES: [guerrilla::Side; 2] = [guerrilla::Side::Guerrilla, guerrilla::Side::Coin];
     const TOSS_FOR_FIRST_MOVE: bool = false;
     const SETTLEMENT: Option<Settlement> = None;
+    const OPTIONS: &'static [Switch<()>] = &[];
 
     fn side_named(name: &str) -> Option<guerrilla::Side> {
         match name {
@@ -165,17 +207,6 @@ impl Protocol for Guerrilla {
             "coin" => Some(guerrilla::Side::Coin),
             _ => None,
         }
-    }
-
-    fn options_from(map: &BTreeMap<String, bool>) -> Result<(), String> {
-        match map.keys().next() {
-            None => Ok(()),
-            Some(name) => Err(format!("guerrilla has no options, and no option `{name}`")),
-        }
-    }
-
-    fn options_map((): &()) -> BTreeMap<String, bool> {
-        BTreeMap::new()
     }
 
     fn start_with((): &(), _first: guerrilla::Side) -> Guerrilla {
@@ -236,8 +267,9 @@ fn chess_notes(before: &chess::Position, mv: chess::Move) -> Vec<String> {
 }
 
 macro_rules! chess_protocol {
-    ($game:ty) => {
+    ($game:ty, $options:expr) => {
         impl Protocol for $game {
+            const OPTIONS: &'static [Switch<Self::Options>] = $options;
             const SIDES: [chess::Color; 2] = [chess::Color::White, chess::Color::Black];
             const TOSS_FOR_FIRST_MOVE: bool = false;
             const SETTLEMENT: Option<Settlement> = Some(Settlement::Draw);
@@ -248,14 +280,6 @@ macro_rules! chess_protocol {
                     "black" => Some(chess::Color::Black),
                     _ => None,
                 }
-            }
-
-            fn options_from(map: &BTreeMap<String, bool>) -> Result<Self::Options, String> {
-                chess_options::<Self>(map)
-            }
-
-            fn options_map(options: &Self::Options) -> BTreeMap<String, bool> {
-                chess_options_map::<Self>(options)
             }
 
             fn start_with(options: &Self::Options, _first: chess::Color) -> Self {
@@ -303,58 +327,12 @@ macro_rules! chess_protocol {
     };
 }
 
-chess_protocol!(Chess);
-chess_protocol!(Insurrection);
-
-/// Chess has no options; Insurrection has `assassination`.
-fn chess_options<G: Game>(map: &BTreeMap<String, bool>) -> Result<G::Options, String>
-where
-    G::Options: ChessOptions,
-{
-    G::Options::from_map(map)
-}
-
-fn chess_options_map<G: Game>(options: &G::Options) -> BTreeMap<String, bool>
-where
-    G::Options: ChessOptions,
-{
-    options.to_map()
-}
-
-/// The options of the two chess games, as header maps.
-trait ChessOptions: Sized {
-    fn from_map(map: &BTreeMap<String, bool>) -> Result<Self, String>;
-    fn to_map(&self) -> BTreeMap<String, bool>;
-}
-
-impl ChessOptions for () {
-    fn from_map(map: &BTreeMap<String, bool>) -> Result<(), String> {
-        match map.keys().next() {
-            None => Ok(()),
-            Some(name) => Err(format!("chess has no options, and no option `{name}`")),
-        }
-    }
-
-    fn to_map(&self) -> BTreeMap<String, bool> {
-        BTreeMap::new()
-    }
-}
-
-impl ChessOptions for chess::InsurrectionOptions {
-    fn from_map(map: &BTreeMap<String, bool>) -> Result<Self, String> {
-        if let Some(unknown) = map.keys().find(|k| *k != "assassination") {
-            return Err(format!(
-                "insurrection has no option `{unknown}` (its option is assassination)"
-            ));
-        }
-        let assassination = map
-            .get("assassination")
-            .copied()
-            .ok_or("the option `assassination` must be given, true or false")?;
-        Ok(chess::InsurrectionOptions { assassination })
-    }
-
-    fn to_map(&self) -> BTreeMap<String, bool> {
-        BTreeMap::from([("assassination".to_owned(), self.assassination)])
-    }
-}
+chess_protocol!(Chess, &[]);
+chess_protocol!(
+    Insurrection,
+    &[Switch {
+        name: "assassination",
+        get: |o: &chess::InsurrectionOptions| o.assassination,
+        set: |o: &mut chess::InsurrectionOptions, on| o.assassination = on,
+    }]
+);

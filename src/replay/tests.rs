@@ -382,3 +382,47 @@ fn a_replayer_carried_forward_agrees_with_a_whole_replay() {
         }
     }
 }
+
+#[test]
+fn each_games_options_are_one_table_read_and_written_alike() {
+    fn check<G: Protocol>(unknown: &str)
+    where
+        G::Options: PartialEq + std::fmt::Debug,
+    {
+        let names: Vec<&str> = G::OPTIONS.iter().map(|s| s.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(
+            names,
+            sorted,
+            "{}: the table is sorted as the map is",
+            G::NAME
+        );
+        for on in [false, true] {
+            let map: BTreeMap<String, bool> = names.iter().map(|n| ((*n).to_owned(), on)).collect();
+            let options = G::options_from(&map).expect("every option given");
+            assert_eq!(G::options_map(&options), map, "{}", G::NAME);
+        }
+        let mut map = G::options_map(&G::Options::default());
+        map.insert("castling".into(), true);
+        assert_eq!(G::options_from(&map), Err(unknown.to_owned()));
+        if let Some(first) = names.first() {
+            let mut missing = G::options_map(&G::Options::default());
+            missing.remove(*first);
+            assert_eq!(
+                G::options_from(&missing),
+                Err(format!("the option `{first}` must be given, true or false"))
+            );
+        }
+    }
+    check::<Campaign>(
+        "campaign has no option `castling` (its options are playing-for-keeps and spin-doctoring)",
+    );
+    check::<crate::rules::guerrilla::Guerrilla>(
+        "guerrilla has no options, and no option `castling`",
+    );
+    check::<crate::rules::chess::Chess>("chess has no options, and no option `castling`");
+    check::<crate::rules::chess::Insurrection>(
+        "insurrection has no option `castling` (its option is assassination)",
+    );
+}

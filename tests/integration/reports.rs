@@ -50,16 +50,13 @@ fn reports_of_the_invalid_files() {
 /// files are given, and exit code 1 for the invalid one.
 #[test]
 fn verify_json_is_fields_not_prose() {
-    let (code, out, err) = crate::util::transcript(
-        correspond()
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args([
-                "verify",
-                "games/campaign/fact-check.yaml",
-                "tests/invalid/accept-twice.yaml",
-                "--json",
-            ]),
-    );
+    let (code, out, err) =
+        crate::util::transcript(correspond().current_dir(env!("CARGO_MANIFEST_DIR")).args([
+            "verify",
+            "games/campaign/fact-check.yaml",
+            "tests/invalid/accept-twice.yaml",
+            "--json",
+        ]));
     assert_eq!((code, err.as_str()), (1, ""));
     assert_eq!(
         out,
