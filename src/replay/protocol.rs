@@ -51,6 +51,12 @@ pub trait Protocol: Game<Options: 'static> {
             .collect()
     }
 
+    /// The options the game is usually played with, where a command is given none (Campaign:
+    /// spin doctoring on).
+    fn usual_options() -> Self::Options {
+        Self::Options::default()
+    }
+
     /// The option of this name, if the game has it.
     fn switch(name: &str) -> Option<&'static Switch<Self::Options>> {
         Self::OPTIONS.iter().find(|switch| switch.name == name)
@@ -144,6 +150,13 @@ impl Protocol for Campaign {
             "heads" => Some(campaign::Side::Heads),
             "tails" => Some(campaign::Side::Tails),
             _ => None,
+        }
+    }
+
+    fn usual_options() -> campaign::Options {
+        campaign::Options {
+            spin_doctoring: true,
+            playing_for_keeps: false,
         }
     }
 
