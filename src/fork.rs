@@ -6,7 +6,7 @@
 //! Pure: bytes in, findings out. A proof is the common part of the two copies (a valid game
 //! file up to the fork) followed by the two conflicting records, each exactly as signed.
 
-use crate::log::{Action, GameFile};
+use crate::log::{Action, GameFile, Kind};
 use crate::replay::{AnyReplayer, ReplayError, Seat, check_record};
 
 /// Which copy.
@@ -43,6 +43,8 @@ pub struct Fork {
     pub document: usize,
     /// The conflicting record in each copy: its signer and what it does.
     pub records: [(String, String); 2],
+    /// The kind of each.
+    pub kinds: [Kind; 2],
     /// Its line in each copy.
     pub lines: [usize; 2],
     /// Whether one player signed both.
@@ -101,6 +103,7 @@ impl Fork {
         Fork {
             document: self.document,
             records: [b, a],
+            kinds: [self.kinds[1], self.kinds[0]],
             lines: [self.lines[1], self.lines[0]],
             equivocation: self.equivocation,
             defects: [db, da],
@@ -176,6 +179,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
         (String::new(), String::new()),
         (String::new(), String::new()),
     ];
+    let mut kinds = [Kind::Move; 2];
     for (i, (which, file)) in [(Copy::A, &fa), (Copy::B, &fb)].into_iter().enumerate() {
         let mut own = base.clone();
         let upto = &file.text().as_bytes()[..file.span(document).end];
@@ -190,6 +194,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
             })?;
         let record = &own.records()[document - 1];
         records[i] = (record.signer.clone(), record.action.to_string());
+        kinds[i] = record.action.kind();
         lines[i] = own.line(document);
     }
     let defects = [&fa, &fb].map(|file| {
@@ -216,6 +221,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     Ok(Relation::Fork(Fork {
         document,
         records,
+        kinds,
         lines,
         equivocation,
         defects,

@@ -130,6 +130,14 @@ impl<G: Protocol> Writer<G> {
             Some(journal) => sign_once(journal, &record, signer)?,
             None => (sign_record(&record, signer)?, None),
         };
+        // The record signed before is the one returned, with the time it was signed then.
+        let record = match &signed_before {
+            Some(time) => Record {
+                time: time.clone(),
+                ..record
+            },
+            None => record,
+        };
         file.append(text.as_bytes())?;
         let replayer = replayer.advance(&file).map_err(|e| WriteError::Refused {
             kind: record.action.kind(),

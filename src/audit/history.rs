@@ -215,15 +215,28 @@ fn commit(
     }
 }
 
-/// A commit's author time in its author's zone, formatted.
+/// A commit's author time in its author's zone, formatted; a time or zone no calendar holds
+/// (git records whatever a commit says) is shown as git stores it, `@SECONDS ±HHMM`, never as
+/// some other moment.
 fn author_time(version: &Version, format: &str) -> String {
-    let zone = jiff::tz::Offset::from_seconds(version.offset_minutes.saturating_mul(60))
-        .unwrap_or(jiff::tz::Offset::UTC);
-    jiff::Timestamp::from_second(version.time)
-        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
-        .to_zoned(jiff::tz::TimeZone::fixed(zone))
-        .strftime(format)
-        .to_string()
+    let zone = jiff::tz::Offset::from_seconds(version.offset_minutes.saturating_mul(60)).ok();
+    let moment = jiff::Timestamp::from_second(version.time).ok();
+    match (moment, zone) {
+        (Some(moment), Some(zone)) => moment
+            .to_zoned(jiff::tz::TimeZone::fixed(zone))
+            .strftime(format)
+            .to_string(),
+        _ => {
+            let sign = if version.offset_minutes < 0 { '-' } else { '+' };
+            let offset = version.offset_minutes.unsigned_abs();
+            format!(
+                "@{} {sign}{:02}{:02}",
+                version.time,
+                offset / 60,
+                offset % 60
+            )
+        }
+    }
 }
 
 /// What a merge lost of its other parents' versions of the file.
@@ -487,5 +500,8 @@ mod tests {
                 "2025-11-30 10:00:00 +0000".into()
             )
         );
+        // What git can record and no calendar holds is shown as git stores it.
+        let raw = format!("@{} +0100", i64::MAX);
+        assert_eq!(at(i64::MAX, 60), (raw.clone(), raw));
     }
 }

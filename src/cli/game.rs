@@ -30,9 +30,11 @@ pub(crate) struct PositionArgs {
     /// starts with Heads to move and spin doctoring on.
     #[arg(long, value_name = "POS")]
     pub position: Option<String>,
-    /// Play a variant whose rules the position string does not show (insurrection:
-    /// assassination); repeat for several.
-    #[arg(long = "variant", value_name = "NAME")]
+    #[arg(
+        long = "variant",
+        value_name = "NAME",
+        help = help::variants("Play a variant whose rules the position string does not show")
+    )]
     pub variants: Vec<String>,
 }
 
@@ -150,4 +152,68 @@ pub(crate) fn move_error<G: CliGame>(pos: &G, error: &MoveError<G>) -> String {
         _ => shown.join(""),
     };
     format!("ambiguous: it could be {list}")
+}
+
+/// Help texts made from the registry, so that they name every game, and no other.
+pub(crate) mod help {
+    use super::{GameKind, with_game};
+    use crate::cli::render::Render as _;
+    use correspond::replay::Protocol as _;
+
+    /// Each game's entry, joined: `campaign ...; guerrilla ...`.
+    fn each(entry: impl Fn(GameKind) -> Option<String>) -> String {
+        GameKind::ALL
+            .iter()
+            .filter_map(|kind| entry(*kind).map(|text| format!("{kind}: {text}")))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn or<T: std::fmt::Display>(items: &[T]) -> String {
+        let words: Vec<String> = items.iter().map(ToString::to_string).collect();
+        words.join(" or ")
+    }
+
+    /// `--side`: each game's sides, and where a coin flip may decide them.
+    pub(crate) fn sides() -> String {
+        let sides = each(|kind| Some(with_game!(kind, G => or(&G::SIDES))));
+        let (first, toss): (Vec<GameKind>, Vec<GameKind>) = GameKind::ALL
+            .iter()
+            .partition(|kind| with_game!(**kind, G => G::TOSS_FOR_FIRST_MOVE));
+        let names = |kinds: &[GameKind]| {
+            kinds
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut text = format!("Your side. {sides}");
+        if !toss.is_empty() {
+            text += &format!(
+                "; or toss, to let a coin flip decide the sides ({})",
+                names(&toss)
+            );
+        }
+        if !first.is_empty() {
+            text += &format!(". In {} a coin flip decides who moves first", names(&first));
+        }
+        text
+    }
+
+    /// `--variant`: each game's variants.
+    pub(crate) fn variants(what: &str) -> String {
+        let variants = each(|kind| {
+            with_game!(kind, G => {
+                let names: Vec<&str> = G::OPTIONS.iter().map(|s| s.name).collect();
+                (!names.is_empty()).then(|| names.join(", "))
+            })
+        });
+        format!("{what} ({variants}); repeat for several")
+    }
+
+    /// A move argument: each game's notation.
+    pub(crate) fn notation(what: &str) -> String {
+        let notations = each(|kind| Some(with_game!(kind, G => G::NOTATION.to_owned())));
+        format!("{what}, in the game's notation: {notations}")
+    }
 }

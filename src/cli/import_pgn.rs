@@ -4,6 +4,7 @@ use super::CliError;
 use super::game::{self, GameKind};
 use super::keys::{self, KeyArgs};
 use super::pgn::ChessGame;
+use super::record;
 use crate::cli::Out;
 use correspond::log::{
     self, Action, Header, Player, Settlement, header_document, header_unsigned, valid_name,
@@ -12,7 +13,7 @@ use correspond::replay::{self, Seat};
 use correspond::rules::chess::{Chess, Color, Insurrection};
 use correspond::rules::{Decision, Line, MoveError};
 use correspond::sign::Signer;
-use correspond::writer::Writer;
+use correspond::writer::{WriteError, Writer};
 use std::path::{Path, PathBuf};
 
 /// Turn a PGN game into a game file, every move signed by its player's key (the importer holds
@@ -101,7 +102,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         GameKind::Chess => import::<Chess>(args, &variants, pgn, out),
         GameKind::Insurrection => import::<Insurrection>(args, &variants, pgn, out),
         other => Err(CliError::usage(format!(
-            "PGN games are chess or insurrection, not {other:?}"
+            "PGN games are chess or insurrection, not {other}"
         ))),
     }
 }
@@ -198,9 +199,12 @@ fn import<G: ChessGame>(
             .write(record, keys[seat], None)
             .map(|written| written.writer)
             .map_err(|e| {
-                CliError::rejected(format!(
-                    "the imported game does not verify: record {seq}: {e}"
-                ))
+                match e {
+                    WriteError::Refused { .. } | WriteError::Malformed(_) => CliError::rejected(
+                        format!("the imported game does not verify: record {seq}: {e}"),
+                    ),
+                    other => record::write_error(other, &args.file),
+                }
                 .hint("nothing was written")
             })
     };

@@ -145,7 +145,7 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
     );
     let advice = if let Some(local_bad) = local_defect {
         format!("your version does not verify ({local_bad}): the shared version stands, so {take}")
-    } else if shared_did == "resign" {
+    } else if f.kinds[shared_at] == correspond::log::Kind::Resign {
         format!(
             "{shared_by} resigned at record {n} while {local_by} signed {local_did}: the game is \
              over; {take}, and there is nothing left to do"

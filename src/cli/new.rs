@@ -25,10 +25,7 @@ pub(crate) struct Args {
     /// Your name, as the game's records will name you.
     #[arg(long)]
     name: String,
-    /// Your side. Campaign: heads or tails (a coin flip then decides who moves first).
-    /// Guerrilla: guerrilla or coin; chess and insurrection: white or black; or, in those,
-    /// toss to let a coin flip decide the sides.
-    #[arg(long)]
+    #[arg(long, help = game::help::sides())]
     side: String,
     /// Your opponent's name.
     #[arg(long)]
@@ -36,9 +33,11 @@ pub(crate) struct Args {
     /// Your opponent's SSH public key: a .pub file, or the key itself (`ssh-ed25519 AAAA...`).
     #[arg(long, value_name = "KEY")]
     opponent_key: String,
-    /// Turn a variant on (campaign: spin-doctoring, playing-for-keeps; insurrection:
-    /// assassination); repeat for several.
-    #[arg(long = "variant", value_name = "NAME")]
+    #[arg(
+        long = "variant",
+        value_name = "NAME",
+        help = game::help::variants("Turn a variant on")
+    )]
     variants: Vec<String>,
     #[command(flatten)]
     key: KeyArgs,

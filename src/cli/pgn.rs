@@ -43,7 +43,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         super::game::GameKind::Chess => export::<Chess>(&args.file, out),
         super::game::GameKind::Insurrection => export::<Insurrection>(&args.file, out),
         other => Err(CliError::usage(format!(
-            "PGN is for chess and insurrection; {} is a game of {other:?}",
+            "PGN is for chess and insurrection; {} is a game of {other}",
             correspond::text::path(&args.file)
         ))),
     }

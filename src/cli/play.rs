@@ -13,10 +13,11 @@ use correspond::rules::{Game, MoveError};
 pub(crate) struct Args {
     #[command(flatten)]
     sign: SignArgs,
-    /// The move, in the game's notation: campaign `c2c3`, `b6b7g`; guerrilla `b4,c4`,
-    /// `f5-g4`, `c4xb3`; chess and insurrection SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI
-    /// (`g1f3`).
-    #[arg(value_name = "MOVE", required_unless_present = "defer")]
+    #[arg(
+        value_name = "MOVE",
+        required_unless_present = "defer",
+        help = super::game::help::notation("The move")
+    )]
     mv: Option<String>,
     /// Having won the toss, let your opponent move first.
     #[arg(long, conflicts_with = "mv")]

@@ -10,10 +10,10 @@ use crate::cli::Out;
 pub(crate) struct Args {
     #[command(flatten)]
     position: PositionArgs,
-    /// Moves to play, in order, in the game's notation: campaign `c2c3`, `b6b7g`; guerrilla
-    /// `b4,c4`, `f5-g4`, `c4xb3`; chess and insurrection SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or
-    /// UCI (`g1f3`).
-    #[arg(value_name = "MOVE")]
+    #[arg(
+        value_name = "MOVE",
+        help = super::game::help::notation("Moves to play, in order")
+    )]
     moves: Vec<String>,
 }
 

@@ -8,12 +8,14 @@
 //! afresh, since the position it was chosen in is gone.
 
 use super::CliError;
+use super::game::{GameKind, with_game};
 use super::keys::{self, KeyArgs};
 use super::record;
-use correspond::log::{Action, GameFile, Record};
+use correspond::log::{Action, GameFile, Record, Timestamp};
 use correspond::mail::{self, Found, Received};
-use correspond::replay::AnyReplayer;
-use correspond::writer::{journal_record, next_record, sign_once};
+use correspond::replay::{Protocol, Seat};
+use correspond::sign::Signer;
+use correspond::writer::{WriteError, Writer};
 use std::path::Path;
 
 /// What the settlement did, for the report.
@@ -63,45 +65,67 @@ pub(crate) fn settle(
         }
     )];
     let time = keys::now()?;
-    let mut journal = super::journal::game(received.file.game_id())?;
-    for record in &void {
-        if let Some(why) = not_again(record, &received.file, theirs.clone(), path) {
-            said.push(why);
-            continue;
-        }
-        let grown = &mut received.file;
-        let again = next_record(grown, seat, record.action.clone(), time.clone());
-        // Settled before (on another copy, or by a run cut short): the same record again.
-        let (text, _) =
-            sign_once(&journal, &again, &*signer).map_err(|e| record::write_error(e, path))?;
-        let mut candidate = grown.clone();
-        candidate
-            .append(text.as_bytes())
-            .map_err(|e| CliError::rejected(format!("record {}: {e}", again.seq)))?;
-        // Signed again only where it still applies: after their record the game may be over,
-        // or the offer may no longer be allowed.
-        let applies = AnyReplayer::start(&candidate)
-            .and_then(|r| r.advance(&candidate))
-            .is_ok();
-        if !applies {
-            said.push(format!(
-                "your {} does not apply after their record, and is not signed again",
-                words(&again)
-            ));
-            continue;
-        }
-        journal_record(
-            &mut journal,
-            signer.public_key(),
-            &candidate,
-            again.seq,
-            &text,
-        )
-        .map_err(|e| record::write_error(e, path))?;
-        *grown = candidate;
-    }
+    let kind = GameKind::named(&received.file.header().game).ok_or_else(|| {
+        CliError::rejected(format!(
+            "unknown game `{}`",
+            correspond::text::escape(&received.file.header().game)
+        ))
+    })?;
+    let again = Again {
+        path,
+        seat,
+        signer: &*signer,
+        time,
+        theirs,
+    };
+    with_game!(kind, G => again.sign::<G>(&void, &mut received, &mut said))?;
     received.added = document..received.file.documents();
     Ok(Settled { received, said })
+}
+
+/// The void records signed again, by their player, on top of what stands.
+struct Again<'a> {
+    path: &'a Path,
+    seat: Seat,
+    signer: &'a dyn Signer,
+    time: Timestamp,
+    /// The other player's records that stand.
+    theirs: std::ops::Range<usize>,
+}
+
+impl Again<'_> {
+    /// Signs again, with the record writer, each void record that is a resignation or an offer
+    /// and still applies; says why each other one is not.
+    fn sign<G: Protocol + 'static>(
+        &self,
+        void: &[Record],
+        received: &mut Received,
+        said: &mut Vec<String>,
+    ) -> Result<(), CliError> {
+        let mut writer = Writer::<G>::of(received.file.clone())?;
+        let mut journal = super::journal::game(received.file.game_id())?;
+        for record in void {
+            if let Some(why) = not_again(record, writer.file(), self.theirs.clone(), self.path) {
+                said.push(why);
+                continue;
+            }
+            // Settled before (on another copy, or by a run cut short): the journal gives the
+            // same record again.
+            let again = writer.next(self.seat, record.action.clone(), self.time.clone());
+            match writer.clone().write(again, self.signer, Some(&mut journal)) {
+                Ok(written) => writer = written.writer,
+                // Signed again only where it still applies: after their record the game may be
+                // over, or the offer may no longer be allowed.
+                Err(WriteError::Refused { .. }) => said.push(format!(
+                    "your {} does not apply after their record, and is not signed again",
+                    words(record)
+                )),
+                Err(e) => return Err(record::write_error(e, self.path)),
+            }
+        }
+        received.file = writer.file().clone();
+        Ok(())
+    }
 }
 
 /// Why a void record is not signed again, if it is not: it is no resignation or offer, or the

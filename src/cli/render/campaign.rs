@@ -55,6 +55,8 @@ fn side_note(pos: &Campaign, side: Side, charset: Charset) -> String {
 }
 
 impl Render for Campaign {
+    const NOTATION: &'static str = "`c2c3`, `b6b7g`";
+
     fn render(line: &Line<Campaign>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
         let pos = line.current();
         let last = line.moves().last();

@@ -119,13 +119,20 @@ fn draw<
     Ok(())
 }
 
+/// How chess and Insurrection moves are typed.
+const SAN_OR_UCI: &str = "SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI (`g1f3`)";
+
 impl Render for Chess {
+    const NOTATION: &'static str = SAN_OR_UCI;
+
     fn render(line: &Line<Chess>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
         draw(line, |g| &g.0, charset, out)
     }
 }
 
 impl Render for Insurrection {
+    const NOTATION: &'static str = SAN_OR_UCI;
+
     fn render(line: &Line<Insurrection>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
         draw(line, |g| &g.0, charset, out)
     }

@@ -9,6 +9,8 @@ use correspond::rules::{Game, Line};
 use std::io::{self, Write};
 
 impl Render for Guerrilla {
+    const NOTATION: &'static str = "`b4,c4`, `f5-g4`, `c4xb3`";
+
     fn render(line: &Line<Guerrilla>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
         let pos = line.current();
         let last = line.moves().last();

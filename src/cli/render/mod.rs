@@ -22,6 +22,9 @@ pub(crate) enum Charset {
 
 /// A game that can draw itself.
 pub(crate) trait Render: Game {
+    /// Examples of its move notation, for help texts: `` `c2c3`, `b6b7g` ``.
+    const NOTATION: &'static str;
+
     /// Draws the current position of `line`, marking the last move played.
     fn render(line: &Line<Self>, charset: Charset, out: &mut dyn Write) -> io::Result<()>;
 }
