@@ -14,7 +14,7 @@ mod refusal;
 mod state;
 
 pub use any::AnyReplayer;
-pub use phase::{Ending, Event, Offer, Phase, Seat, Verdict, state_hash};
+pub use phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict, state_hash};
 pub use protocol::Protocol;
 pub use refusal::ProtocolError;
 

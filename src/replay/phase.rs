@@ -142,16 +142,25 @@ pub struct Verdict {
 pub enum Ending {
     /// This seat resigned.
     Resigned(Seat),
-    /// The rules ended it, by a move, an agreement or a claim; the game's name for the outcome
-    /// (`checkmate`, `fact-check`, `draw: agreement`).
-    Rules(String),
-    /// A Run-Off's coin flip decided it, after the outcome the game names so.
+    /// The rules ended it, by a move, an agreement or a claim.
+    Rules(Reason),
+    /// A Run-Off's coin flip decided it, after an outcome that called for one.
     RunOff {
-        /// The game's name for the outcome that called for the flip.
-        outcome: String,
+        /// That outcome.
+        outcome: Reason,
         /// What the coin showed.
         coin: Coin,
     },
+}
+
+/// Why the rules ended a game: a stable code (`checkmate`, `run-off-stalemate`), and the
+/// game's words for it (`checkmate`, `run-off: stalemate`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// The code, in kebab case; it never changes with the wording.
+    pub code: &'static str,
+    /// In words.
+    pub words: String,
 }
 
 impl Verdict {
@@ -160,8 +169,10 @@ impl Verdict {
     pub fn reason<S: fmt::Display>(&self, seats: &[Player<S>; 2]) -> String {
         match &self.ending {
             Ending::Resigned(seat) => format!("{} resigned", seats[*seat]),
-            Ending::Rules(outcome) => outcome.clone(),
-            Ending::RunOff { outcome, coin } => format!("{outcome} (the coin showed {coin})"),
+            Ending::Rules(reason) => reason.words.clone(),
+            Ending::RunOff { outcome, coin } => {
+                format!("{} (the coin showed {coin})", outcome.words)
+            }
         }
     }
 
@@ -253,8 +264,8 @@ impl fmt::Display for Event {
 /// docs/file-format.md) is the domain label `correspond/state/v2`, then NUL-separated fields:
 /// the position string; the phase as a word and the seat index (`accept 1`, `commit 0`,
 /// `nonce 1`, `reveal 0`, `choose 0`, `play 1`); for a game over, `over`, the winner's seat
-/// index or `draw`, and the ending (`resigned 0`, `rules OUTCOME`, `run-off OUTCOME COIN`,
-/// with OUTCOME the game's own name for it); and the offer (`offer 0 draw`) or nothing.
+/// index or `draw`, and the ending (`resigned 0`, `rules CODE`, `run-off CODE COIN`, with CODE
+/// the outcome's [`Reason::code`]); and the offer (`offer 0 draw`) or nothing.
 #[must_use]
 pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest {
     let phase = match phase {
@@ -270,8 +281,8 @@ pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest
                 .map_or_else(|| "draw".to_owned(), |w| w.index().to_string());
             let ending = match &verdict.ending {
                 Ending::Resigned(s) => format!("resigned {}", s.index()),
-                Ending::Rules(outcome) => format!("rules {outcome}"),
-                Ending::RunOff { outcome, coin } => format!("run-off {outcome} {coin}"),
+                Ending::Rules(reason) => format!("rules {}", reason.code),
+                Ending::RunOff { outcome, coin } => format!("run-off {} {coin}", outcome.code),
             };
             format!("over {winner} {ending}")
         }
@@ -318,6 +329,25 @@ mod tests {
             state_hash(position, &Phase::Over(verdict), None)
         };
         assert_ne!(resigned(Seat::Creator), resigned(Seat::Opponent));
+        // The code is hashed, not the words: rewording an outcome changes no hash.
+        let ended = |code: &'static str, words: &str| {
+            let verdict = Verdict {
+                winner: None,
+                ending: Ending::Rules(Reason {
+                    code,
+                    words: words.to_owned(),
+                }),
+            };
+            state_hash(position, &Phase::Over(verdict), None)
+        };
+        assert_eq!(
+            ended("stalemate", "stalemate"),
+            ended("stalemate", "no move")
+        );
+        assert_ne!(
+            ended("stalemate", "stalemate"),
+            ended("agreement", "stalemate")
+        );
     }
 
     #[test]

@@ -80,6 +80,10 @@ pub trait Protocol: Game<Options: 'static> {
     /// Why the game ended, without who won: `fact-check`, `run-off: stalemate`.
     fn reason(outcome: &Self::Outcome) -> String;
 
+    /// The same as a stable code in kebab case, which no rewording changes: `fact-check`,
+    /// `run-off-stalemate`, `fifty-moves`.
+    fn reason_code(outcome: &Self::Outcome) -> &'static str;
+
     /// Whether the side to move is in check.
     fn in_check(&self) -> bool;
 
@@ -180,6 +184,17 @@ impl Protocol for Campaign {
         &["repetition", "halfmove-clock"]
     }
 
+    fn reason_code(outcome: &campaign::Outcome) -> &'static str {
+        match outcome {
+            campaign::Outcome::FactCheck { .. } => "fact-check",
+            campaign::Outcome::RunOff(RunOffReason::Stalemate) => "run-off-stalemate",
+            campaign::Outcome::RunOff(RunOffReason::BareCandidates) => "run-off-bare-candidates",
+            campaign::Outcome::RunOff(RunOffReason::Repetition) => "run-off-repetition",
+            campaign::Outcome::RunOff(RunOffReason::HalfmoveClock) => "run-off-halfmove-clock",
+            campaign::Outcome::RunOff(RunOffReason::Agreement) => "run-off-agreement",
+        }
+    }
+
     fn reason(outcome: &campaign::Outcome) -> String {
         match outcome {
             campaign::Outcome::FactCheck { .. } => "fact-check".to_owned(),
@@ -237,6 +252,15 @@ impl Protocol for Guerrilla {
 
     fn claim_names() -> &'static [&'static str] {
         &[]
+    }
+
+    fn reason_code(outcome: &guerrilla::Outcome) -> &'static str {
+        match outcome {
+            guerrilla::Outcome::AllCheckersCaptured => "all-checkers-captured",
+            guerrilla::Outcome::SupplyExhausted => "supply-exhausted",
+            guerrilla::Outcome::BoardCleared => "board-cleared",
+            guerrilla::Outcome::AntiStall => "anti-stall",
+        }
     }
 
     fn reason(outcome: &guerrilla::Outcome) -> String {
@@ -316,6 +340,20 @@ macro_rules! chess_protocol {
 
             fn claim_names() -> &'static [&'static str] {
                 &["repetition", "fifty-moves"]
+            }
+
+            fn reason_code(outcome: &chess::Outcome) -> &'static str {
+                use chess::DrawReason as D;
+                match outcome {
+                    chess::Outcome::Checkmate { .. } => "checkmate",
+                    chess::Outcome::Draw(D::Stalemate) => "stalemate",
+                    chess::Outcome::Draw(D::InsufficientMaterial) => "insufficient-material",
+                    chess::Outcome::Draw(D::SeventyFiveMoves) => "seventy-five-moves",
+                    chess::Outcome::Draw(D::FivefoldRepetition) => "fivefold-repetition",
+                    chess::Outcome::Draw(D::ThreefoldRepetition) => "threefold-repetition",
+                    chess::Outcome::Draw(D::FiftyMoves) => "fifty-moves",
+                    chess::Outcome::Draw(D::Agreement) => "agreement",
+                }
             }
 
             fn reason(outcome: &chess::Outcome) -> String {

@@ -1,7 +1,7 @@
 //! The state machine of a game file: accepting, the coin flips, play, offers, claims and the
 //! end. [`State::apply`] takes one record whose signature and chain are already checked.
 
-use super::phase::{Ending, Event, Offer, Phase, Seat, Verdict, state_hash};
+use super::phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict, state_hash};
 use super::refusal::ProtocolError;
 use super::{ErrorKind, Player, Protocol, Step};
 use crate::digest::Digest;
@@ -285,7 +285,7 @@ impl<G: Protocol> State<G> {
             Purpose::RunOff(outcome) => {
                 let meaning = format!("{side} wins the run-off");
                 let ending = Ending::RunOff {
-                    outcome: G::reason(&outcome),
+                    outcome: reason::<G>(&outcome),
                     coin,
                 };
                 let winner = self.seat_of(side);
@@ -507,9 +507,13 @@ impl<G: Protocol> State<G> {
         match G::decision(&outcome) {
             Decision::Win(side) => {
                 let winner = self.seat_of(side);
-                self.end(Vec::new(), Some(winner), Ending::Rules(G::reason(&outcome)))
+                self.end(
+                    Vec::new(),
+                    Some(winner),
+                    Ending::Rules(reason::<G>(&outcome)),
+                )
             }
-            Decision::Draw => self.end(Vec::new(), None, Ending::Rules(G::reason(&outcome))),
+            Decision::Draw => self.end(Vec::new(), None, Ending::Rules(reason::<G>(&outcome))),
             Decision::CoinFlip => {
                 let to_move = self
                     .line
@@ -525,5 +529,13 @@ impl<G: Protocol> State<G> {
                 vec![event]
             }
         }
+    }
+}
+
+/// Why the rules ended a game, as the game codes and words it.
+fn reason<G: Protocol>(outcome: &G::Outcome) -> Reason {
+    Reason {
+        code: G::reason_code(outcome),
+        words: G::reason(outcome),
     }
 }
