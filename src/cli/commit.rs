@@ -33,19 +33,22 @@ pub(crate) fn commit(
     contents: &[u8],
 ) -> Result<String, CliError> {
     let file = correspond::text::path(tracked.relative());
-    let id = tracked.commit(message, contents).map_err(|e| match e {
-        GitError::IndexAfterCommit { .. } => {
-            CliError::usage(format!("the file was written and {e}")).hint(format!(
-                "once no other git command runs, stage it again: git add {file}"
-            ))
-        }
-        _ => CliError::usage(format!("the file was written, but the commit failed: {e}")).hint(
-            format!(
-                "the next command that signs commits it, or commit it yourself: git add {file} \
+    let when = super::keys::commit_time()?;
+    let id = tracked
+        .commit(message, contents, when)
+        .map_err(|e| match e {
+            GitError::IndexAfterCommit { .. } => {
+                CliError::usage(format!("the file was written and {e}")).hint(format!(
+                    "once no other git command runs, stage it again: git add {file}"
+                ))
+            }
+            _ => CliError::usage(format!("the file was written, but the commit failed: {e}")).hint(
+                format!(
+                    "the next command that signs commits it, or commit it yourself: git add {file} \
                  && git commit"
+                ),
             ),
-        ),
-    })?;
+        })?;
     Ok(format!("committed {}: {message}", &id.to_string()[..10]))
 }
 

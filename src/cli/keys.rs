@@ -133,6 +133,23 @@ pub(crate) fn now() -> Result<Timestamp, CliError> {
     Ok(Timestamp::from_unix(seconds))
 }
 
+/// The time of a commit the command makes: `CORRESPOND_TIME` (in UTC) if set, so that a pinned
+/// run makes the same commits, else the clock, in the system's time zone as git would.
+pub(crate) fn commit_time() -> Result<correspond::git::When, CliError> {
+    if std::env::var_os(TIME_VARIABLE).is_some() {
+        let seconds = i64::try_from(now()?.to_unix()).unwrap_or(i64::MAX);
+        return Ok(correspond::git::When {
+            seconds,
+            offset_minutes: 0,
+        });
+    }
+    let now = jiff::Zoned::now();
+    Ok(correspond::git::When {
+        seconds: now.timestamp().as_second(),
+        offset_minutes: now.offset().seconds() / 60,
+    })
+}
+
 /// The salt of a new game's header: `CORRESPOND_SALT` if set, else 32 bytes from the operating
 /// system's random source.
 pub(crate) fn salt() -> Result<Digest, CliError> {

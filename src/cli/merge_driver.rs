@@ -192,7 +192,11 @@ fn equivocation_refused(
 /// Whether git is rebasing, and then the commit it replays onto (the shared version). In a
 /// merge, the other side is `MERGE_HEAD` once git stops at the conflict.
 fn repository_state() -> (bool, Option<String>) {
-    let onto = correspond::git::rebase_onto();
+    // git names its repository to the driver in GIT_DIR when it is not found from the folder
+    // the driver runs in.
+    let git_dir = std::env::var_os("GIT_DIR")
+        .map_or_else(|| std::path::PathBuf::from("."), std::path::PathBuf::from);
+    let onto = correspond::git::rebase_onto(&git_dir);
     (onto.is_some(), onto)
 }
 

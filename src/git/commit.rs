@@ -1,7 +1,7 @@
 //! Committing a game file: the file's new bytes, alone, on top of `HEAD`, after checking
 //! the locks git will need.
 
-use super::{GitError, locate};
+use super::{GitError, When, locate};
 use git2::{Oid, Repository, Signature, Tree};
 use std::path::{Path, PathBuf};
 
@@ -209,14 +209,14 @@ impl Tracked {
     /// [`GitError::Locked`] or [`GitError::Busy`] (nothing committed) when a lock stays; git
     /// failures; [`GitError::IndexAfterCommit`] when the commit was made but the index could
     /// not be updated.
-    pub fn commit(&self, message: &str, contents: &[u8]) -> Result<Oid, GitError> {
+    pub fn commit(&self, message: &str, contents: &[u8], when: When) -> Result<Oid, GitError> {
         // correspond commands committing other game files of this repository at the same moment
         // take turns: each reads HEAD and the index after the last one wrote them.
         let _turn = self.repository_turn()?;
         let mut attempt = 0;
         loop {
             let held = self.take_index_lock()?;
-            match self.commit_once(message, contents) {
+            match self.commit_once(message, contents, when) {
                 Ok(id) => {
                     self.stage(&held.lock)
                         .map_err(|error| GitError::IndexAfterCommit { id, error })?;
@@ -296,8 +296,14 @@ impl Tracked {
         Err(GitError::Busy)
     }
 
-    fn commit_once(&self, message: &str, contents: &[u8]) -> Result<Oid, git2::Error> {
+    fn commit_once(&self, message: &str, contents: &[u8], when: When) -> Result<Oid, git2::Error> {
         let repo = &self.repo;
+        // The identity is git's; the time is the caller's (the library reads no clock).
+        let signature = git2::Signature::new(
+            self.signature.name().unwrap_or_default(),
+            self.signature.email().unwrap_or_default(),
+            &git2::Time::new(when.seconds, when.offset_minutes),
+        )?;
         let blob = repo.blob(contents)?;
         let parent = match repo.head() {
             Ok(head) => Some(head.peel_to_commit()?),
@@ -314,8 +320,8 @@ impl Tracked {
         let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
         repo.commit(
             Some("HEAD"),
-            &self.signature,
-            &self.signature,
+            &signature,
+            &signature,
             message,
             &tree,
             &parents,

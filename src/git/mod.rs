@@ -10,6 +10,16 @@ mod commit;
 mod history;
 
 pub use commit::Tracked;
+
+/// When a commit is made: seconds since the Unix epoch, and the committer's zone in minutes
+/// east of UTC. Given by the caller: the library reads no clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct When {
+    /// Seconds since 1970-01-01T00:00:00Z.
+    pub seconds: i64,
+    /// The zone, minutes east of UTC.
+    pub offset_minutes: i32,
+}
 pub use git2::Oid;
 pub use history::{Boundary, Cut, History, Rewind, Step, Version};
 
@@ -108,10 +118,11 @@ pub fn setup(dir: &Path, driver: &str) -> Result<Setup, GitError> {
 }
 
 /// During a merge driver's run, whether git is rebasing, and then the commit it replays onto:
-/// read from the repository git names in the environment it gives the driver.
+/// read from the repository at `git_dir` (the one git names to the driver, or found from the
+/// folder it runs the driver in).
 #[must_use]
-pub fn rebase_onto() -> Option<String> {
-    let repo = Repository::open_from_env().ok()?;
+pub fn rebase_onto(git_dir: &Path) -> Option<String> {
+    let repo = Repository::discover(git_dir).ok()?;
     ["rebase-merge/onto", "rebase-apply/onto"]
         .iter()
         .find_map(|f| std::fs::read_to_string(repo.path().join(f)).ok())
