@@ -280,14 +280,14 @@ fn import<G: ChessGame>(
     };
     // Every document is in the journal before the file exists.
     let game_id = file.game_id();
-    let mut journal = super::journal::game(game_id)?;
+    let mut journal = super::signing_journal::game(game_id)?;
     for document in 0..file.documents() {
         let key = if document == 0 || file.records()[document - 1].signer == names[0] {
             white.public_key()
         } else {
             black.public_key()
         };
-        super::journal::record(
+        super::signing_journal::record(
             &mut journal,
             key,
             game_id,

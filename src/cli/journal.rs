@@ -2,18 +2,14 @@
 //! different documents at one place; where it lives, and moving it between machines.
 
 use super::error::ExitStatus;
+use super::signing_journal::{game, journal_error, open};
 use super::{CliError, commit};
 use crate::cli::Out;
-use correspond::digest::Digest;
-use correspond::journal::{Entry, Export, GameJournal, Journal, JournalError};
-use correspond::log::{self, Document, GameFile};
+use correspond::journal::{Entry, Export};
+use correspond::log::{self, GameFile};
 use correspond::replay::AnyReplayer;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-
-/// The environment variable naming the journal's folder, instead of
-/// `$XDG_STATE_HOME/correspond/journal` (or `~/.local/state/correspond/journal`).
-pub(crate) const JOURNAL_VARIABLE: &str = "CORRESPOND_JOURNAL";
 
 /// The signing journal: every document your keys signed, by game and number. Each signing
 /// command checks it before signing, and refuses to sign a document different from one already
@@ -57,108 +53,6 @@ enum Command {
     },
     /// Print where the journal is.
     Path,
-}
-
-/// The journal this user's signing commands use.
-pub(crate) fn open() -> Result<Journal, CliError> {
-    if let Some(dir) = std::env::var_os(JOURNAL_VARIABLE).filter(|d| !d.is_empty()) {
-        let dir = PathBuf::from(dir);
-        // A relative folder would be another journal in every folder a command runs in.
-        if !dir.is_absolute() {
-            return Err(CliError::usage(format!(
-                "{JOURNAL_VARIABLE} is `{}`, a relative path; nothing was signed",
-                correspond::text::path(&dir)
-            ))
-            .hint("give the journal's folder as an absolute path"));
-        }
-        return Ok(Journal::at(dir));
-    }
-    // The XDG Base Directory rules: a relative XDG_STATE_HOME is ignored.
-    let state = std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(|home| PathBuf::from(home).join(".local").join("state"))
-        })
-        .ok_or_else(|| {
-            CliError::usage("no place for the signing journal: HOME is not set").hint(format!(
-                "set {JOURNAL_VARIABLE} to a folder that is kept between runs"
-            ))
-        })?;
-    Ok(Journal::at(state.join("correspond").join("journal")))
-}
-
-/// The journal's part for one game, locked, as an error for the user when it cannot be read.
-pub(crate) fn game(game: Digest) -> Result<GameJournal, CliError> {
-    open()?.game(game).map_err(journal_error)
-}
-
-/// A journal failure, for the user. The hints never suggest going around the journal.
-pub(crate) fn journal_error(e: JournalError) -> CliError {
-    let hint = match &e {
-        JournalError::Damaged { .. } => {
-            "the journal keeps you from signing twice at one place: repair the line, or restore \
-             the journal from a backup; never delete it to get past this"
-                .to_owned()
-        }
-        JournalError::Io { path, .. } => format!(
-            "check that {} can be read and written",
-            correspond::text::path(path)
-        ),
-        _ => "nothing was changed".to_owned(),
-    };
-    CliError::usage(format!("{e}; nothing was signed")).hint(hint)
-}
-
-/// A journal failure while signing `file`, for the user.
-pub(crate) fn refusal(e: JournalError, file: &Path) -> CliError {
-    match e {
-        JournalError::Conflict(earlier) => conflict(&earlier, file),
-        other => journal_error(other),
-    }
-}
-
-/// Records a document just signed as document `document` of `game`, before it is written
-/// anywhere.
-pub(crate) fn record(
-    journal: &mut GameJournal,
-    key: &ssh_key::PublicKey,
-    game: Digest,
-    document: u64,
-    text: &str,
-    file: &Path,
-) -> Result<(), CliError> {
-    let entry = Entry::new(key.clone(), game, document, text.to_owned()).map_err(|e| {
-        CliError::usage(format!(
-            "the document just signed cannot be journaled: {e}; nothing was written"
-        ))
-    })?;
-    journal.record(entry).map_err(|e| refusal(e, file))
-}
-
-/// The refusal to sign a second document at a place: names the one signed there before (which
-/// follows the same record as the one refused, so the file's last), and how to go on with it.
-fn conflict(earlier: &Entry, file: &Path) -> CliError {
-    let n = earlier.document;
-    let what = match &earlier.content {
-        Document::Record(r) => format!("record {n} ({}, signed {})", r.action, r.time.as_str()),
-        Document::Header(_) => "its header".to_owned(),
-    };
-    CliError::rejected(format!(
-        "your key {} already signed {what} of this game, and a different record {n} would be two \
-         documents at one place: proof of equivocation against you; nothing was signed",
-        earlier.fingerprint()
-    ))
-    .hint(
-        "if that record is in another copy of this game (another clone, another machine, a \
-         message not yet received), bring that copy here: git pull, or correspond receive",
-    )
-    .hint(format!(
-        "otherwise `correspond journal restore {}` appends it to this file",
-        correspond::text::path(file)
-    ))
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {

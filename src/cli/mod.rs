@@ -36,6 +36,7 @@ mod resign;
 mod settle;
 mod setup_git;
 mod show;
+mod signing_journal;
 mod status;
 mod verify;
 

@@ -143,8 +143,8 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let replay = replay::replay::<G>(&file)
         .map_err(|e| CliError::usage(format!("the new header is invalid: {}", e.kind)))?;
     let game_id = file.game_id();
-    let mut journal = super::journal::game(game_id)?;
-    super::journal::record(
+    let mut journal = super::signing_journal::game(game_id)?;
+    super::signing_journal::record(
         &mut journal,
         signer.public_key(),
         game_id,

@@ -218,7 +218,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     let record = writer.next(seat, action, time);
     // The journal is held from the check before signing until the record is in it, so that no
     // other command signs at this place meanwhile.
-    let mut journal = super::journal::game(writer.file().game_id())?;
+    let mut journal = super::signing_journal::game(writer.file().game_id())?;
     let written = writer
         .write(record, signer, Some(&mut journal))
         .map_err(|e| write_error(e, path))?;
@@ -248,7 +248,7 @@ pub(crate) fn write_error(e: WriteError, path: &Path) -> CliError {
     match e {
         WriteError::Invalid(e) => invalid(path, &e),
         WriteError::Sign(e) => CliError::usage(format!("cannot sign: {e}")),
-        WriteError::Journal(e) => super::journal::refusal(e, path),
+        WriteError::Journal(e) => super::signing_journal::refusal(e, path),
         WriteError::Unjournaled(e) => CliError::usage(format!(
             "the document just signed cannot be journaled: {e}; nothing was written"
         )),

@@ -103,7 +103,7 @@ impl Again<'_> {
         said: &mut Vec<String>,
     ) -> Result<(), CliError> {
         let mut writer = Writer::<G>::of(received.file.clone())?;
-        let mut journal = super::journal::game(received.file.game_id())?;
+        let mut journal = super::signing_journal::game(received.file.game_id())?;
         for record in void {
             if let Some(why) = not_again(record, writer.file(), self.theirs.clone(), self.path) {
                 said.push(why);
