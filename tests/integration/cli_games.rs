@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A temporary git repository with two players' keys kept outside it.
-struct Table {
+pub(crate) struct Table {
     _dir: tempfile::TempDir,
-    repo: PathBuf,
-    keys: PathBuf,
+    pub(crate) repo: PathBuf,
+    pub(crate) keys: PathBuf,
 }
 
 impl Table {
-    fn new() -> Table {
+    pub(crate) fn new() -> Table {
         let dir = tempfile::tempdir().expect("temp dir");
         let repo = dir.path().join("repo");
         let keys = dir.path().join("keys");
@@ -32,12 +32,12 @@ impl Table {
         }
     }
 
-    fn key(&self, who: &str) -> PathBuf {
+    pub(crate) fn key(&self, who: &str) -> PathBuf {
         self.keys.join(who)
     }
 
     /// Runs correspond in the repository as `who`; returns (exit code, stdout, stderr).
-    fn run(&self, who: &str, args: &[&str]) -> (i32, String, String) {
+    pub(crate) fn run(&self, who: &str, args: &[&str]) -> (i32, String, String) {
         crate::util::transcript(
             correspond()
                 .current_dir(&self.repo)
@@ -49,24 +49,24 @@ impl Table {
     }
 
     /// Runs a command that reads the file only (no key).
-    fn read(&self, args: &[&str]) -> (i32, String, String) {
+    pub(crate) fn read(&self, args: &[&str]) -> (i32, String, String) {
         crate::util::transcript(correspond().current_dir(&self.repo).args(args))
     }
 
-    fn read_ok(&self, args: &[&str]) -> String {
+    pub(crate) fn read_ok(&self, args: &[&str]) -> String {
         let (code, out, err) = self.read(args);
         assert_eq!(code, 0, "{args:?}: {err}");
         out
     }
 
-    fn ok(&self, who: &str, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, who: &str, args: &[&str]) -> String {
         let (code, out, err) = self.run(who, args);
         assert_eq!(code, 0, "{who} {args:?}: {err}");
         out
     }
 
     /// Creates a game and settles the toss so that alice (Heads) moves first.
-    fn start(&self) {
+    pub(crate) fn start(&self) {
         let bob_pub = self.keys.join("bob.pub");
         let bob_pub = bob_pub.to_str().expect("UTF-8");
         self.ok(
@@ -94,7 +94,7 @@ impl Table {
         }
     }
 
-    fn file(&self) -> Vec<u8> {
+    pub(crate) fn file(&self) -> Vec<u8> {
         std::fs::read(self.repo.join("game.yaml")).expect("the game file")
     }
 }
@@ -362,123 +362,6 @@ fn correspond_process(t: &Table, who: &str, args: &[&str]) -> std::process::Chil
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawn")
-}
-
-#[test]
-fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
-    let t = Table::new();
-    t.start();
-    t.ok("alice", &["play", "game.yaml", "c2c3"]);
-    let before = t.file();
-    let commits = git(&t.repo, &["rev-list", "--count", "HEAD"]);
-    let cases: &[(&str, &[&str], i32, &str)] = &[
-        (
-            "alice",
-            &["play", "game.yaml", "e2e3"],
-            1,
-            "it is not your turn: bob (tails) to move",
-        ),
-        (
-            "bob",
-            &["play", "game.yaml", "c6c4"],
-            1,
-            "c6c4: an intern moves one square forward",
-        ),
-        (
-            "bob",
-            &["play", "game.yaml", "c7c5"],
-            1,
-            "c7c5: a candidate moves one square",
-        ),
-        (
-            "bob",
-            &["play", "game.yaml", "c6-c5"],
-            1,
-            "`c6-c5` is not a move",
-        ),
-        (
-            "bob",
-            &["accept", "game.yaml"],
-            1,
-            "the game was already accepted",
-        ),
-        (
-            "bob",
-            &["flip", "game.yaml"],
-            1,
-            "no coin flip step is yours to take",
-        ),
-        (
-            "bob",
-            &["accept-runoff", "game.yaml"],
-            1,
-            "there is no run-off offer from alice (heads) to accept",
-        ),
-        (
-            "bob",
-            &["claim-runoff", "game.yaml"],
-            1,
-            "there is nothing to claim in this position",
-        ),
-        (
-            "bob",
-            &["claim-runoff", "game.yaml", "repetition"],
-            1,
-            "cannot be claimed in this position",
-        ),
-        (
-            "bob",
-            &["claim-runoff", "game.yaml", "boredom"],
-            1,
-            "`boredom` is not a claim in campaign",
-        ),
-        (
-            "bob",
-            &["play", "missing.yaml", "c6c5"],
-            2,
-            "missing.yaml: No such file or directory",
-        ),
-        (
-            "alice",
-            &["claim-runoff", "game.yaml"],
-            1,
-            "it is not your turn to claim: bob (tails) to move",
-        ),
-    ];
-    for (who, args, code, message) in cases {
-        let (got, out, err) = t.run(who, args);
-        assert_eq!(got, *code, "{who} {args:?}: {err}");
-        assert!(out.is_empty(), "{args:?} printed {out}");
-        assert!(err.contains(message), "{args:?}: {err}");
-    }
-    keygen(&t.keys, "carol");
-    let (code, _, err) = t.run("carol", &["play", "game.yaml", "c2c3"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("is not a player's key in this game"), "{err}");
-    assert_eq!(t.file(), before, "the file is unchanged");
-    assert_eq!(
-        git(&t.repo, &["rev-list", "--count", "HEAD"]),
-        commits,
-        "nothing committed"
-    );
-    let (code, _, err) = t.run(
-        "alice",
-        &[
-            "new",
-            "campaign",
-            "game.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "heads",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            "bob.pub",
-        ],
-    );
-    assert_eq!(code, 2);
-    assert!(err.contains("game.yaml already exists"), "{err}");
 }
 
 #[test]

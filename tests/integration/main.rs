@@ -9,6 +9,7 @@ mod cli_chess;
 mod cli_files;
 mod cli_games;
 mod cli_guerrilla;
+mod cli_refusals;
 mod cli_rules;
 mod crossing;
 mod disputes;
