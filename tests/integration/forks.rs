@@ -413,24 +413,26 @@ fn the_merge_driver_takes_theirs_when_it_extends_ours_and_never_writes_a_bad_fil
     );
 }
 
-/// `text` with a move record appended, signed by `who`, made by hand: `correspond` itself
-/// refuses to sign a move out of turn or an illegal one.
+/// `text` with a move record appended, signed by `who`: numbered, chained and signed as the
+/// record writer does, but not checked, since `correspond` itself refuses to sign a move out
+/// of turn or an illegal one.
 fn hand_made(text: &str, who: &str, mv: &str) -> String {
-    use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned, signature_line};
-    use correspond::sign::Signer as _;
+    use correspond::log::{Action, GameFile, Timestamp};
+    use correspond::replay::Seat;
+    use correspond::writer::{next_record, sign_record};
     let game = GameFile::parse(text.as_bytes()).expect("a game file");
-    let record = Record {
-        seq: game.documents() as u64,
-        prev: game.digest(game.documents() - 1),
-        signer: who.to_owned(),
-        action: Action::Move(mv.to_owned()),
-        time: Timestamp::parse("2026-03-01T11:30:00Z").expect("time"),
-    };
+    let seat = game
+        .header()
+        .players
+        .iter()
+        .position(|p| p.name == who)
+        .and_then(Seat::at)
+        .expect("a player");
+    let time = Timestamp::parse("2026-03-01T11:30:00Z").expect("time");
+    let record = next_record(&game, seat, Action::Move(mv.to_owned()), time);
     let key = ssh_key::PrivateKey::read_openssh_file(&keys_dir().join(who)).expect("key");
     let signer = correspond::sign::KeySigner::new(key).expect("ed25519");
-    let unsigned = record_unsigned(&record);
-    let signature = signer.sign(unsigned.as_bytes()).expect("sign");
-    format!("{text}{unsigned}{}", signature_line(&signature))
+    format!("{text}{}", sign_record(&record, &signer).expect("sign"))
 }
 
 /// `who` appends to their copy a move signed out of turn, and commits it.
