@@ -35,7 +35,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         )));
     }
     let history = History::of(&args.file).map_err(|e| {
-        CliError::usage(format!("{}: {e}", correspond::text::path(&args.file)))
+        // That error names the file itself.
+        let message = if matches!(e, correspond::git::GitError::NoRepository(_)) {
+            e.to_string()
+        } else {
+            format!("{}: {e}", correspond::text::path(&args.file))
+        };
+        CliError::usage(message)
             .hint("audit reads the file's history from the git repository that holds it")
     })?;
     // The working copy, when the file is there, is checked against the last commit's.
