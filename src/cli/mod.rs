@@ -167,12 +167,22 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    let mut stdout = anstream::stdout().lock();
-    let mut out = Out::new(&mut stdout);
-    let result = run(cli, &mut out).and_then(|status| {
-        out.flush()?;
-        Ok(status)
-    });
+    // Buffered when the output goes to a pipe or a file (a listing of thousands of moves is one
+    // write per block, not per line); line by line to a terminal, where a person watches a long
+    // `perft --divide` arrive.
+    let mut stdout: Box<dyn Write> = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        Box::new(anstream::stdout().lock())
+    } else {
+        Box::new(std::io::BufWriter::with_capacity(
+            1 << 16,
+            anstream::stdout().lock(),
+        ))
+    };
+    let mut out = Out::new(&mut *stdout);
+    let result = run(cli, &mut out);
+    // What was printed goes out before any error is said, as it would unbuffered.
+    let flushed = out.flush();
+    let result = result.and_then(|status| flushed.map(|()| status).map_err(CliError::from));
     match result {
         Ok(status) => status.into(),
         Err(e) if e.is_broken_pipe() => ExitStatus::Success.into(),
