@@ -6,7 +6,7 @@
 //! Pure: bytes in, findings out. A proof is the common part of the two copies (a valid game
 //! file up to the fork) followed by the two conflicting records, each exactly as signed.
 
-use crate::log::{Action, GameFile, Kind};
+use crate::log::{Action, GameFile};
 use crate::replay::{AnyReplayer, ReplayError, Seat, check_record};
 
 /// Which copy.
@@ -31,7 +31,7 @@ pub enum Relation {
         added: std::ops::Range<usize>,
     },
     /// Both add different documents after a common part.
-    Fork(Fork),
+    Fork(Box<Fork>),
     /// The headers differ: two different games.
     Unrelated,
 }
@@ -42,9 +42,7 @@ pub struct Fork {
     /// The first document that differs (both copies have one).
     pub document: usize,
     /// The conflicting record in each copy: its signer and what it does.
-    pub records: [(String, String); 2],
-    /// The kind of each.
-    pub kinds: [Kind; 2],
+    pub records: [(String, Action); 2],
     /// Its line in each copy.
     pub lines: [usize; 2],
     /// Whether one player signed both.
@@ -103,7 +101,6 @@ impl Fork {
         Fork {
             document: self.document,
             records: [b, a],
-            kinds: [self.kinds[1], self.kinds[0]],
             lines: [self.lines[1], self.lines[0]],
             equivocation: self.equivocation,
             defects: [db, da],
@@ -176,10 +173,9 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     let mut signers = [Seat::Creator; 2];
     let mut lines = [0; 2];
     let mut records = [
-        (String::new(), String::new()),
-        (String::new(), String::new()),
+        (String::new(), Action::Resign),
+        (String::new(), Action::Resign),
     ];
-    let mut kinds = [Kind::Move; 2];
     for (i, (which, file)) in [(Copy::A, &fa), (Copy::B, &fb)].into_iter().enumerate() {
         let mut own = base.clone();
         let upto = &file.text().as_bytes()[..file.span(document).end];
@@ -193,8 +189,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
                 error: e.to_string(),
             })?;
         let record = &own.records()[document - 1];
-        records[i] = (record.signer.clone(), record.action.to_string());
-        kinds[i] = record.action.kind();
+        records[i] = (record.signer.clone(), record.action.clone());
         lines[i] = own.line(document);
     }
     let defects = [&fa, &fb].map(|file| {
@@ -218,16 +213,15 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     } else {
         None
     };
-    Ok(Relation::Fork(Fork {
+    Ok(Relation::Fork(Box::new(Fork {
         document,
         records,
-        kinds,
         lines,
         equivocation,
         defects,
         stands,
         seen,
-    }))
+    })))
 }
 
 /// The record that shows two records at a fork, by different players, did not simply cross,
@@ -475,12 +469,7 @@ pub fn awaited_at(file: &GameFile, document: usize) -> Option<Seat> {
 /// The seat of the player who signed record `document` of `file`, by the name it gives.
 #[must_use]
 pub fn signer_seat(file: &GameFile, document: usize) -> Option<Seat> {
-    let name = &file.records()[document - 1].signer;
-    file.header()
-        .players
-        .iter()
-        .position(|p| &p.name == name)
-        .and_then(Seat::at)
+    crate::replay::seat_named(file, &file.records()[document - 1].signer)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! and checks the grown file with [`Replayer::advance`], so a record is checked once, not the
 //! whole game again. Nothing is written to disk here: the caller writes the text it returns.
 
+use crate::digest::Digest;
 use crate::journal::{Entry, GameJournal, JournalError};
 use crate::log::{
     self, Action, Document, GameFile, Kind, LogError, Record, Timestamp, record_unsigned,
@@ -94,17 +95,6 @@ impl<G: Protocol> Writer<G> {
         self.replayer.clone().finish()
     }
 
-    /// The seat of the player whose key this is, if one's is.
-    #[must_use]
-    pub fn seat_of(&self, key: &PublicKey) -> Option<Seat> {
-        self.file
-            .header()
-            .players
-            .iter()
-            .position(|p| p.key.key_data() == key.key_data())
-            .and_then(Seat::at)
-    }
-
     /// The next record: numbered, chained to the last document, and naming the seat's player.
     #[must_use]
     pub fn next(&self, seat: Seat, action: Action, time: Timestamp) -> Record {
@@ -144,7 +134,7 @@ impl<G: Protocol> Writer<G> {
             error: e.kind,
         })?;
         if let Some(journal) = journal {
-            journal_record(journal, key, &file, record.seq, &text)?;
+            journal_record(journal, key, file.game_id(), record.seq, &text)?;
         }
         Ok(Written {
             record,
@@ -201,19 +191,19 @@ pub fn sign_once(
     Ok((sign_record(record, signer)?, None))
 }
 
-/// Journals a record just signed and checked, as document `seq` of `file`'s game.
+/// Journals a document just signed and checked, as document `seq` of `game`.
 ///
 /// # Errors
 /// When the journal refuses or cannot be written.
 pub fn journal_record(
     journal: &mut GameJournal,
     key: &PublicKey,
-    file: &GameFile,
+    game: Digest,
     seq: u64,
     text: &str,
 ) -> Result<(), WriteError> {
-    let entry = Entry::new(key.clone(), file.game_id(), seq, text.to_owned())
-        .map_err(WriteError::Unjournaled)?;
+    let entry =
+        Entry::new(key.clone(), game, seq, text.to_owned()).map_err(WriteError::Unjournaled)?;
     Ok(journal.record(entry)?)
 }
 

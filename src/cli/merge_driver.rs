@@ -145,7 +145,7 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
     );
     let advice = if let Some(local_bad) = local_defect {
         format!("your version does not verify ({local_bad}): the shared version stands, so {take}")
-    } else if f.kinds[shared_at] == correspond::log::Kind::Resign {
+    } else if *shared_did == correspond::log::Action::Resign {
         format!(
             "{shared_by} resigned at record {n} while {local_by} signed {local_did}: the game is \
              over; {take}, and there is nothing left to do"
@@ -168,7 +168,7 @@ fn equivocation_refused(
     ours: &[u8],
     theirs: &[u8],
     name: &Path,
-    [shared, local]: [&(String, String); 2],
+    [shared, local]: [&(String, correspond::log::Action); 2],
     [shared_defect, local_defect]: [&Option<String>; 2],
 ) -> CliError {
     let (shown, n) = (correspond::text::path(name), f.document);

@@ -127,26 +127,20 @@ pub(crate) fn load<G: Protocol>(path: &Path) -> Result<(GameFile, Replay<G>), Cl
 
 /// Which seat a key belongs to.
 pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<Seat, CliError> {
-    let key = signer.public_key().key_data();
-    file.header()
-        .players
-        .iter()
-        .position(|p| p.key.key_data() == key)
-        .and_then(Seat::at)
-        .ok_or_else(|| {
-            let players: Vec<String> = file
-                .header()
-                .players
-                .iter()
-                .map(|p| format!("{} {}", p.name, sign::fingerprint(&p.key)))
-                .collect();
-            CliError::usage(format!(
-                "the key {} is not a player's key in this game ({})",
-                sign::fingerprint(signer.public_key()),
-                players.join(", ")
-            ))
-            .hint("choose your key with --key PATH")
-        })
+    replay::seat_of_key(file, signer.public_key()).ok_or_else(|| {
+        let players: Vec<String> = file
+            .header()
+            .players
+            .iter()
+            .map(|p| format!("{} {}", p.name, sign::fingerprint(&p.key)))
+            .collect();
+        CliError::usage(format!(
+            "the key {} is not a player's key in this game ({})",
+            sign::fingerprint(signer.public_key()),
+            players.join(", ")
+        ))
+        .hint("choose your key with --key PATH")
+    })
 }
 
 /// Appends the record `make` builds, signed by the chosen key, and commits it, all under the
@@ -393,6 +387,12 @@ pub(crate) fn game_of(path: &Path) -> Result<super::game::GameKind, CliError> {
             correspond::text::path(path)
         ))
     })?;
+    kind_of(&file, path)
+}
+
+/// The game a parsed file's header names, as an error for the user if this program does not
+/// play it.
+pub(crate) fn kind_of(file: &GameFile, path: &Path) -> Result<super::game::GameKind, CliError> {
     super::game::GameKind::named(&file.header().game).ok_or_else(|| {
         CliError::rejected(format!(
             "{}: unknown game `{}` (this program plays {})",

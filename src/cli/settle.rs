@@ -8,7 +8,7 @@
 //! afresh, since the position it was chosen in is gone.
 
 use super::CliError;
-use super::game::{GameKind, with_game};
+use super::game::with_game;
 use super::keys::{self, KeyArgs};
 use super::record;
 use correspond::log::{Action, GameFile, Record, Timestamp};
@@ -65,12 +65,8 @@ pub(crate) fn settle(
         }
     )];
     let time = keys::now()?;
-    let kind = GameKind::named(&received.file.header().game).ok_or_else(|| {
-        CliError::rejected(format!(
-            "unknown game `{}`",
-            correspond::text::escape(&received.file.header().game)
-        ))
-    })?;
+    let kind = record::kind_of(&received.file, path)?;
+
     let again = Again {
         path,
         seat,

@@ -6,6 +6,7 @@ use super::CliError;
 use correspond::digest::Digest;
 use correspond::journal::{Entry, GameJournal, Journal, JournalError};
 use correspond::log::Document;
+use correspond::writer::WriteError;
 use std::path::{Path, PathBuf};
 
 /// The environment variable naming the journal's folder, instead of
@@ -83,12 +84,11 @@ pub(crate) fn record(
     text: &str,
     file: &Path,
 ) -> Result<(), CliError> {
-    let entry = Entry::new(key.clone(), game, document, text.to_owned()).map_err(|e| {
-        CliError::usage(format!(
-            "the document just signed cannot be journaled: {e}; nothing was written"
-        ))
-    })?;
-    journal.record(entry).map_err(|e| refusal(e, file))
+    correspond::writer::journal_record(journal, key, game, document, text).map_err(|e| match e {
+        WriteError::Journal(e) => refusal(e, file),
+        // The entry cannot be made: said as the record writer says it.
+        other => CliError::usage(format!("{other}; nothing was written")),
+    })
 }
 
 /// The refusal to sign a second document at a place: names the one signed there before (which

@@ -21,7 +21,7 @@ pub(super) fn void_twice(
     let proof = earlier.and_then(|earlier| match fork::compare(&earlier, &rival) {
         Ok(fork::Relation::Fork(f)) if f.equivocation && f.document == document => {
             Some(MailError::Fork {
-                fork: Box::new(f),
+                fork: f,
                 versions: Box::new([earlier, rival.clone()]),
             })
         }
@@ -57,10 +57,7 @@ pub(super) fn unsettled(state: &mut State, voids: &[(usize, Vec<u8>)], initial: 
         }
         state.passed_over.push(ReceiveError {
             origin: None,
-            error: Box::new(MailError::Fork {
-                fork: Box::new(f),
-                versions,
-            }),
+            error: Box::new(MailError::Fork { fork: f, versions }),
             passed_over: Vec::new(),
         });
     }

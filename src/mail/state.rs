@@ -86,7 +86,7 @@ impl State {
         }
         match fork::compare(local, &rival) {
             Ok(Relation::Fork(fork)) => MailError::Fork {
-                fork: Box::new(fork),
+                fork,
                 versions: Box::new([local.to_vec(), rival]),
             },
             // Its `Game:` line names this game, but its bytes are another game's.

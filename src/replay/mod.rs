@@ -398,6 +398,26 @@ impl Summary {
     }
 }
 
+/// The seat of the header's player who goes by `name`, if one does.
+#[must_use]
+pub fn seat_named(file: &GameFile, name: &str) -> Option<Seat> {
+    let players = &file.header().players;
+    players
+        .iter()
+        .position(|p| p.name == name)
+        .and_then(Seat::at)
+}
+
+/// The seat of the header's player whose key this is, if one's is.
+#[must_use]
+pub fn seat_of_key(file: &GameFile, key: &ssh_key::PublicKey) -> Option<Seat> {
+    let players = &file.header().players;
+    players
+        .iter()
+        .position(|p| p.key.key_data() == key.key_data())
+        .and_then(Seat::at)
+}
+
 /// Checks what makes record `document` (1 or more) part of its file, before its meaning: that
 /// it names a player of the game, is signed by that player's key over its exact bytes, and has
 /// the right number and the digest of the document before it. Returns the signer's seat.
@@ -414,12 +434,7 @@ pub fn check_record(file: &GameFile, document: usize) -> Result<Seat, ReplayErro
         line: file.line(document),
         kind,
     };
-    let signer = file
-        .header()
-        .players
-        .iter()
-        .position(|p| p.name == record.signer)
-        .and_then(Seat::at)
+    let signer = seat_named(file, &record.signer)
         .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
     check_signature(file, document, signer)?;
     let expected = document as u64;

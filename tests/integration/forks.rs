@@ -418,16 +418,9 @@ fn the_merge_driver_takes_theirs_when_it_extends_ours_and_never_writes_a_bad_fil
 /// of turn or an illegal one.
 fn hand_made(text: &str, who: &str, mv: &str) -> String {
     use correspond::log::{Action, GameFile, Timestamp};
-    use correspond::replay::Seat;
     use correspond::writer::{next_record, sign_record};
     let game = GameFile::parse(text.as_bytes()).expect("a game file");
-    let seat = game
-        .header()
-        .players
-        .iter()
-        .position(|p| p.name == who)
-        .and_then(Seat::at)
-        .expect("a player");
+    let seat = correspond::replay::seat_named(&game, who).expect("a player");
     let time = Timestamp::parse("2026-03-01T11:30:00Z").expect("time");
     let record = next_record(&game, seat, Action::Move(mv.to_owned()), time);
     let key = ssh_key::PrivateKey::read_openssh_file(&keys_dir().join(who)).expect("key");

@@ -139,12 +139,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     })?;
     received.other_games += other_games;
     // Received files verify, so the registry knows their game; said plainly all the same.
-    let name = super::game::GameKind::named(&received.file.header().game).ok_or_else(|| {
-        CliError::rejected(format!(
-            "unknown game `{}`",
-            correspond::text::escape(&received.file.header().game)
-        ))
-    })?;
+    let name = super::record::kind_of(&received.file, path)?;
     // Said once the commit is made: printing cannot stop it.
     let mut report_text = Vec::new();
     let message =
