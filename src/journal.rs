@@ -28,6 +28,7 @@ use crate::log::{self, Document};
 use crate::sign;
 use serde::{Deserialize, Serialize};
 use ssh_key::PublicKey;
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -72,6 +73,21 @@ impl Entry {
     /// # Errors
     /// What does not hold, in words.
     pub fn new(key: PublicKey, game: Digest, document: u64, text: String) -> Result<Entry, String> {
+        let entry = Entry::unchecked(key, game, document, text)?;
+        entry.check_signature()?;
+        Ok(entry)
+    }
+
+    /// [`Entry::new`] but for the signature, which [`GameJournal::at`] checks when the entry is
+    /// first consulted: a game's part of the journal holds every document the user signed in
+    /// it, and checking them all each time one more is signed would make a long game's every
+    /// move cost as much again as verifying the game.
+    fn unchecked(
+        key: PublicKey,
+        game: Digest,
+        document: u64,
+        text: String,
+    ) -> Result<Entry, String> {
         let number = usize::try_from(document).map_err(|_| "no such document number".to_owned())?;
         let (content, signed) = log::read_alone(&text, number).map_err(|e| e.kind.to_string())?;
         match &content {
@@ -86,11 +102,6 @@ impl Entry {
             }
             _ => {}
         }
-        let signature = text[signed..]
-            .trim_end_matches('\n')
-            .trim_start_matches("signature: ");
-        sign::verify(&key, &text.as_bytes()[..signed], signature)
-            .map_err(|e| format!("its signature: {e}"))?;
         Ok(Entry {
             key,
             game,
@@ -99,6 +110,15 @@ impl Entry {
             content,
             signed,
         })
+    }
+
+    /// Checks that its key signed it.
+    fn check_signature(&self) -> Result<(), String> {
+        let signature = self.text[self.signed..]
+            .trim_end_matches('\n')
+            .trim_start_matches("signature: ");
+        sign::verify(&self.key, self.signed_bytes(), signature)
+            .map_err(|e| format!("its signature: {e}"))
     }
 
     /// The bytes its signature covers.
@@ -150,13 +170,21 @@ struct Wire {
 }
 
 impl Wire {
+    /// The entry, its signature checked.
     fn entry(self) -> Result<Entry, String> {
+        let entry = self.unchecked()?;
+        entry.check_signature()?;
+        Ok(entry)
+    }
+
+    /// The entry, its signature not yet checked.
+    fn unchecked(self) -> Result<Entry, String> {
         let game = Digest::parse(&self.game).ok_or("`game` is not 64 lower-case hex digits")?;
         let key = PublicKey::from_openssh(&self.key).map_err(|e| format!("`key`: {e}"))?;
         if !key.key_data().is_ed25519() {
             return Err("`key` is not an Ed25519 key".into());
         }
-        let entry = Entry::new(key, game, self.document, self.text)?;
+        let entry = Entry::unchecked(key, game, self.document, self.text)?;
         if entry.digest().to_string() != self.digest {
             return Err("`digest` is not the SHA-256 of `text`".into());
         }
@@ -311,7 +339,8 @@ impl Journal {
         let mut file = open_private(&path).map_err(&io)?;
         file.lock().map_err(&io)?;
         let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
-        let entries = entries_of(&path, &bytes, game)?;
+        let (entries, lines): (Vec<Entry>, Vec<usize>) =
+            entries_of(&path, &bytes, game, false)?.into_iter().unzip();
         if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             // The last entry is whole but its newline is missing: put it back, so that the
             // next entry starts a line of its own.
@@ -321,6 +350,10 @@ impl Journal {
             file,
             path,
             entries,
+            unchecked: lines
+                .into_iter()
+                .map(|line| Cell::new(Some(line)))
+                .collect(),
         })
     }
 
@@ -336,7 +369,8 @@ impl Journal {
             let file = crate::files::open_regular(&path).map_err(&io)?;
             file.lock_shared().map_err(&io)?;
             let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
-            entries.extend(entries_of(&path, &bytes, game)?);
+            let checked = entries_of(&path, &bytes, game, true)?;
+            entries.extend(checked.into_iter().map(|(entry, _)| entry));
         }
         Ok(Export::of(entries))
     }
@@ -374,7 +408,7 @@ impl Journal {
         for (game, entries) in by_game {
             let mut journal = self.game(Digest(game))?;
             for entry in entries {
-                match journal.at(&entry.key, entry.document, entry.prev()) {
+                match journal.at(&entry.key, entry.document, entry.prev())? {
                     Some(ours) if ours.text == entry.text => report.known += 1,
                     Some(ours) => report.conflicts.push((ours.clone(), entry)),
                     None => {
@@ -393,16 +427,39 @@ pub struct GameJournal {
     file: File,
     path: PathBuf,
     entries: Vec<Entry>,
+    /// For each entry, the line it was read from while its signature is not yet checked.
+    unchecked: Vec<Cell<Option<usize>>>,
 }
 
 impl GameJournal {
     /// The document `key` signed as document `document` after the document `prev` (`None`
-    /// for a header), if it signed one.
-    #[must_use]
-    pub fn at(&self, key: &PublicKey, document: u64, prev: Option<Digest>) -> Option<&Entry> {
-        self.entries.iter().find(|e| {
+    /// for a header), if it signed one. Its signature is checked here, the first time.
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] when the entry there is not signed by its key.
+    pub fn at(
+        &self,
+        key: &PublicKey,
+        document: u64,
+        prev: Option<Digest>,
+    ) -> Result<Option<&Entry>, JournalError> {
+        let Some(i) = self.entries.iter().position(|e| {
             e.document == document && e.prev() == prev && e.key.key_data() == key.key_data()
-        })
+        }) else {
+            return Ok(None);
+        };
+        let entry = &self.entries[i];
+        if let Some(line) = self.unchecked[i].get() {
+            entry
+                .check_signature()
+                .map_err(|reason| JournalError::Damaged {
+                    path: self.path.clone(),
+                    line,
+                    reason,
+                })?;
+            self.unchecked[i].set(None);
+        }
+        Ok(Some(entry))
     }
 
     /// The entries, in the order they were recorded.
@@ -424,7 +481,7 @@ impl GameJournal {
         prev: Option<Digest>,
         signed: &[u8],
     ) -> Result<(), JournalError> {
-        match self.at(key, document, prev) {
+        match self.at(key, document, prev)? {
             Some(earlier) if earlier.signed_bytes() != signed => {
                 Err(JournalError::Conflict(Box::new(earlier.clone())))
             }
@@ -439,7 +496,7 @@ impl GameJournal {
     /// [`JournalError::Conflict`] if the key signed another document there; when the journal
     /// cannot be written.
     pub fn record(&mut self, entry: Entry) -> Result<(), JournalError> {
-        match self.at(&entry.key, entry.document, entry.prev()) {
+        match self.at(&entry.key, entry.document, entry.prev())? {
             Some(earlier) if earlier.text == entry.text => Ok(()),
             Some(earlier) => Err(JournalError::Conflict(Box::new(earlier.clone()))),
             None => self.write(entry),
@@ -456,6 +513,7 @@ impl GameJournal {
         self.file.write_all(line.as_bytes()).map_err(io)?;
         self.file.sync_data().map_err(io)?;
         self.entries.push(entry);
+        self.unchecked.push(Cell::new(None));
         Ok(())
     }
 }
@@ -464,7 +522,15 @@ impl GameJournal {
 /// short is damage too, named as such: a command killed while recording leaves one (its
 /// document was then never written anywhere, since the journal is synced first), but so does
 /// a copy or a sync cut short, and only the user can tell which.
-fn entries_of(path: &Path, bytes: &[u8], game: Digest) -> Result<Vec<Entry>, JournalError> {
+///
+/// With `check`, each entry's signature is checked too; without, they are left to
+/// [`GameJournal::at`]. Each entry comes with its line.
+fn entries_of(
+    path: &Path,
+    bytes: &[u8],
+    game: Digest,
+    check: bool,
+) -> Result<Vec<(Entry, usize)>, JournalError> {
     let mut entries = Vec::new();
     for (i, line) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
         let damaged = |reason: String| JournalError::Damaged {
@@ -477,7 +543,13 @@ fn entries_of(path: &Path, bytes: &[u8], game: Digest) -> Result<Vec<Entry>, Jou
             .map_err(|_| damaged("not UTF-8 text".into()))?;
         let parsed = serde_json::from_str::<Wire>(line)
             .map_err(|e| e.to_string())
-            .and_then(Wire::entry);
+            .and_then(|wire| {
+                if check {
+                    wire.entry()
+                } else {
+                    wire.unchecked()
+                }
+            });
         let entry = match parsed {
             Ok(entry) => entry,
             Err(_) if cut => {
@@ -492,7 +564,7 @@ fn entries_of(path: &Path, bytes: &[u8], game: Digest) -> Result<Vec<Entry>, Jou
         if entry.game != game {
             return Err(damaged("an entry of another game".into()));
         }
-        entries.push(entry);
+        entries.push((entry, i + 1));
     }
     Ok(entries)
 }

@@ -38,6 +38,7 @@ pub mod journal;
 pub mod ledger;
 pub mod log;
 pub mod mail;
+pub mod parallel;
 pub mod pgn;
 pub mod replay;
 pub mod rules;

@@ -71,7 +71,18 @@ impl<G: Protocol> Writer<G> {
     /// # Errors
     /// The file's first defect.
     pub fn open(bytes: &[u8]) -> Result<Self, ReplayError> {
-        Writer::of(GameFile::parse(bytes)?)
+        Writer::open_with(bytes, 1)
+    }
+
+    /// [`Writer::open`], with up to `threads` threads checking signatures (see
+    /// [`Replayer::advance_with`]).
+    ///
+    /// # Errors
+    /// The file's first defect.
+    pub fn open_with(bytes: &[u8], threads: usize) -> Result<Self, ReplayError> {
+        let file = GameFile::parse(bytes)?;
+        let replayer = Replayer::start(&file)?.advance_with(&file, threads)?;
+        Ok(Writer { file, replayer })
     }
 
     /// Replays a parsed game file of game `G`.
@@ -93,6 +104,12 @@ impl<G: Protocol> Writer<G> {
     #[must_use]
     pub fn replay(&self) -> Replay<G> {
         self.replayer.clone().finish()
+    }
+
+    /// The replay of the file so far, without copying it.
+    #[must_use]
+    pub fn into_replay(self) -> Replay<G> {
+        self.replayer.finish()
     }
 
     /// The next record: numbered, chained to the last document, and naming the seat's player.
@@ -179,7 +196,7 @@ pub fn sign_once(
     signer: &dyn Signer,
 ) -> Result<(String, Option<Timestamp>), WriteError> {
     let key = signer.public_key();
-    if let Some((text, time)) = signed_before(journal, key, record) {
+    if let Some((text, time)) = signed_before(journal, key, record)? {
         return Ok((text, Some(time)));
     }
     journal.check(
@@ -210,19 +227,23 @@ pub fn journal_record(
 /// The document `key` signed before at `record`'s place, when it is `record` but for its
 /// time (the same place, the same action): with its time. Never an acceptance: accepting a game
 /// twice is refused, so that a challenge sent twice is noticed.
-#[must_use]
+///
+/// # Errors
+/// When the journal's entry at that place is damaged.
 pub fn signed_before(
     journal: &GameJournal,
     key: &PublicKey,
     record: &Record,
-) -> Option<(String, log::Timestamp)> {
-    let earlier = journal.at(key, record.seq, Some(record.prev))?;
+) -> Result<Option<(String, log::Timestamp)>, JournalError> {
+    let Some(earlier) = journal.at(key, record.seq, Some(record.prev))? else {
+        return Ok(None);
+    };
     let Document::Record(r) = &earlier.content else {
-        return None;
+        return Ok(None);
     };
     let same = r.prev == record.prev
         && r.signer == record.signer
         && r.action == record.action
         && !matches!(r.action, Action::Accept { .. });
-    same.then(|| (earlier.text.clone(), r.time.clone()))
+    Ok(same.then(|| (earlier.text.clone(), r.time.clone())))
 }

@@ -1,7 +1,13 @@
-//! What the benchmarks share: the test keys, and a Campaign game's opening made by the
-//! program itself.
+//! What the benchmarks share: the test keys, a Campaign game's opening made by the program
+//! itself, and long games grown from it by the library's writer.
+#![allow(dead_code, reason = "each benchmark uses some of these")]
 
+use correspond::journal::Journal;
+use correspond::log::{Action, Timestamp};
+use correspond::replay::Seat;
+use correspond::rules::campaign::Campaign;
 use correspond::sign::KeySigner;
+use correspond::writer::Writer;
 use std::path::Path;
 use std::process::Command;
 
@@ -58,4 +64,38 @@ pub fn opening(dir: &Path, file: &Path) -> String {
         run("bob", &["play", path, "--defer"]);
     }
     std::fs::read_to_string(file).expect("the opening")
+}
+
+/// Grows a Campaign game (`text`, an [`opening`] with heads to move) by `records` moves, signed
+/// by the library's writer: the handlers shuffle, which Campaign allows for ever (repetition is
+/// only a claim). With `journals` (alice's folder, then bob's), each player's records go into
+/// their signing journal, as the signing commands put them. `each` sees the text after every
+/// record. Returns the next legal move.
+pub fn grow(
+    text: &mut String,
+    records: usize,
+    journals: Option<[&Path; 2]>,
+    mut each: impl FnMut(&str),
+) -> &'static str {
+    let signers = [key("alice"), key("bob")];
+    let cycle = ["a2a3", "a6a5", "a1a2", "a7a6", "a2a1", "a6a7"];
+    let mut moves = cycle[..2].iter().chain(cycle[2..].iter().cycle());
+    let mut writer = Writer::<Campaign>::open(text.as_bytes()).expect("a valid opening");
+    let game = writer.file().game_id();
+    let mut journals = journals
+        .map(|dirs| dirs.map(|dir| Journal::at(dir.to_owned()).game(game).expect("a journal")));
+    let time = Timestamp::parse("2026-01-01T00:00:00Z").expect("time");
+    for n in 0..records {
+        let mover = Seat::BOTH[n % 2];
+        let action = Action::Move((*moves.next().expect("a cycle")).into());
+        let record = writer.next(mover, action, time.clone());
+        let journal = journals.as_mut().map(|j| &mut j[mover.index()]);
+        let written = writer
+            .write(record, &signers[mover.index()], journal)
+            .expect("a legal move");
+        text.push_str(&written.text);
+        writer = written.writer;
+        each(text);
+    }
+    moves.next().expect("a cycle")
 }

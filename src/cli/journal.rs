@@ -159,10 +159,10 @@ fn restore(
     loop {
         let next = file.documents() as u64;
         let last = file.digest(file.documents() - 1);
-        let candidates: Vec<&Entry> = players
-            .iter()
-            .filter_map(|key| journal.at(key, next, Some(last)))
-            .collect();
+        let mut candidates: Vec<&Entry> = Vec::new();
+        for key in &players {
+            candidates.extend(journal.at(key, next, Some(last)).map_err(journal_error)?);
+        }
         let [entry] = candidates[..] else { break };
         file.append(entry.text.as_bytes())
             .map_err(|e| invalid(path, &e))?;

@@ -94,6 +94,12 @@ enum Command {
     Position(position::Args),
 }
 
+/// How many threads the checking of signatures may use: one per core. Results never depend on
+/// it (see `src/replay/check.rs`).
+pub(crate) fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 /// Runs a parsed command line, writing its output to `out`.
 ///
 /// # Errors

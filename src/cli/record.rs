@@ -151,7 +151,6 @@ pub(crate) fn append<G: CliGame + Protocol>(
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
 ) -> Result<(), CliError> {
     let path = &args.file;
-    read(path)?;
     let tracked = if args.no_commit {
         None
     } else {
@@ -199,7 +198,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
 ) -> Result<(Record, Replay<G>, Seat), CliError> {
-    let writer = Writer::<G>::open(locked.bytes())
+    let writer = Writer::<G>::open_with(locked.bytes(), super::cores())
         .map_err(|e| invalid(path, &e).hint("nothing was written"))?;
     let seat = seat_of(writer.file(), signer)?;
     let replay = writer.replay();
@@ -228,7 +227,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     locked
         .append(written.text.as_bytes())
         .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
-    let after = written.writer.replay();
+    let after = written.writer.into_replay();
     said.push(step_line(&after, after.last()));
     said.push(format!(
         "now: {}",
@@ -378,10 +377,12 @@ pub(crate) fn derive_nonce(
     ))
 }
 
-/// The game a file's header names, read without verifying anything else.
+/// The game a file's header names, read without verifying anything else: only the header is
+/// parsed here, since the command parses and replays the whole file once it knows the game.
 pub(crate) fn game_of(path: &Path) -> Result<super::game::GameKind, CliError> {
     let bytes = read(path)?;
-    let file = GameFile::parse(&bytes).map_err(|e| {
+    let header = log::raw_document(&bytes, 0).map(|header| &bytes[..header.end]);
+    let file = header.and_then(GameFile::parse).map_err(|e| {
         CliError::rejected(format!(
             "{} does not verify: {e}",
             correspond::text::path(path)

@@ -39,19 +39,24 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             "no game files to check: the folders given hold no *.yaml or *.yml files",
         ));
     }
-    let results: Vec<(PathBuf, Checked)> = files
-        .into_iter()
-        .map(|path| {
-            let checked = match correspond::log::read_limited(&path) {
-                Err(e) => Checked::Unreadable(e.to_string()),
-                Ok(bytes) => match replay::verify(&bytes) {
-                    Ok(summary) => Checked::Valid(summary),
-                    Err(e) => Checked::Invalid(e),
-                },
-            };
-            (path, checked)
-        })
-        .collect();
+    // Many files: one thread each, as many at once as there are cores. Fewer files than cores:
+    // one at a time, each on every core (its signatures checked ahead of its replay).
+    let cores = super::cores();
+    let (at_once, per_file) = if files.len() >= cores {
+        (cores, 1)
+    } else {
+        (1, cores)
+    };
+    let checked = correspond::parallel::map_in_order(&files, at_once, |path| {
+        match correspond::log::read_limited(path) {
+            Err(e) => Checked::Unreadable(e.to_string()),
+            Ok(bytes) => match replay::verify_with(&bytes, per_file) {
+                Ok(summary) => Checked::Valid(summary),
+                Err(e) => Checked::Invalid(e),
+            },
+        }
+    });
+    let results: Vec<(PathBuf, Checked)> = files.into_iter().zip(checked).collect();
     if args.json {
         write_json(&results, out)?;
     } else {

@@ -229,11 +229,14 @@ fn export_and_import_move_the_journal_and_report_conflicts() {
     let game = laptop.game(GAME).expect("open");
     assert_eq!(
         game.at(alice.public_key(), 3, Some(Digest([3; 32])))
+            .expect("sound")
             .map(|e| &e.text),
         Some(&r3_other)
     );
     assert_eq!(
-        game.at(alice.public_key(), 1, Some(GAME)).map(|e| &e.text),
+        game.at(alice.public_key(), 1, Some(GAME))
+            .expect("sound")
+            .map(|e| &e.text),
         Some(&r1)
     );
 }
@@ -262,4 +265,59 @@ fn an_export_that_is_not_one_is_refused_whole() {
         panic!("entry 1 is wrong")
     };
     assert!(reason.contains("digest"), "{reason}");
+}
+
+#[test]
+fn a_signature_is_checked_when_its_entry_is_consulted_and_export_checks_them_all() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = Journal::at(dir.path().to_owned());
+    let alice = key();
+    let (_, e4) = record(&alice, 1, "e2e4", 0);
+    let (_, d5) = record(&alice, 2, "d7d5", 1);
+    {
+        let mut game = journal.game(GAME).expect("open");
+        game.record(entry(&alice, 1, &e4)).expect("record");
+        game.record(entry(&alice, 2, &d5)).expect("record");
+    }
+    // Line 2's move changed after signing, its digest made to match: well-formed, not signed.
+    let forged = d5.replace("d7d5", "d7d6");
+    let mut wire = entry(&alice, 2, &d5).wire();
+    wire.text = forged.clone();
+    wire.digest = Digest::of(forged.as_bytes()).to_string();
+    let path = dir.path().join(format!("{GAME}.jsonl"));
+    let lines = fs::read_to_string(&path).expect("read");
+    let first = lines.lines().next().expect("line 1");
+    let json = serde_json::to_string(&wire).expect("json");
+    fs::write(&path, format!("{first}\n{json}\n")).expect("write");
+    let game = journal
+        .game(GAME)
+        .expect("the signatures wait until an entry is consulted");
+    let key = alice.public_key();
+    assert_eq!(
+        game.at(key, 1, Some(GAME))
+            .expect("line 1 is sound")
+            .map(|e| &e.text),
+        Some(&e4)
+    );
+    let Err(JournalError::Damaged { line, reason, .. }) = game.at(key, 2, Some(Digest([2; 32])))
+    else {
+        panic!("a forged entry consulted")
+    };
+    assert_eq!(
+        (line, reason.as_str()),
+        (
+            2,
+            "its signature: the signature does not match the signed bytes"
+        )
+    );
+    let unsigned = &forged.as_bytes()[..forged.find("signature:").expect("a signature line")];
+    assert!(matches!(
+        game.check(key, 2, Some(Digest([2; 32])), unsigned),
+        Err(JournalError::Damaged { line: 2, .. })
+    ));
+    drop(game);
+    assert!(matches!(
+        journal.export(),
+        Err(JournalError::Damaged { line: 2, .. })
+    ));
 }

@@ -139,6 +139,16 @@ pub enum Document {
 /// Reads document `i` (0: the header), whose `---` line is line `first_line` of the file, and
 /// checks that it is written the one way this program writes it.
 pub(super) fn read_document(doc: &str, i: usize, first_line: usize) -> Result<Document, LogError> {
+    if i > 0
+        && let Some(record) = format::quick_record(doc)
+    {
+        return Ok(Document::Record(record));
+    }
+    read_yaml(doc, i, first_line)
+}
+
+/// [`read_document`] through the YAML parser, which explains what is wrong.
+pub(super) fn read_yaml(doc: &str, i: usize, first_line: usize) -> Result<Document, LogError> {
     let fail = |line: usize, kind: LogErrorKind| LogError {
         document: Some(i),
         line,

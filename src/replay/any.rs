@@ -11,14 +11,22 @@ pub struct AnyReplayer(Box<dyn Erased>);
 
 /// What [`AnyReplayer`] asks of a [`Replayer`], whatever its game.
 trait Erased {
-    fn advance(self: Box<Self>, file: &GameFile) -> Result<Box<dyn Erased>, ReplayError>;
+    fn advance(
+        self: Box<Self>,
+        file: &GameFile,
+        threads: usize,
+    ) -> Result<Box<dyn Erased>, ReplayError>;
     fn awaited(&self) -> Option<Seat>;
     fn summary(self: Box<Self>) -> Summary;
 }
 
 impl<G: Protocol + 'static> Erased for Replayer<G> {
-    fn advance(self: Box<Self>, file: &GameFile) -> Result<Box<dyn Erased>, ReplayError> {
-        Ok(Box::new((*self).advance(file)?))
+    fn advance(
+        self: Box<Self>,
+        file: &GameFile,
+        threads: usize,
+    ) -> Result<Box<dyn Erased>, ReplayError> {
+        Ok(Box::new((*self).advance_with(file, threads)?))
     }
 
     fn awaited(&self) -> Option<Seat> {
@@ -54,7 +62,15 @@ impl AnyReplayer {
     /// # Errors
     /// The first defect among them.
     pub fn advance(self, file: &GameFile) -> Result<AnyReplayer, ReplayError> {
-        Ok(AnyReplayer(self.0.advance(file)?))
+        self.advance_with(file, 1)
+    }
+
+    /// [`AnyReplayer::advance`] with up to `threads` threads (see [`Replayer::advance_with`]).
+    ///
+    /// # Errors
+    /// The first defect among them.
+    pub fn advance_with(self, file: &GameFile, threads: usize) -> Result<AnyReplayer, ReplayError> {
+        Ok(AnyReplayer(self.0.advance(file, threads)?))
     }
 
     /// The seat the game awaits after the records replayed so far (`None` once it is over).

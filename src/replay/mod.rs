@@ -8,6 +8,7 @@
 //! flip protocol is followed, and whether the game is already over.
 
 mod any;
+mod check;
 mod phase;
 mod protocol;
 mod refusal;
@@ -21,7 +22,8 @@ pub use refusal::ProtocolError;
 use crate::digest::Digest;
 use crate::log::{self, GameFile, LogError, LogErrorKind};
 use crate::rules::Line;
-use crate::sign::{self, SignError};
+use crate::sign;
+use check::{Ahead, Keys};
 use state::State;
 
 /// One replayed document: who signed it, what it did, and the state after it.
@@ -227,6 +229,7 @@ pub fn replay<G: Protocol>(file: &GameFile) -> Result<Replay<G>, ReplayError> {
 /// once, not the whole game again for every version.
 #[derive(Clone)]
 pub struct Replayer<G: Protocol> {
+    keys: Keys,
     options: G::Options,
     state: State<G>,
     steps: Vec<Step<G>>,
@@ -251,7 +254,8 @@ impl<G: Protocol> Replayer<G> {
                 G::NAME
             ))));
         }
-        check_signature(file, 0, Seat::Creator)?;
+        let keys = Keys::of(file);
+        keys.check_signature(file, 0, Seat::Creator)?;
         let options =
             G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let named = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
@@ -259,6 +263,7 @@ impl<G: Protocol> Replayer<G> {
             .map_err(|e| at_header(ErrorKind::Header(e)))?;
         let steps = vec![state.step(0, file.line(0), Seat::Creator, vec![Event::Created])];
         Ok(Replayer {
+            keys,
             options,
             state,
             steps,
@@ -271,23 +276,43 @@ impl<G: Protocol> Replayer<G> {
     /// # Errors
     /// The first defect among the new records; the replayer is consumed, since a record that
     /// fails may have been half applied.
-    pub fn advance(mut self, file: &GameFile) -> Result<Self, ReplayError> {
-        for document in self.steps.len()..file.documents() {
-            let record = &file.records()[document - 1];
-            let line = file.line(document);
-            let fail = |kind| ReplayError {
-                document: Some(document),
-                line,
-                kind,
-            };
-            let signer = check_record(file, document)?;
-            let events = self
-                .state
-                .apply(file, signer, &record.action, document)
-                .map_err(fail)?;
-            self.steps
-                .push(self.state.step(document, line, signer, events));
-        }
+    pub fn advance(self, file: &GameFile) -> Result<Self, ReplayError> {
+        self.advance_with(file, 1)
+    }
+
+    /// [`Replayer::advance`] with up to `threads` threads: the others check signatures and the
+    /// chain ahead of the replay (see `src/replay/check.rs`). The result is the same for any
+    /// number of threads.
+    ///
+    /// # Errors
+    /// The first defect among the new records.
+    pub fn advance_with(mut self, file: &GameFile, threads: usize) -> Result<Self, ReplayError> {
+        let ahead = Ahead::new(&self.keys, file, self.steps.len());
+        let helpers = ahead.helpers(threads);
+        std::thread::scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|| ahead.help());
+            }
+            let replayed: Result<(), ReplayError> = (self.steps.len()..file.documents())
+                .try_for_each(|document| {
+                    let signer = ahead.verdict(document)?;
+                    let record = &file.records()[document - 1];
+                    let line = file.line(document);
+                    let events = self
+                        .state
+                        .apply(file, signer, &record.action, document)
+                        .map_err(|kind| ReplayError {
+                            document: Some(document),
+                            line,
+                            kind,
+                        })?;
+                    self.steps
+                        .push(self.state.step(document, line, signer, events));
+                    Ok(())
+                });
+            ahead.finish();
+            replayed
+        })?;
         Ok(self)
     }
 
@@ -325,8 +350,18 @@ impl<G: Protocol> Replayer<G> {
 /// # Errors
 /// The first defect, naming its document and line.
 pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
+    verify_with(bytes, 1)
+}
+
+/// [`verify`] with up to `threads` threads; the result is the same for any number.
+///
+/// # Errors
+/// The first defect, naming its document and line.
+pub fn verify_with(bytes: &[u8], threads: usize) -> Result<Summary, ReplayError> {
     let file = GameFile::parse(bytes)?;
-    Ok(AnyReplayer::start(&file)?.advance(&file)?.summary())
+    Ok(AnyReplayer::start(&file)?
+        .advance_with(&file, threads)?
+        .summary())
 }
 
 /// A replayed game summed up, the same for every game.
@@ -428,70 +463,7 @@ pub fn seat_of_key(file: &GameFile, key: &ssh_key::PublicKey) -> Option<Seat> {
 /// # Panics
 /// If the file has no document `document`, or it is the header.
 pub fn check_record(file: &GameFile, document: usize) -> Result<Seat, ReplayError> {
-    let record = &file.records()[document - 1];
-    let fail = |kind| ReplayError {
-        document: Some(document),
-        line: file.line(document),
-        kind,
-    };
-    let signer = seat_named(file, &record.signer)
-        .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
-    check_signature(file, document, signer)?;
-    let expected = document as u64;
-    if record.seq != expected {
-        return Err(fail(if record.seq < expected {
-            ErrorKind::Repeated {
-                expected,
-                found: record.seq,
-            }
-        } else {
-            ErrorKind::Gap {
-                expected,
-                found: record.seq,
-            }
-        }));
-    }
-    let previous = file.digest(document - 1);
-    if record.prev != previous {
-        return Err(fail(ErrorKind::BrokenChain {
-            expected: previous,
-            found: record.prev,
-        }));
-    }
-    Ok(signer)
-}
-
-/// Checks document `document`'s signature against the key of seat `signer`.
-fn check_signature(file: &GameFile, document: usize, signer: Seat) -> Result<(), ReplayError> {
-    let players = &file.header().players;
-    let player = &players[signer.index()];
-    let fail = |kind| ReplayError {
-        document: Some(document),
-        line: file.line(document),
-        kind,
-    };
-    match sign::verify(
-        &player.key,
-        file.signed_bytes(document),
-        file.signature(document),
-    ) {
-        Ok(()) => Ok(()),
-        Err(SignError::OtherKey(fingerprint)) => {
-            let other = &players[signer.other().index()];
-            if sign::fingerprint(&other.key) == fingerprint {
-                Err(fail(ErrorKind::WrongSigner {
-                    named: player.name.clone(),
-                    actual: other.name.clone(),
-                }))
-            } else {
-                Err(fail(ErrorKind::BadSignature(format!(
-                    "made with the key {fingerprint}, which is not {}'s",
-                    player.name
-                ))))
-            }
-        }
-        Err(e) => Err(fail(ErrorKind::BadSignature(e.to_string()))),
-    }
+    Keys::of(file).check_record(file, document)
 }
 
 /// The players' seats: both sides fixed and different, or (where the game allows it) both left

@@ -10,8 +10,10 @@
 
 mod agent;
 mod keys;
+mod verifier;
 
 pub use keys::{KeySource, Passphrase, key_kind, load_signer, public_key};
+pub use verifier::Verifier;
 
 use ssh_encoding::{Decode, Encode};
 use ssh_key::public::KeyData;
@@ -186,7 +188,14 @@ pub fn verify(key: &PublicKey, message: &[u8], base64: &str) -> Result<(), SignE
     if sig.namespace() != NAMESPACE {
         return Err(SignError::Namespace(sig.namespace().to_owned()));
     }
-    // OpenSSH would accept SHA-256 and reserved data too; one document, one signature.
+    // OpenSSH would accept version 0, SHA-256 and reserved data too; one document, one
+    // signature.
+    if sig.version() != 1 {
+        return Err(SignError::Spelling(format!(
+            "the signature is of SSHSIG version {}",
+            sig.version()
+        )));
+    }
     if sig.hash_alg() != HashAlg::Sha512 {
         return Err(SignError::Spelling(format!(
             "the signature hashes the document with {}",

@@ -133,3 +133,86 @@ fn a_signature_has_one_spelling() {
         signer.sign(message).expect("sign")
     );
 }
+
+/// `s + L`: the second spelling of an Ed25519 signature's `S` (little-endian) that the Ed25519
+/// equation alone would accept.
+fn plus_group_order(s: &mut [u8]) {
+    const L: [u8; 32] = [
+        0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde,
+        0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
+    ];
+    let mut carry = 0u16;
+    for (byte, l) in s.iter_mut().zip(L) {
+        let sum = u16::from(*byte) + u16::from(l) + carry;
+        *byte = sum.to_le_bytes()[0];
+        carry = sum >> 8;
+    }
+}
+
+#[test]
+fn a_verifiers_quick_path_accepts_exactly_what_the_full_decoding_accepts() {
+    use base64ct::{Base64, Encoding as _};
+    let (signer, other) = (key(), key());
+    let message = b"---\nseq: 1\n";
+    let good = signer.sign(message).expect("sign");
+    let mut high_s = Base64::decode_vec(&good).expect("base64");
+    let len = high_s.len();
+    plus_group_order(&mut high_s[len - 32..]);
+    let sha256 = signer
+        .key
+        .sign(NAMESPACE, HashAlg::Sha256, message)
+        .expect("sign");
+    let mut texts = vec![
+        good.clone(),
+        other.sign(message).expect("sign"),
+        encode(&signer.sign_raw("git", message).expect("sign")),
+        encode(&sha256),
+        with_reserved(&signer.key, message, b"x"),
+        Base64::encode_string(&high_s),
+        format!("{good}="),
+        good[..good.len() - 4].to_owned(),
+        String::new(),
+    ];
+    // Every one-character change: the key, the fields, the signature and the padding.
+    for at in 0..good.len() {
+        for c in ['A', 'B', 'g', '/', '+', '='] {
+            let mut text = good.clone();
+            text.replace_range(at..=at, &c.to_string());
+            texts.push(text);
+        }
+    }
+    // Version 0, which OpenSSH accepts, is a second spelling of the same signature.
+    let mut version_0 = Base64::decode_vec(&good).expect("base64");
+    version_0[9] = 0;
+    assert_eq!(
+        verify(
+            signer.public_key(),
+            message,
+            &Base64::encode_string(&version_0)
+        )
+        .expect_err("version 0")
+        .to_string(),
+        "the signature is of SSHSIG version 0; a correspond signature has one spelling: \
+         SHA-512, namespace `correspond`, no reserved data"
+    );
+    let verifier = Verifier::new(signer.public_key());
+    let mut accepted = 0;
+    for text in &texts {
+        let full = verify(signer.public_key(), message, text).map_err(|e| e.to_string());
+        assert_eq!(verifier.verifies(message, text), full.is_ok(), "{text}");
+        assert_eq!(
+            verifier.verify(message, text).map_err(|e| e.to_string()),
+            full,
+            "{text}"
+        );
+        accepted += usize::from(full.is_ok());
+    }
+    // The good text, and the changes that leave its bytes as they are (none: base64ct and
+    // ssh-key both read only the canonical spelling).
+    assert_eq!(
+        accepted,
+        1 + texts.iter().skip(1).filter(|t| **t == good).count()
+    );
+    assert!(!verifier.verifies(b"---\nseq: 2\n", &good));
+    assert!(verifier.verify(b"---\nseq: 2\n", &good).is_err());
+}

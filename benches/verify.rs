@@ -1,0 +1,163 @@
+//! `correspond verify` and `play` against the floor of their work, the raw Ed25519 verification
+//! rate, measured in the same run: R1 on one core, R2 on every core (one thread per core).
+//! Prints, as ratios to the floor:
+//!
+//! - `verify` of one game of 2,000 records, in documents checked per second, against R1
+//!   (target at least 0.8; with every core, at least 1.4);
+//! - `verify` of a folder of 40 games of 50 records, against R2 (target at least 0.8);
+//! - `play` of one move on the long game, against `verify` of it (target at most 1.2).
+//!
+//! The commands are run as a user runs them (the release binary, a process each), so process
+//! start and file reading count. Run with `cargo bench --bench verify`; building the games
+//! (signing about 4,000 records) is not timed.
+
+mod common;
+use common::{grow, opening};
+use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const LONG: usize = 2000;
+const GAMES: usize = 40;
+const SHORT: usize = 50;
+const RUNS: usize = 15;
+
+fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("verify: run with `cargo bench --bench verify`");
+        return;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let long = dir.path().join("long.yaml");
+    let mut text = opening(dir.path(), &long);
+    let opened = documents(&text);
+    // Each player's signing journal holds their half of the game, as it would after playing
+    // it with the signing commands: `play` reads it.
+    let journals = [
+        dir.path().join("alice-journal"),
+        dir.path().join("bob-journal"),
+    ];
+    let next = grow(
+        &mut text,
+        LONG + 1 - opened,
+        Some(journals.each_ref().map(PathBuf::as_path)),
+        |_| {},
+    );
+    std::fs::write(&long, &text).expect("write");
+    let long_documents = documents(&text);
+    let folder = dir.path().join("folder");
+    std::fs::create_dir(&folder).expect("mkdir");
+    for n in 0..GAMES {
+        let file = folder.join(format!("game-{n:02}.yaml"));
+        let mut text = opening(&folder, &file);
+        let opened = documents(&text);
+        grow(&mut text, SHORT + 1 - opened, None, |_| {});
+        std::fs::write(&file, &text).expect("write");
+    }
+    let folder_documents = GAMES * (SHORT + 1);
+
+    let (r1, r2) = (raw_rate(1), raw_rate(cores));
+    println!("raw Ed25519 verification: R1 {r1:.0}/s on one core, R2 {r2:.0}/s on {cores} cores");
+
+    let verify_long = best(|| run(dir.path(), &["verify", "long.yaml"], None));
+    let rate = long_documents as f64 / verify_long.as_secs_f64();
+    println!(
+        "verify, one game of {long_documents} documents: {} = {rate:.0}/s = {:.2} × R1 \
+         (target ≥ 0.8; ≥ 1.4 with every core)",
+        ms(verify_long),
+        rate / r1
+    );
+
+    let verify_folder = best(|| run(dir.path(), &["verify", "folder"], None));
+    let rate = folder_documents as f64 / verify_folder.as_secs_f64();
+    println!(
+        "verify, a folder of {GAMES} games of {} documents: {} = {rate:.0}/s = {:.2} × R2 \
+         (target ≥ 0.8)",
+        SHORT + 1,
+        ms(verify_folder),
+        rate / r2
+    );
+
+    let keys = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/keys/alice");
+    let keys = keys.to_str().expect("UTF-8");
+    let play = best(|| {
+        std::fs::copy(&long, dir.path().join("played.yaml")).expect("copy");
+        let args = ["play", "played.yaml", next, "--key", keys, "--no-commit"];
+        run(dir.path(), &args, Some(&journals[0]))
+    });
+    println!(
+        "play, one move on that game: {} = {:.2} × verify of it (target ≤ 1.2)",
+        ms(play),
+        play.as_secs_f64() / verify_long.as_secs_f64()
+    );
+}
+
+/// The documents in a game file: its `---` lines.
+fn documents(text: &str) -> usize {
+    text.lines().filter(|l| *l == "---").count()
+}
+
+/// Runs the release binary in `dir`, with `journal` as the signing journal; the time it took.
+fn run(dir: &Path, args: &[&str], journal: Option<&Path>) -> Duration {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_correspond"));
+    command
+        .current_dir(dir)
+        .env("CORRESPOND_TIME", "2026-01-01T00:00:00Z")
+        .args(args);
+    if let Some(journal) = journal {
+        command.env("CORRESPOND_JOURNAL", journal);
+    }
+    let started = Instant::now();
+    let out = command.output().expect("run correspond");
+    let took = started.elapsed();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    took
+}
+
+/// The fastest of `RUNS` timings.
+fn best(f: impl Fn() -> Duration) -> Duration {
+    (0..RUNS).map(|_| f()).min().expect("runs")
+}
+
+/// Ed25519 verifications per second on `threads` threads, each checking its own signatures
+/// over messages the size of SSHSIG's signed data (102 bytes); the best of five runs.
+fn raw_rate(threads: usize) -> f64 {
+    let signer = SigningKey::from_bytes(&[7; 32]);
+    let signed: Vec<([u8; 102], ed25519_dalek::Signature)> = (0..256u32)
+        .map(|i| {
+            let mut message = [0u8; 102];
+            message[..4].copy_from_slice(&i.to_be_bytes());
+            (message, signer.sign(&message))
+        })
+        .collect();
+    let public = signer.verifying_key();
+    const ROUNDS: usize = 8;
+    (0..5)
+        .map(|_| {
+            let started = Instant::now();
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| {
+                        for _ in 0..ROUNDS {
+                            for (message, signature) in &signed {
+                                assert!(public.verify(message, signature).is_ok());
+                            }
+                        }
+                    });
+                }
+            });
+            (threads * ROUNDS * signed.len()) as f64 / started.elapsed().as_secs_f64()
+        })
+        .fold(0.0, f64::max)
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}

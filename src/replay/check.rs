@@ -1,0 +1,178 @@
+//! What makes a record part of its file, before its meaning: its signer, signature, number and
+//! `prev` digest. These depend only on the file and the header's keys, not on the game's state,
+//! so they are checked ahead of the replay on other threads while the replay runs in order on
+//! this one; the replay then reads each record's verdict as it comes to it. The first defect
+//! is the same however the work was shared: each verdict is a function of its record alone,
+//! and the replay meets them in file order.
+
+use super::{ErrorKind, ReplayError, Seat, seat_named};
+use crate::log::GameFile;
+use crate::sign::{self, SignError, Verifier};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Below this many records, other threads cost more to start than they save.
+const PARALLEL_FROM: usize = 32;
+
+/// The players' keys, each made ready once per game to check its many signatures.
+#[derive(Clone, Debug)]
+pub(super) struct Keys([Verifier; 2]);
+
+impl Keys {
+    /// The keys of `file`'s header.
+    pub(super) fn of(file: &GameFile) -> Keys {
+        Keys(
+            file.header()
+                .players
+                .each_ref()
+                .map(|p| Verifier::new(&p.key)),
+        )
+    }
+
+    /// Checks record `document`'s signer, signature, number and `prev` (see
+    /// [`super::check_record`]).
+    pub(super) fn check_record(
+        &self,
+        file: &GameFile,
+        document: usize,
+    ) -> Result<Seat, ReplayError> {
+        let record = &file.records()[document - 1];
+        let fail = |kind| ReplayError {
+            document: Some(document),
+            line: file.line(document),
+            kind,
+        };
+        let signer = seat_named(file, &record.signer)
+            .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
+        self.check_signature(file, document, signer)?;
+        let expected = document as u64;
+        if record.seq != expected {
+            return Err(fail(if record.seq < expected {
+                ErrorKind::Repeated {
+                    expected,
+                    found: record.seq,
+                }
+            } else {
+                ErrorKind::Gap {
+                    expected,
+                    found: record.seq,
+                }
+            }));
+        }
+        let previous = file.digest(document - 1);
+        if record.prev != previous {
+            return Err(fail(ErrorKind::BrokenChain {
+                expected: previous,
+                found: record.prev,
+            }));
+        }
+        Ok(signer)
+    }
+
+    /// Checks document `document`'s signature against the key of seat `signer`.
+    pub(super) fn check_signature(
+        &self,
+        file: &GameFile,
+        document: usize,
+        signer: Seat,
+    ) -> Result<(), ReplayError> {
+        let players = &file.header().players;
+        let player = &players[signer.index()];
+        let fail = |kind| ReplayError {
+            document: Some(document),
+            line: file.line(document),
+            kind,
+        };
+        let verifier = &self.0[signer.index()];
+        match verifier.verify(file.signed_bytes(document), file.signature(document)) {
+            Ok(()) => Ok(()),
+            Err(SignError::OtherKey(fingerprint)) => {
+                let other = &players[signer.other().index()];
+                if sign::fingerprint(&other.key) == fingerprint {
+                    Err(fail(ErrorKind::WrongSigner {
+                        named: player.name.clone(),
+                        actual: other.name.clone(),
+                    }))
+                } else {
+                    Err(fail(ErrorKind::BadSignature(format!(
+                        "made with the key {fingerprint}, which is not {}'s",
+                        player.name
+                    ))))
+                }
+            }
+            Err(e) => Err(fail(ErrorKind::BadSignature(e.to_string()))),
+        }
+    }
+}
+
+/// The records `documents` of a file, checked ahead by helper threads: each verdict, once some
+/// thread has reached it.
+pub(super) struct Ahead<'a> {
+    keys: &'a Keys,
+    file: &'a GameFile,
+    first: usize,
+    verdicts: Vec<OnceLock<Result<Seat, ReplayError>>>,
+    next: AtomicUsize,
+    stop: AtomicBool,
+}
+
+impl<'a> Ahead<'a> {
+    /// Work for the records of `file` from document `first` on.
+    pub(super) fn new(keys: &'a Keys, file: &'a GameFile, first: usize) -> Ahead<'a> {
+        Ahead {
+            keys,
+            file,
+            first,
+            verdicts: (first..file.documents()).map(|_| OnceLock::new()).collect(),
+            next: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// How many helper threads are worth starting, besides the replaying one, when `threads`
+    /// may run.
+    pub(super) fn helpers(&self, threads: usize) -> usize {
+        if self.verdicts.len() < PARALLEL_FROM {
+            0
+        } else {
+            threads.saturating_sub(1)
+        }
+    }
+
+    /// Takes the next unclaimed record and checks it; `false` when none is left.
+    fn work_one(&self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        let Some(slot) = self.verdicts.get(i) else {
+            return false;
+        };
+        let _ = slot.set(self.keys.check_record(self.file, self.first + i));
+        true
+    }
+
+    /// What a helper thread does: check records until none is left or the replay has stopped.
+    pub(super) fn help(&self) {
+        while self.work_one() {}
+    }
+
+    /// Record `document`'s verdict: checked here if no thread has taken it yet, and while
+    /// another thread checks it, later records are checked here.
+    pub(super) fn verdict(&self, document: usize) -> Result<Seat, ReplayError> {
+        let slot = &self.verdicts[document - self.first];
+        loop {
+            if let Some(verdict) = slot.get() {
+                return verdict.clone();
+            }
+            if !self.work_one() {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Tells the helpers to stop: the replay has ended, at its end or at a defect.
+    pub(super) fn finish(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
