@@ -215,15 +215,41 @@ impl From<OutputError> for CliError {
 }
 
 /// Where a command writes what it prints. `writeln!(out, ...)?` works as on any writer, and its
-/// error is an [`OutputError`].
+/// error is an [`OutputError`]. Only pictures carry styles (see [`Out::picture`]), so the rest
+/// goes to the stream as it is, with nothing to strip.
 pub(crate) struct Out<'a> {
     inner: &'a mut dyn Write,
+    /// Whether the reader sees ANSI styles (a colour terminal, or colour forced).
+    styled: bool,
 }
 
 impl<'a> Out<'a> {
-    /// The output to `inner`.
-    pub(crate) fn new(inner: &'a mut dyn Write) -> Self {
-        Out { inner }
+    /// The output to `inner`, showing styles or not.
+    pub(crate) fn new(inner: &'a mut dyn Write, styled: bool) -> Self {
+        Out { inner, styled }
+    }
+
+    /// Whether the reader sees ANSI styles.
+    pub(crate) fn styled(&self) -> bool {
+        self.styled
+    }
+
+    /// Writes a picture `draw` makes, which may carry ANSI styles: as drawn where the reader
+    /// sees styles, without them elsewhere.
+    pub(crate) fn picture(
+        &mut self,
+        draw: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), OutputError> {
+        if self.styled {
+            return draw(self.inner).map_err(OutputError);
+        }
+        let mut drawn = Vec::new();
+        draw(&mut drawn).map_err(OutputError)?;
+        let plain: Vec<u8> = anstream::adapter::strip_bytes(&drawn)
+            .flatten()
+            .copied()
+            .collect();
+        self.write_all(&plain)
     }
 
     /// What `write!` and `writeln!` call.
@@ -239,12 +265,6 @@ impl<'a> Out<'a> {
     /// Flushes what is buffered.
     pub(crate) fn flush(&mut self) -> Result<(), OutputError> {
         self.inner.flush().map_err(OutputError)
-    }
-
-    /// The writer itself, for code that writes to any [`Write`] (the board pictures); its
-    /// errors are the output's, and are mapped with [`CliError::output`].
-    pub(crate) fn raw(&mut self) -> &mut dyn Write {
-        self.inner
     }
 }
 
@@ -283,7 +303,7 @@ mod tests {
     #[test]
     fn only_the_output_failing_says_so_and_a_closed_pipe_is_no_failure() {
         let mut closed = Closed;
-        let mut out = Out::new(&mut closed);
+        let mut out = Out::new(&mut closed, false);
         let failed: CliError = writeln!(out, "e2e4").expect_err("a closed pipe").into();
         assert_eq!(failed.kind(), Kind::Output);
         assert!(failed.is_broken_pipe());

@@ -173,18 +173,24 @@ pub fn main() -> ExitCode {
             };
         }
     };
-    // Buffered when the output goes to a pipe or a file (a listing of thousands of moves is one
+    // Styles where the reader sees them (a colour terminal, no NO_COLOR, or CLICOLOR_FORCE);
+    // elsewhere the pictures are drawn without them, and the rest is written as it is, not
+    // scanned for escapes to strip (text from others is escaped already; see `text`).
+    let styled = anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
+    let stream: Box<dyn Write> = if styled {
+        Box::new(anstream::stdout().lock())
+    } else {
+        Box::new(std::io::stdout().lock())
+    };
+    // Buffered when the output goes to a pipe or a file (a listing of millions of moves is one
     // write per block, not per line); line by line to a terminal, where a person watches a long
     // `perft --divide` arrive.
     let mut stdout: Box<dyn Write> = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        Box::new(anstream::stdout().lock())
+        stream
     } else {
-        Box::new(std::io::BufWriter::with_capacity(
-            1 << 16,
-            anstream::stdout().lock(),
-        ))
+        Box::new(std::io::BufWriter::with_capacity(1 << 16, stream))
     };
-    let mut out = Out::new(&mut *stdout);
+    let mut out = Out::new(&mut *stdout, styled);
     let result = run(cli, &mut out);
     // What was printed goes out before any error is said, as it would unbuffered.
     let flushed = out.flush();

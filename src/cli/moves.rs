@@ -15,18 +15,32 @@ pub(crate) struct Args {
     position: PositionArgs,
 }
 
+/// The bytes of text gathered before each write.
+const BLOCK: usize = 1 << 16;
+
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(args.position.game, G => {
         let pos = args.position.start::<G>()?;
-        // Streamed: a crowded Guerrilla Checkers board can have hundreds of thousands of moves.
+        // Streamed, in blocks: a crowded Guerrilla Checkers board has tens of millions of
+        // moves, gigabytes of text.
+        let mut block = String::with_capacity(BLOCK + 256);
         let mut result = Ok(());
-        let _ = pos.for_each_legal_move(&mut |mv| match writeln!(out, "{mv}") {
-            Ok(()) => std::ops::ControlFlow::Continue(()),
-            Err(e) => {
-                result = Err(CliError::from(e));
+        let _ = pos.for_each_legal_move_text(&mut |mv| {
+            block.push_str(mv);
+            block.push('\n');
+            if block.len() < BLOCK {
+                return std::ops::ControlFlow::Continue(());
+            }
+            result = out.write_all(block.as_bytes()).map_err(CliError::from);
+            block.clear();
+            if result.is_ok() {
+                std::ops::ControlFlow::Continue(())
+            } else {
                 std::ops::ControlFlow::Break(())
             }
         });
-        result
+        result?;
+        out.write_all(block.as_bytes())?;
+        Ok(())
     })
 }

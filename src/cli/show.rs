@@ -53,7 +53,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         return with_game!(name, G => {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
             let line = game::play_moves(start, &args.moves, &args.variants)?;
-            G::render(&line, charset, out.raw()).map_err(CliError::output)?;
+            out.picture(|w| G::render(&line, charset, w))?;
             Ok(())
         });
     }
@@ -100,7 +100,7 @@ fn show_file<G: CliGame>(
         Some(line) => line.prefix(moves),
         None => Line::new(step.position.clone()),
     };
-    G::render(&line, charset, out.raw()).map_err(CliError::output)?;
+    out.picture(|w| G::render(&line, charset, w))?;
     Ok(())
 }
 

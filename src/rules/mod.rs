@@ -84,6 +84,22 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
         ControlFlow::Continue(())
     }
 
+    /// Calls `f` with the notation of every legal move, in the order of
+    /// [`Game::legal_moves`], until it breaks: the listing `correspond moves` prints. Games
+    /// with very many moves write each text from the one before.
+    fn for_each_legal_move_text(
+        &self,
+        f: &mut dyn FnMut(&str) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        use std::fmt::Write as _;
+        let mut text = String::new();
+        self.for_each_legal_move(&mut |mv| {
+            text.clear();
+            let _ = write!(text, "{mv}");
+            f(&text)
+        })
+    }
+
     /// Plays a move.
     ///
     /// # Errors

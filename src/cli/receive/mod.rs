@@ -142,8 +142,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let name = super::record::kind_of(&received.file, path)?;
     // Said once the commit is made: printing cannot stop it.
     let mut report_text = Vec::new();
-    let message =
-        with_game!(name, G => report::<G>(path, &received, args, &mut Out::new(&mut report_text))?);
+    let message = with_game!(name, G => report::<G>(path, &received, args, &mut Out::new(&mut report_text, out.styled()))?);
     let committed = write.commit(message)?;
     let done = if committed.is_some() {
         "what arrived was written and committed"

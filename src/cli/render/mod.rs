@@ -1,7 +1,7 @@
 //! Board pictures for the terminal: Unicode by default, plain ASCII on request.
 //!
-//! Colour is written as ANSI styles and left to the output stream to keep or strip: the binary's
-//! stream strips it when `NO_COLOR` is set or the output is not a terminal.
+//! Colour is written as ANSI styles, which `Out::picture` keeps where the reader sees them and
+//! strips elsewhere (`NO_COLOR`, or output that is not a terminal).
 
 mod campaign;
 mod chess;

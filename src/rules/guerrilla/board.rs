@@ -163,9 +163,17 @@ macro_rules! name_order {
             }
         }
 
+        impl $t {
+            /// The name's two bytes: a file letter and a rank digit (ranks go up to 8).
+            pub(crate) const fn name(self) -> [u8; 2] {
+                [b'a' + self.$file(), b'1' + self.$rank()]
+            }
+        }
+
         impl fmt::Display for $t {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{}{}", char::from(b'a' + self.$file()), self.$rank() + 1)
+                let name = self.name();
+                f.write_str(std::str::from_utf8(&name).map_err(|_| fmt::Error)?)
             }
         }
 

@@ -65,6 +65,9 @@ const MAX_CHAIN: usize = 50;
 #[derive(Clone, Copy)]
 pub struct Chain {
     len: u8,
+    /// While a search extends the chain: how many of its first cells it has kept since the
+    /// last complete chain it found, so that a listing rewrites only the rest.
+    kept: u8,
     cells: [Cell; MAX_CHAIN],
 }
 
@@ -72,6 +75,7 @@ impl Chain {
     fn start(cell: Cell) -> Chain {
         Chain {
             len: 1,
+            kept: 0,
             cells: [cell; MAX_CHAIN],
         }
     }
@@ -95,6 +99,7 @@ impl Chain {
 
     fn pop(&mut self) {
         self.len -= 1;
+        self.kept = self.kept.min(self.len);
     }
 
     fn last(&self) -> Cell {
@@ -169,20 +174,36 @@ impl PartialOrd for Move {
 }
 
 impl fmt::Display for Move {
+    /// Written whole into a buffer, then once to the formatter: listings print millions of
+    /// chains.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = [0u8; 3 * MAX_CHAIN];
+        let mut len = 0;
+        let mut put = |bytes: &[u8]| {
+            text[len..len + bytes.len()].copy_from_slice(bytes);
+            len += bytes.len();
+        };
         match self {
-            Move::Place(a, b) => write!(f, "{a},{b}"),
-            Move::Step(from, to) => write!(f, "{from}-{to}"),
+            Move::Place(a, b) => {
+                put(&a.name());
+                put(b",");
+                put(&b.name());
+            }
+            Move::Step(from, to) => {
+                put(&from.name());
+                put(b"-");
+                put(&to.name());
+            }
             Move::Capture(chain) => {
                 for (i, cell) in chain.cells().iter().enumerate() {
                     if i > 0 {
-                        f.write_str("x")?;
+                        put(b"x");
                     }
-                    write!(f, "{cell}")?;
+                    put(&cell.name());
                 }
-                Ok(())
             }
         }
+        f.write_str(std::str::from_utf8(&text[..len]).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -424,6 +445,13 @@ impl Game for Guerrilla {
 
     fn for_each_legal_move(&self, f: &mut dyn FnMut(&Move) -> ControlFlow<()>) -> ControlFlow<()> {
         movegen::generate(self, f)
+    }
+
+    fn for_each_legal_move_text(
+        &self,
+        f: &mut dyn FnMut(&str) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        movegen::generate_text(self, f)
     }
 
     fn play(&self, mv: &Move) -> Result<Guerrilla, Illegal> {

@@ -58,25 +58,86 @@ pub(super) fn generate(
                 }
             }
         }
-        Side::Coin => {
-            for from in Cell::all().filter(|c| pos.has_checker(*c)) {
-                for d in 0..DIAGONALS.len() {
-                    if let Some((to, point)) = board::step(from, d)
-                        && !pos.has_checker(to)
-                        && !pos.has_stone(point)
-                    {
-                        emit(&Move::Step(from, to))?;
-                    }
-                }
-                let mut chain = Chain::start(from);
-                let others = pos.checkers & !from.bit();
-                chains(pos.stones, others, &mut chain, &mut |chain, _| {
-                    emit(&Move::Capture(*chain))
-                })?;
-            }
-        }
+        Side::Coin => coin_moves(pos, &mut |coin| match coin {
+            CoinMove::Step(from, to) => emit(&Move::Step(from, to)),
+            CoinMove::Capture(chain) => emit(&Move::Capture(*chain)),
+        })?,
     }
     ControlFlow::Continue(())
+}
+
+/// A COIN move as [`coin_moves`] finds it: a capture chain is lent, not copied.
+enum CoinMove<'a> {
+    Step(Cell, Cell),
+    Capture(&'a Chain),
+}
+
+/// Calls `emit` with every COIN move in notation order, until it breaks.
+fn coin_moves(
+    pos: &Guerrilla,
+    emit: &mut dyn FnMut(CoinMove<'_>) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for from in Cell::all().filter(|c| pos.has_checker(*c)) {
+        for d in 0..DIAGONALS.len() {
+            if let Some((to, point)) = board::step(from, d)
+                && !pos.has_checker(to)
+                && !pos.has_stone(point)
+            {
+                emit(CoinMove::Step(from, to))?;
+            }
+        }
+        let mut chain = Chain::start(from);
+        let others = pos.checkers & !from.bit();
+        chains(pos.stones, others, &mut chain, &mut |chain, _| {
+            emit(CoinMove::Capture(chain))
+        })?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Calls `emit` with the notation of every legal move, in the order of [`generate`], until it
+/// breaks. Consecutive capture chains share most of their cells (they come depth first), so
+/// each chain's text is the one before it, cut back to the cells they share and continued:
+/// listing a crowded board's tens of millions of chains costs little more than counting them.
+pub(super) fn generate_text(
+    pos: &Guerrilla,
+    emit: &mut dyn FnMut(&str) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    use std::fmt::Write as _;
+    let mut text = String::with_capacity(3 * super::MAX_CHAIN);
+    if pos.turn == Side::Guerrilla || pos.outcome().is_some() {
+        return generate(pos, &mut |mv| {
+            text.clear();
+            let _ = write!(text, "{mv}");
+            emit(&text)
+        });
+    }
+    // How many cells `text` spells, when it spells a capture chain of the checker searched.
+    let mut spelled = 0;
+    coin_moves(pos, &mut |coin| {
+        match coin {
+            CoinMove::Step(from, to) => {
+                spelled = 0;
+                text.clear();
+                let _ = write!(text, "{from}-{to}");
+            }
+            CoinMove::Capture(chain) => {
+                // A new checker's first chain has kept nothing (see `Chain::kept`).
+                let shared = usize::from(chain.kept).min(spelled);
+                text.truncate((3 * shared).saturating_sub(1));
+                for (i, cell) in chain.cells().iter().enumerate().skip(shared) {
+                    if i > 0 {
+                        text.push('x');
+                    }
+                    let [file, rank] = cell.name();
+                    text.push(char::from(file));
+                    text.push(char::from(rank));
+                }
+                spelled = chain.cells().len();
+            }
+        }
+        emit(&text)
+    })
 }
 
 /// The captures open to the checker at the end of `chain`: (destination, stone taken).
@@ -108,6 +169,7 @@ fn chains(
     }
     if !extended && chain.captures() > 0 {
         leaf(chain, stones)?;
+        chain.kept = chain.len;
     }
     ControlFlow::Continue(())
 }

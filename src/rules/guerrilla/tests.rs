@@ -430,3 +430,30 @@ fn position_strings_round_trip_and_name_their_faults() {
         err("7/7/7/7/7/7/7 8/8/4C3/3C1C2/2C1C3/3C4/8/8 g").starts_with("a position has 4 fields")
     );
 }
+
+#[test]
+fn the_listing_spells_every_move_as_its_notation() {
+    // Crowded boards, where chains share long prefixes and branch at every depth; steps between
+    // a checker's chains and the next checker's; the Guerrilla's placements; a finished game.
+    for position in [
+        "SSSSSSS/SSS1SSS/SSSSSSS/SS1S1SS/SSSSSSS/SSS1SSS/SSSSSSS 8/8/8/8/4C3/8/8/8 c 18",
+        "SSSS3/SSSS3/SSSS3/SSSS3/7/7/7 8/8/8/8/4C3/8/8/8 c 30",
+        "1S1S1S1/SSSSSSS/1S1S1S1/SSSSSSS/7/7/7 8/8/8/3C4/8/1C6/8/8 c 10",
+        "1S1S1S1/SSSSSSS/1S1S1S1/SSSSSSS/7/7/7 8/8/2C5/8/4C3/8/8/8 c 10",
+        START,
+        "7/7/7/7/7/7/7 8/8/8/8/8/8/8/8 g 10",
+    ] {
+        let pos = Guerrilla::parse_position(position).expect(position);
+        let mut shown = Vec::new();
+        let _ = pos.for_each_legal_move(&mut |mv| {
+            shown.push(mv.to_string());
+            ControlFlow::Continue(())
+        });
+        let mut listed = Vec::new();
+        let _ = pos.for_each_legal_move_text(&mut |text| {
+            listed.push(text.to_owned());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(listed, shown, "{position}");
+    }
+}
