@@ -5,8 +5,9 @@
 //! it and says what it found in a [`Report`] that the command line renders as text or JSON.
 
 use super::{Auditor, Departure, Finding, Violation, departure};
-use crate::git::{Boundary, Cut, GitError, History, Oid, Rewind, Version};
+use crate::git::{self, Boundary, Cut, GitError, History, Oid, Rewind, Version};
 use crate::log::{Action, GameFile};
+use crate::replay::Summary;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -120,23 +121,13 @@ fn pair<S: serde::Serializer>(range: &Range<usize>, s: S) -> Result<S::Ok, S::Er
 /// # Errors
 /// When the history cannot be read, or never held the file.
 pub fn audit(history: &History, work: Option<&[u8]>) -> Result<Report, HistoryError> {
-    let mut auditor = Auditor::new();
+    let (checked, summary, merge_violations) = check_versions(history)?;
     let mut commits: Vec<Commit> = Vec::with_capacity(history.versions.len());
     let mut findings = Vec::with_capacity(history.versions.len());
-    for version in &history.versions {
-        let merge_violations = merges(history, version)?;
-        let finding = history.with_content(version, |bytes| auditor.version(bytes))?;
-        let records = auditor
-            .file()
-            .map(|file| {
-                finding
-                    .added
-                    .clone()
-                    .filter_map(|d| describe(file, d))
-                    .collect()
-            })
-            .unwrap_or_default();
-        commits.push(commit(version, &finding, records, merge_violations));
+    for ((version, (finding, records)), merges) in
+        history.versions.iter().zip(checked).zip(merge_violations)
+    {
+        commits.push(commit(version, &finding, records, merges));
         findings.push(finding);
     }
     // A violation names the commit that wrote what was lost: known once all are listed.
@@ -171,7 +162,7 @@ pub fn audit(history: &History, work: Option<&[u8]>) -> Result<Report, HistoryEr
         + rewinds.len()
         + others.len();
     let gone = history.versions.last().is_none_or(|v| v.blob.is_none());
-    let now = match auditor.summary() {
+    let now = match summary {
         Some(s) => s
             .result
             .unwrap_or_else(|| format!("in progress, {}", s.status)),
@@ -187,6 +178,83 @@ pub fn audit(history: &History, work: Option<&[u8]>) -> Result<Report, HistoryEr
         complete: incomplete.is_empty(),
         incomplete,
         now,
+    })
+}
+
+/// A version on its way from git to the auditor: what it appends to the version before, or
+/// the whole file.
+enum Content {
+    Deleted,
+    Appended(Vec<u8>),
+    Whole(Vec<u8>),
+}
+
+/// Every version checked, with the records it added described; the last version summed up if
+/// it verifies; and what each merge lost.
+///
+/// Two threads: this one reads the versions from git and compares each with the one before in
+/// place, where git holds them both; a helper checks what each adds (signatures and the
+/// replay), receiving only the appended bytes. Reading a version costs its whole length, and a
+/// long history's versions are long, so this keeps that work beside the checking rather than
+/// before it.
+type Checked = (
+    Vec<(Finding, Vec<String>)>,
+    Option<Summary>,
+    Vec<Vec<String>>,
+);
+
+fn check_versions(history: &History) -> Result<Checked, HistoryError> {
+    let (send, receive) = std::sync::mpsc::sync_channel::<Content>(256);
+    let mut merge_violations = Vec::with_capacity(history.versions.len());
+    std::thread::scope(|scope| {
+        let checker = scope.spawn(move || {
+            let mut auditor = Auditor::new();
+            // The last version, rebuilt from what arrives, for a fresh start after a violation.
+            let mut last = Vec::new();
+            let mut checked = Vec::new();
+            for content in receive {
+                let finding = match content {
+                    Content::Deleted => auditor.version(None),
+                    Content::Whole(bytes) => {
+                        last = bytes;
+                        auditor.version(Some(&last))
+                    }
+                    Content::Appended(tail) => {
+                        let before = last.len();
+                        last.extend_from_slice(&tail);
+                        auditor.appended(&last, before)
+                    }
+                };
+                let records = auditor
+                    .file()
+                    .map(|file| {
+                        finding
+                            .added
+                            .clone()
+                            .filter_map(|d| describe(file, d))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                checked.push((finding, records));
+            }
+            (checked, auditor.summary())
+        });
+        let read = history.each_content(|version, content| {
+            merge_violations.push(merges(history, version)?);
+            let owned = match content {
+                git::Content::Deleted => Content::Deleted,
+                git::Content::Appended(tail) => Content::Appended(tail.to_vec()),
+                git::Content::Whole(bytes) => Content::Whole(bytes.to_vec()),
+            };
+            // The checker stops only by panicking, which the join below passes on.
+            let _ = send.send(owned);
+            Ok::<(), HistoryError>(())
+        });
+        drop(send);
+        let (checked, summary) = checker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        read.map(|()| (checked, summary, merge_violations))
     })
 }
 

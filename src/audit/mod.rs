@@ -84,6 +84,19 @@ impl Auditor {
 
     /// Checks the next version: its bytes, or `None` where the file was deleted.
     pub fn version(&mut self, bytes: Option<&[u8]>) -> Finding {
+        self.version_after(bytes, None)
+    }
+
+    /// Checks the next version, `bytes`, which its reader has found to be the version before
+    /// (`before` bytes long) with bytes appended: only those are read, as the earlier ones were
+    /// compared already.
+    pub fn appended(&mut self, bytes: &[u8], before: usize) -> Finding {
+        self.version_after(Some(bytes), Some(before))
+    }
+
+    /// [`Auditor::version`], told how long the version before was when `bytes` is known to
+    /// extend it.
+    fn version_after(&mut self, bytes: Option<&[u8]>, extends: Option<usize>) -> Finding {
         let index = self.versions;
         self.versions += 1;
         let Some(bytes) = bytes else {
@@ -97,7 +110,7 @@ impl Auditor {
             };
         };
         let violation = match self.tracked.take() {
-            Some(tracked) => match self.append(tracked, index, bytes) {
+            Some(tracked) => match self.append(tracked, index, bytes, extends) {
                 Ok(finding) => return finding,
                 Err(violation) => Some(violation),
             },
@@ -138,13 +151,15 @@ impl Auditor {
         }
     }
 
-    /// Checks a version against the verified one before it. On a violation, the caller starts
-    /// afresh from the version's bytes, and the version before becomes the last good one.
+    /// Checks a version against the verified one before it (the last version given: a tracked
+    /// file is always the last version). On a violation, the caller starts afresh from the
+    /// version's bytes, and the version before becomes the last good one.
     fn append(
         &mut self,
         tracked: Tracked,
         index: usize,
         bytes: &[u8],
+        extends: Option<usize>,
     ) -> Result<Finding, Violation> {
         let Tracked {
             mut file,
@@ -152,7 +167,13 @@ impl Auditor {
             mut origin,
         } = tracked;
         let before = file.documents();
-        if let Err(e) = file.extend(bytes) {
+        let old = file.text().len();
+        let grown = if extends == Some(old) {
+            file.append(&bytes[old..])
+        } else {
+            file.extend(bytes)
+        };
+        if let Err(e) = grown {
             // Records void by the crossing rule, dropped for the awaited player's: settled.
             if let Some(void) = crate::fork::settles(&file, bytes)
                 && let Ok(mut settled) = read(bytes, index)

@@ -166,3 +166,47 @@ fn a_deletion_or_a_broken_version_cannot_launder_a_rewrite() {
     audit.version(None);
     assert_eq!(audit.version(Some(&text[..ends[7]])), clean(6..8));
 }
+
+#[test]
+fn a_version_known_to_append_is_judged_as_one_compared_whole() {
+    // Appends, a version that does not verify, a deletion, a rewrite and its restoration, and
+    // appends after each: told which versions extend the one before, as a reader comparing
+    // them in place is, the audit finds the same.
+    let (text, ends) = game();
+    let mut broken = text[..ends[4]].to_vec();
+    broken.extend_from_slice(&text[ends[2]..ends[3]]);
+    let mut rewritten = text[..ends[5]].to_vec();
+    let at = ends[2] + 40;
+    rewritten[at] = if rewritten[at] == b'a' { b'b' } else { b'a' };
+    let versions: Vec<Option<&[u8]>> = vec![
+        Some(&text[..ends[1]]),
+        Some(&text[..ends[3]]),
+        Some(&text[..ends[3]]),
+        Some(&broken),
+        Some(&text[..ends[4]]),
+        None,
+        Some(&text[..ends[5]]),
+        Some(&rewritten),
+        Some(&text[..ends[6]]),
+        Some(&text[..ends[7]]),
+        Some(&text),
+    ];
+    let mut whole = Auditor::new();
+    let mut told = Auditor::new();
+    let mut before: Option<&[u8]> = None;
+    let mut appends = 0;
+    for version in versions {
+        let expected = whole.version(version);
+        let found = match (version, before) {
+            (Some(now), Some(then)) if now.starts_with(then) => {
+                appends += 1;
+                told.appended(now, then.len())
+            }
+            _ => told.version(version),
+        };
+        assert_eq!(found, expected);
+        before = version;
+    }
+    assert_eq!(appends, 5, "the known appends: 1, 2, 3, 9 and 10");
+    assert_eq!(told.summary(), whole.summary());
+}

@@ -27,6 +27,17 @@ pub struct Version {
     pub merged: Vec<(Oid, Oid)>,
 }
 
+/// What a version holds, against the version before it along the branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Content<'a> {
+    /// The file is not there.
+    Deleted,
+    /// The version before, with these bytes appended (possibly none).
+    Appended(&'a [u8]),
+    /// The whole file, which does not extend the version before (or there is none).
+    Whole(&'a [u8]),
+}
+
 /// A commit off the branch's first-parent line and one of its parents, where the file differs.
 #[derive(Clone, Debug)]
 pub struct Step {
@@ -335,6 +346,42 @@ impl History {
     /// When git cannot read it.
     pub fn blob(&self, id: Oid) -> Result<Vec<u8>, GitError> {
         Ok(self.repo.find_blob(id)?.content().to_vec())
+    }
+
+    /// Calls `f` with each version, oldest first, and what it holds against the version before
+    /// it (see [`Content`]). Each blob is read once and compared in place with the version
+    /// before, which is kept by appending what each version adds: a long history's blobs are
+    /// never copied whole, and only one is held at a time. `f` may stop the walk with an error.
+    ///
+    /// # Errors
+    /// When git cannot read a blob, or `f` fails.
+    pub fn each_content<E: From<GitError>>(
+        &self,
+        mut f: impl FnMut(&Version, Content<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        // The version before, when there is one.
+        let mut before: Option<Vec<u8>> = None;
+        for version in &self.versions {
+            let Some(id) = version.blob else {
+                before = None;
+                f(version, Content::Deleted)?;
+                continue;
+            };
+            let blob = self.repo.find_blob(id).map_err(GitError::from)?;
+            let now = blob.content();
+            match &mut before {
+                Some(then) if now.starts_with(then) => {
+                    let tail = &now[then.len()..];
+                    then.extend_from_slice(tail);
+                    f(version, Content::Appended(tail))?;
+                }
+                _ => {
+                    before = Some(now.to_vec());
+                    f(version, Content::Whole(now))?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Calls `f` with the file's bytes as a version left them (`None`: deleted), without
