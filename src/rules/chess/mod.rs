@@ -9,6 +9,7 @@
 
 mod board;
 mod fen;
+mod orthodox;
 mod position;
 mod san;
 

@@ -258,7 +258,7 @@ impl Position {
 
     /// Castling's extra conditions while the castling king is a government piece: it is not
     /// attacked, and neither is any square it crosses or lands on.
-    fn castling_path_safe(&self, mv: Move) -> bool {
+    pub(super) fn castling_path_safe(&self, mv: Move) -> bool {
         let us = self.turn;
         if self.government[us.index()] != Role::King {
             return true;
@@ -384,7 +384,7 @@ impl Position {
     /// Calls `emit` with every legal move, in no particular order.
     pub(crate) fn legal(&self, emit: &mut dyn FnMut(Move)) {
         if self.variant == Variant::Chess {
-            return self.legal_chess(emit);
+            return self.orthodox(&mut super::orthodox::Each(emit));
         }
         self.pseudo_legal(&mut |mv| {
             if self.is_legal_pseudo(mv) {
@@ -408,105 +408,6 @@ impl Position {
         self.government_safe_after(&next)
     }
 
-    /// The fast generator for orthodox chess: one king, found checkers and pins.
-    fn legal_chess(&self, emit: &mut dyn FnMut(Move)) {
-        let us = self.turn;
-        let them = us.opponent();
-        let ours = self.by_color[us.index()];
-        let theirs = self.by_color[them.index()];
-        let occupied = ours | theirs;
-        let Some(king) = Square::iter(self.pieces(us, Role::King)).next() else {
-            return;
-        };
-        let checkers = self.attackers(king, them, occupied);
-        // The king's own moves, with the king removed so it cannot hide behind itself.
-        let without_king = occupied ^ king.bit();
-        for to in Square::iter(board::king_attacks(king) & !ours) {
-            if self.attackers(to, them, without_king) == 0 {
-                emit(Move {
-                    from: king,
-                    to,
-                    promotion: None,
-                });
-            }
-        }
-        if checkers.count_ones() > 1 {
-            return;
-        }
-        if checkers == 0 {
-            for rook in Square::iter(self.castling & board::rank_mask(us.back_rank())) {
-                if king.file() == 4
-                    && king.rank() == us.back_rank()
-                    && board::between(king, rook) & occupied == 0
-                {
-                    let to = Square::new(if rook.file() == 7 { 6 } else { 2 }, us.back_rank())
-                        .expect("on the board");
-                    let mv = Move {
-                        from: king,
-                        to,
-                        promotion: None,
-                    };
-                    if self.castling_path_safe(mv) {
-                        emit(mv);
-                    }
-                }
-            }
-        }
-        let target = if checkers == 0 {
-            !0
-        } else {
-            board::between(king, Square::first(checkers)) | checkers
-        };
-        let pinned = self.pinned(king, us);
-        for from in Square::iter(ours & !self.by_role[Role::King.index()]) {
-            let role = self.piece_at(from).expect("our piece").role;
-            let ray = if pinned & from.bit() != 0 {
-                board::line(king, from)
-            } else {
-                !0
-            };
-            if role == Role::Pawn {
-                self.pawn_moves(from, &mut |mv| {
-                    let ep = Some(mv.to) == self.ep && mv.from.file() != mv.to.file();
-                    if ep {
-                        // En passant removes two pawns from one rank: check it the plain way.
-                        let (next, _) = self.play_unchecked(mv);
-                        if next.attackers(king, them, next.occupied()) == 0 {
-                            emit(mv);
-                        }
-                    } else if target & ray & mv.to.bit() != 0 {
-                        emit(mv);
-                    }
-                });
-                continue;
-            }
-            let targets = board::attacks(role, us, from, occupied) & !ours & target & ray;
-            for to in Square::iter(targets) {
-                emit(Move {
-                    from,
-                    to,
-                    promotion: None,
-                });
-            }
-        }
-    }
-
-    fn pinned(&self, king: Square, us: Color) -> Bitboard {
-        let them = us.opponent();
-        let queens = self.by_role[Role::Queen.index()];
-        let snipers = (board::rook_attacks(king, 0) & (self.by_role[Role::Rook.index()] | queens)
-            | board::bishop_attacks(king, 0) & (self.by_role[Role::Bishop.index()] | queens))
-            & self.by_color[them.index()];
-        let mut pinned = 0;
-        for sniper in Square::iter(snipers) {
-            let blockers = board::between(king, sniper) & self.occupied();
-            if blockers.count_ones() == 1 {
-                pinned |= blockers & self.by_color[us.index()];
-            }
-        }
-        pinned
-    }
-
     /// Whether the side to move has a legal move.
     pub(crate) fn has_legal_move(&self) -> bool {
         let mut any = false;
@@ -522,6 +423,11 @@ impl Position {
         }
         let mut nodes = 0;
         if depth == 1 {
+            if self.variant == Variant::Chess {
+                let mut count = super::orthodox::Count(0);
+                self.orthodox(&mut count);
+                return count.0;
+            }
             self.legal(&mut |_| nodes += 1);
             return nodes;
         }
