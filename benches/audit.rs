@@ -27,7 +27,7 @@ fn main() {
     let file = dir.path().join("game.yaml");
     let mut text = opening(dir.path(), &file);
     let mut commits = Vec::new();
-    grow(&mut text, LONG, None, |text| {
+    let _ = grow(&mut text, LONG, None, |text| {
         commits.push(commit(&repo, text));
         if commits.len() % 500 == 0 {
             eprintln!("built {} commits", commits.len());

@@ -39,7 +39,7 @@ fn main() {
         dir.path().join("alice-journal"),
         dir.path().join("bob-journal"),
     ];
-    let next = grow(
+    let (next, mover) = grow(
         &mut text,
         LONG + 1 - opened,
         Some(journals.each_ref().map(PathBuf::as_path)),
@@ -53,7 +53,7 @@ fn main() {
         let file = folder.join(format!("game-{n:02}.yaml"));
         let mut text = opening(&folder, &file);
         let opened = documents(&text);
-        grow(&mut text, SHORT + 1 - opened, None, |_| {});
+        let _ = grow(&mut text, SHORT + 1 - opened, None, |_| {});
         std::fs::write(&file, &text).expect("write");
     }
     let folder_documents = GAMES * (SHORT + 1);
@@ -80,12 +80,15 @@ fn main() {
         rate / r2
     );
 
-    let keys = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/keys/alice");
-    let keys = keys.to_str().expect("UTF-8");
+    let key = ["alice", "bob"][mover.index()];
+    let key = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/keys")
+        .join(key);
+    let key = key.to_str().expect("UTF-8");
     let play = best(|| {
         std::fs::copy(&long, dir.path().join("played.yaml")).expect("copy");
-        let args = ["play", "played.yaml", next, "--key", keys, "--no-commit"];
-        run(dir.path(), &args, Some(&journals[0]))
+        let args = ["play", "played.yaml", next, "--key", key, "--no-commit"];
+        run(dir.path(), &args, Some(&journals[mover.index()]))
     });
     println!(
         "play, one move on that game: {} = {:.2} × verify of it (target ≤ 1.2)",

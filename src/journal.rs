@@ -169,21 +169,37 @@ struct Wire {
     text: String,
 }
 
+/// The keys already read from a journal's lines, by their text: a game's part of the journal
+/// holds thousands of entries by one or two keys.
+#[derive(Default)]
+struct Keys(BTreeMap<String, PublicKey>);
+
+impl Keys {
+    fn read(&mut self, text: &str) -> Result<PublicKey, String> {
+        if let Some(key) = self.0.get(text) {
+            return Ok(key.clone());
+        }
+        let key = PublicKey::from_openssh(text).map_err(|e| format!("`key`: {e}"))?;
+        if !key.key_data().is_ed25519() {
+            return Err("`key` is not an Ed25519 key".into());
+        }
+        self.0.insert(text.to_owned(), key.clone());
+        Ok(key)
+    }
+}
+
 impl Wire {
     /// The entry, its signature checked.
-    fn entry(self) -> Result<Entry, String> {
-        let entry = self.unchecked()?;
+    fn entry(self, keys: &mut Keys) -> Result<Entry, String> {
+        let entry = self.unchecked(keys)?;
         entry.check_signature()?;
         Ok(entry)
     }
 
     /// The entry, its signature not yet checked.
-    fn unchecked(self) -> Result<Entry, String> {
+    fn unchecked(self, keys: &mut Keys) -> Result<Entry, String> {
         let game = Digest::parse(&self.game).ok_or("`game` is not 64 lower-case hex digits")?;
-        let key = PublicKey::from_openssh(&self.key).map_err(|e| format!("`key`: {e}"))?;
-        if !key.key_data().is_ed25519() {
-            return Err("`key` is not an Ed25519 key".into());
-        }
+        let key = keys.read(&self.key)?;
         let entry = Entry::unchecked(key, game, self.document, self.text)?;
         if entry.digest().to_string() != self.digest {
             return Err("`digest` is not the SHA-256 of `text`".into());
@@ -239,15 +255,17 @@ impl Export {
                 ),
             });
         }
+        let mut keys = Keys::default();
         export
             .entries
             .into_iter()
             .enumerate()
             .map(|(i, wire)| {
-                wire.entry().map_err(|reason| JournalError::Import {
-                    entry: Some(i),
-                    reason,
-                })
+                wire.entry(&mut keys)
+                    .map_err(|reason| JournalError::Import {
+                        entry: Some(i),
+                        reason,
+                    })
             })
             .collect()
     }
@@ -532,6 +550,7 @@ fn entries_of(
     check: bool,
 ) -> Result<Vec<(Entry, usize)>, JournalError> {
     let mut entries = Vec::new();
+    let mut keys = Keys::default();
     for (i, line) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
         let damaged = |reason: String| JournalError::Damaged {
             path: path.to_owned(),
@@ -545,9 +564,9 @@ fn entries_of(
             .map_err(|e| e.to_string())
             .and_then(|wire| {
                 if check {
-                    wire.entry()
+                    wire.entry(&mut keys)
                 } else {
-                    wire.unchecked()
+                    wire.unchecked(&mut keys)
                 }
             });
         let entry = match parsed {

@@ -70,13 +70,13 @@ pub fn opening(dir: &Path, file: &Path) -> String {
 /// by the library's writer: the handlers shuffle, which Campaign allows for ever (repetition is
 /// only a claim). With `journals` (alice's folder, then bob's), each player's records go into
 /// their signing journal, as the signing commands put them. `each` sees the text after every
-/// record. Returns the next legal move.
+/// record. Returns the next legal move and the seat that may play it.
 pub fn grow(
     text: &mut String,
     records: usize,
     journals: Option<[&Path; 2]>,
     mut each: impl FnMut(&str),
-) -> &'static str {
+) -> (&'static str, Seat) {
     let signers = [key("alice"), key("bob")];
     let cycle = ["a2a3", "a6a5", "a1a2", "a7a6", "a2a1", "a6a7"];
     let mut moves = cycle[..2].iter().chain(cycle[2..].iter().cycle());
@@ -97,5 +97,5 @@ pub fn grow(
         writer = written.writer;
         each(text);
     }
-    moves.next().expect("a cycle")
+    (moves.next().expect("a cycle"), Seat::BOTH[records % 2])
 }
