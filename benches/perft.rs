@@ -61,9 +61,9 @@ fn guerrilla_crowded_chains(bencher: Bencher) {
         .bench(|| black_box(&pos).perft(1));
 }
 
-/// Insurrection perft from the start: the plain generator (every pseudo-legal move made and the
-/// government checked). Orthodox chess's fast generator is measured against shakmaty in
-/// `benches/vs_shakmaty.rs`.
+/// Insurrection perft from the start: pseudo-legal moves judged by the pins where they can be,
+/// played and checked otherwise. Orthodox chess's fast generator is measured against shakmaty in
+/// `benches/vs_shakmaty.rs`; `insurrection_against_chess` compares the two.
 #[divan::bench(args = [3, 4])]
 fn insurrection_perft(bencher: Bencher, depth: u32) {
     use correspond::rules::chess::{Insurrection, InsurrectionOptions};
@@ -72,4 +72,27 @@ fn insurrection_perft(bencher: Bencher, depth: u32) {
     bencher
         .counter(ItemsCount::new(leaves))
         .bench(|| black_box(&pos).perft(black_box(depth)));
+}
+
+/// Insurrection's perft against orthodox chess's on the same start position, at depth 4: the
+/// ratio of their rates is what `cargo bench` prints for each (divan's `items/s`).
+#[divan::bench(args = ["chess", "insurrection"])]
+fn insurrection_against_chess(bencher: Bencher, game: &str) {
+    use correspond::rules::chess::{Chess, Insurrection, InsurrectionOptions};
+    let (chess, insurrection) = (
+        Chess::start(&()),
+        Insurrection::start(&InsurrectionOptions::default()),
+    );
+    let leaves = if game == "chess" {
+        chess.perft(4)
+    } else {
+        insurrection.perft(4)
+    };
+    bencher.counter(ItemsCount::new(leaves)).bench(|| {
+        if game == "chess" {
+            black_box(&chess).perft(4)
+        } else {
+            black_box(&insurrection).perft(4)
+        }
+    });
 }

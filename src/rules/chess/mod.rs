@@ -9,6 +9,7 @@
 
 mod board;
 mod fen;
+mod governed;
 mod orthodox;
 mod position;
 mod san;

@@ -3,10 +3,11 @@
 //!
 //! Orthodox chess is Insurrection with rules 2, 3, 6-K and 9 off and the government fixed at
 //! King, so one position type serves both. Legal moves come from two generators: a fast one for
-//! orthodox chess (checkers and pins found once, as chess engines do), and a plain one for
-//! Insurrection (every pseudo-legal move made and the government checked), whose several royal
-//! pieces and changing ranks defeat the usual shortcuts. The tests hold the plain generator to
-//! the published orthodox perft counts too.
+//! orthodox chess (`orthodox.rs`: checkers and pins found once, as chess engines do), and a
+//! plain one for Insurrection (every pseudo-legal move made and the government checked), whose
+//! several royal pieces and changing ranks defeat most shortcuts; `governed.rs` spares it the
+//! playing of the moves that pins alone can judge. The tests hold the plain generator to the
+//! published orthodox perft counts, and the pins to the plain generator.
 
 use super::board::{self, Bitboard, Color, Piece, Role, Square};
 use super::{Move, Variant};
@@ -132,7 +133,7 @@ impl Position {
 
     /// Whether the rules protect `color`'s government pieces: always, except under
     /// Assassination while it has two or more.
-    fn protected(&self, color: Color) -> bool {
+    pub(super) fn protected(&self, color: Color) -> bool {
         !(self.variant == Variant::Assassination && self.government_pieces(color).count_ones() >= 2)
     }
 
@@ -285,19 +286,25 @@ impl Position {
         let ours = self.by_color[us.index()];
         let theirs = self.by_color[us.opponent().index()];
         let occupied = ours | theirs;
-        for from in Square::iter(ours) {
-            let role = self.piece_at(from).expect("our piece").role;
-            if role == Role::Pawn {
-                self.pawn_moves(from, emit);
-                continue;
-            }
-            let targets = board::attacks(role, us, from, occupied) & !ours;
-            for to in Square::iter(targets) {
-                emit(Move {
-                    from,
-                    to,
-                    promotion: None,
-                });
+        for from in Square::iter(self.pieces(us, Role::Pawn)) {
+            self.pawn_moves(from, emit);
+        }
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            for from in Square::iter(self.pieces(us, role)) {
+                let targets = board::attacks(role, us, from, occupied) & !ours;
+                for to in Square::iter(targets) {
+                    emit(Move {
+                        from,
+                        to,
+                        promotion: None,
+                    });
+                }
             }
         }
         // Castling: the king on its start square, the right held, the squares between empty.
@@ -386,8 +393,13 @@ impl Position {
         if self.variant == Variant::Chess {
             return self.orthodox(&mut super::orthodox::Each(emit));
         }
+        let pins = self.pins();
         self.pseudo_legal(&mut |mv| {
-            if self.is_legal_pseudo(mv) {
+            let legal = pins
+                .as_ref()
+                .and_then(|pins| self.judged_by_pins(pins, mv))
+                .unwrap_or_else(|| self.is_legal_pseudo(mv));
+            if legal {
                 emit(mv);
             }
         });

@@ -122,6 +122,46 @@ proptest::proptest! {
     }
 }
 
+/// Positions to start random Insurrection games from: the start; governments of pawns, queens
+/// and rooks; pieces pinned to one government piece and to two; a government under attack; an
+/// en passant capture that would open a rank onto the king.
+const INSURRECTION_STARTS: &[&str] = &[
+    "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1 Kk",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Kk",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Pp",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Qr",
+    "r3k2r/pp1n1ppp/2p1b3/q7/1b1PP3/2N2N2/PP1B1PPP/R2QKB1R w KQkq - 0 1 Rb",
+    "2b2r2/5p1p/3p3k/1b4P1/q2N3N/8/P6P/R2NQ1K1 b - - 0 1 Kk",
+    "k4r2/8/8/8/8/1Q6/8/4K2R w K - 0 1 Qk",
+    "3r3k/4P3/8/8/8/8/P7/4K3 w - - 0 1 Pk",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+    /// Insurrection's legal moves, judged by the pins where they can be, are the moves the
+    /// plain way finds by playing every one, along random games from varied governments, in
+    /// both variants.
+    #[test]
+    fn the_pins_judge_as_playing_every_move_does(
+        start in 0..INSURRECTION_STARTS.len(),
+        assassinate: bool,
+        picks in proptest::collection::vec(0..usize::MAX, 0..160),
+    ) {
+        let fen = INSURRECTION_STARTS[start];
+        let mut pos = if assassinate { assassination(fen).0 } else { ins(fen).0 };
+        for pick in picks {
+            let mut legal = pos.legal_moves();
+            legal.sort_unstable();
+            proptest::prop_assert_eq!(&legal, &plain_moves(&pos), "{}", pos);
+            let Some(mv) = legal.get(pick % legal.len().max(1)) else {
+                break;
+            };
+            pos = pos.play_unchecked(*mv).0;
+        }
+    }
+}
+
 #[test]
 fn insurrection_starts_like_chess() {
     let start = Insurrection::start(&InsurrectionOptions::default());
