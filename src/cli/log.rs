@@ -41,7 +41,7 @@ fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut Out<'_>) -> Result<(), C
         let who = replay.seats[step.signer].to_string();
         let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
         let hash = if hashes {
-            format!("{}  ", step.state_hash.short())
+            format!("{}  ", step.state_hash().short())
         } else {
             String::new()
         };

@@ -43,9 +43,16 @@ pub struct Step<G: Protocol> {
     pub phase: Phase,
     /// The offer that stands after it, if any.
     pub offer: Option<Offer>,
+}
+
+impl<G: Protocol> Step<G> {
     /// A digest of the position, phase and offer, to compare two replays step by step (see
-    /// [`state_hash`]).
-    pub state_hash: Digest,
+    /// [`state_hash`]). Made when asked for: a replay has thousands of steps, and only a few
+    /// reports compare them.
+    #[must_use]
+    pub fn state_hash(&self) -> Digest {
+        state_hash(&self.position.to_string(), &self.phase, self.offer)
+    }
 }
 
 /// A player as the replay knows them.

@@ -1,7 +1,7 @@
 //! The state machine of a game file: accepting, the coin flips, play, offers, claims and the
 //! end. [`State::apply`] takes one record whose signature and chain are already checked.
 
-use super::phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict, state_hash};
+use super::phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict};
 use super::refusal::ProtocolError;
 use super::{ErrorKind, Player, Protocol, Step};
 use crate::digest::Digest;
@@ -130,7 +130,6 @@ impl<G: Protocol> State<G> {
         events: Vec<Event>,
     ) -> Step<G> {
         let position = self.position();
-        let state_hash = state_hash(&position.to_string(), &self.phase, self.offer);
         Step {
             document,
             line,
@@ -139,7 +138,6 @@ impl<G: Protocol> State<G> {
             position,
             phase: self.phase.clone(),
             offer: self.offer,
-            state_hash,
         }
     }
 

@@ -320,7 +320,7 @@ fn during_a_run_off_flip_nothing_else_may_be_signed() {
 fn identical_files_replay_to_identical_state_hashes_and_steps_differ() {
     let b = Builder::new().started().moves("c2c3 c6c5");
     let (one, two) = (b.replay().expect("valid"), b.replay().expect("valid"));
-    let hashes = |r: &Replay<Campaign>| r.steps.iter().map(|s| s.state_hash).collect::<Vec<_>>();
+    let hashes = |r: &Replay<Campaign>| r.steps.iter().map(|s| s.state_hash()).collect::<Vec<_>>();
     assert_eq!(hashes(&one), hashes(&two));
     let mut unique = hashes(&one);
     unique.sort();
@@ -354,7 +354,7 @@ fn a_replayer_carried_forward_agrees_with_a_whole_replay() {
         };
         if game.starts_with("chess") {
             use crate::rules::chess::Chess;
-            let hashes = |r: &Replay<Chess>| r.steps.iter().map(|s| s.state_hash).collect();
+            let hashes = |r: &Replay<Chess>| r.steps.iter().map(|s| s.state_hash()).collect();
             let mut file = GameFile::parse(&text.as_bytes()[..cuts[0]]).expect("header");
             let mut replayer = Replayer::<Chess>::start(&file).expect("header");
             for cut in &cuts[1..] {
@@ -366,7 +366,7 @@ fn a_replayer_carried_forward_agrees_with_a_whole_replay() {
                 hashes(&replayer.finish()),
             );
         } else {
-            let hashes = |r: &Replay<Campaign>| r.steps.iter().map(|s| s.state_hash).collect();
+            let hashes = |r: &Replay<Campaign>| r.steps.iter().map(|s| s.state_hash()).collect();
             let mut file = GameFile::parse(&text.as_bytes()[..cuts[0]]).expect("header");
             let mut replayer = Replayer::<Campaign>::start(&file).expect("header");
             for cut in &cuts[1..] {
