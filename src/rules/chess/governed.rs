@@ -63,4 +63,57 @@ impl Position {
         }
         Some(pins.0[mv.from.index()] & to != 0)
     }
+
+    /// How many legal moves an Insurrection position has (perft's last ply): the moves the pins
+    /// judge counted as sets of squares, the rest judged one by one as [`Position::legal`]
+    /// judges them.
+    pub(super) fn count_governed(&self) -> u64 {
+        let mut count = 0;
+        let Some(pins) = self.pins() else {
+            self.legal(&mut |_| count += 1);
+            return count;
+        };
+        let us = self.turn;
+        let ours = self.by_color[us.index()];
+        let occupied = self.occupied();
+        let government = self.government[us.index()];
+        // Capturing a piece of the government's rank makes the capturer join it (rule 2).
+        let joining = self.pieces(us.opponent(), government);
+        let mut judge = |mv: Move| {
+            let legal = self
+                .judged_by_pins(&pins, mv)
+                .unwrap_or_else(|| self.is_legal_pseudo(mv));
+            count += u64::from(legal);
+        };
+        for from in Square::iter(self.pieces(us, Role::Pawn)) {
+            self.pawn_moves(from, &mut judge);
+        }
+        let mut counted = 0;
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            for from in Square::iter(self.pieces(us, role)) {
+                let targets = board::attacks(role, us, from, occupied) & !ours;
+                let judged_alone = if role == government {
+                    targets
+                } else {
+                    targets & joining
+                };
+                counted += u64::from((targets & !judged_alone & pins.0[from.index()]).count_ones());
+                for to in Square::iter(judged_alone) {
+                    judge(Move {
+                        from,
+                        to,
+                        promotion: None,
+                    });
+                }
+            }
+        }
+        self.pseudo_castlings(&mut judge);
+        count + counted
+    }
 }

@@ -307,7 +307,13 @@ impl Position {
                 }
             }
         }
-        // Castling: the king on its start square, the right held, the squares between empty.
+        self.pseudo_castlings(emit);
+    }
+
+    /// Castling: the king on its start square, the right held, the squares between empty.
+    pub(super) fn pseudo_castlings(&self, emit: &mut dyn FnMut(Move)) {
+        let us = self.turn;
+        let occupied = self.occupied();
         for rook in Square::iter(self.castling & board::rank_mask(us.back_rank())) {
             let king = Square::new(4, us.back_rank()).expect("on the board");
             if self.pieces(us, Role::King) & king.bit() != 0
@@ -324,7 +330,7 @@ impl Position {
         }
     }
 
-    fn pawn_moves(&self, from: Square, emit: &mut dyn FnMut(Move)) {
+    pub(super) fn pawn_moves(&self, from: Square, emit: &mut dyn FnMut(Move)) {
         let us = self.turn;
         let occupied = self.occupied();
         let (one, start_rank) = match us {
@@ -440,8 +446,7 @@ impl Position {
                 self.orthodox(&mut count);
                 return count.0;
             }
-            self.legal(&mut |_| nodes += 1);
-            return nodes;
+            return self.count_governed();
         }
         self.legal(&mut |mv| nodes += self.play_unchecked(mv).0.perft(depth - 1));
         nodes

@@ -153,7 +153,10 @@ proptest::proptest! {
         for pick in picks {
             let mut legal = pos.legal_moves();
             legal.sort_unstable();
-            proptest::prop_assert_eq!(&legal, &plain_moves(&pos), "{}", pos);
+            let plain = plain_moves(&pos);
+            proptest::prop_assert_eq!(&legal, &plain, "{}", pos);
+            // Perft's last ply counts them as sets where the pins judge them.
+            proptest::prop_assert_eq!(pos.perft(1), plain.len() as u64, "{}", pos);
             let Some(mv) = legal.get(pick % legal.len().max(1)) else {
                 break;
             };
