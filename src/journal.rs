@@ -425,6 +425,8 @@ impl Journal {
         let mut report = Imported::default();
         for (game, entries) in by_game {
             let mut journal = self.game(Digest(game))?;
+            // Damage found half way would leave the import half done.
+            journal.check_all()?;
             for entry in entries {
                 match journal.at(&entry.key, entry.document, entry.prev())? {
                     Some(ours) if ours.text == entry.text => report.known += 1,
@@ -466,9 +468,25 @@ impl GameJournal {
         }) else {
             return Ok(None);
         };
-        let entry = &self.entries[i];
+        self.check_entry(i)?;
+        Ok(Some(&self.entries[i]))
+    }
+
+    /// Checks the signature of every entry not yet checked.
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] at the first entry not signed by its key.
+    pub fn check_all(&self) -> Result<(), JournalError> {
+        for i in 0..self.entries.len() {
+            self.check_entry(i)?;
+        }
+        Ok(())
+    }
+
+    /// Checks entry `i`'s signature, the first time.
+    fn check_entry(&self, i: usize) -> Result<(), JournalError> {
         if let Some(line) = self.unchecked[i].get() {
-            entry
+            self.entries[i]
                 .check_signature()
                 .map_err(|reason| JournalError::Damaged {
                     path: self.path.clone(),
@@ -477,7 +495,7 @@ impl GameJournal {
                 })?;
             self.unchecked[i].set(None);
         }
-        Ok(Some(entry))
+        Ok(())
     }
 
     /// The entries, in the order they were recorded.

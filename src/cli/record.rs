@@ -156,19 +156,25 @@ pub(crate) fn append<G: CliGame + Protocol>(
     } else {
         super::commit::find(path)?
     };
-    let signer = args.key.signer(path)?;
     let time = keys::now()?;
     let mut locked = args.wait.lock(path)?;
     let mut said = Vec::new();
     tidy(&locked, tracked.as_ref(), &mut said)?;
     // What tidying did stands even when the record is refused: said with the refusal.
     let tidied = said.clone();
+    let with_tidied = |e: CliError| {
+        tidied
+            .iter()
+            .fold(e, |e, line| e.hint(format!("before that: {line}")))
+    };
+    // The file is read, parsed and replayed once, here, and before any key is loaded: a file
+    // that does not verify is said before a passphrase is asked for.
+    let writer = Writer::<G>::open_with(locked.bytes(), super::cores())
+        .map_err(|e| with_tidied(invalid(path, &e).hint("nothing was written")))?;
+    let signer = args.key.signer(path).map_err(with_tidied)?;
     let (record, after, seat) =
-        sign_and_write::<G>(path, &mut locked, &*signer, time, make, &mut said).map_err(|e| {
-            tidied
-                .iter()
-                .fold(e, |e, line| e.hint(format!("before that: {line}")))
-        })?;
+        sign_and_write::<G>(path, &mut locked, writer, &*signer, time, make, &mut said)
+            .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
             "{}: {} (record {})",
@@ -187,19 +193,18 @@ pub(crate) fn append<G: CliGame + Protocol>(
     report(out, &said, done)
 }
 
-/// Under the file's lock: verifies the file, builds the record `make` asks for, signs it (or
-/// takes the same record signed before, from the journal), checks that the file with it still
-/// verifies, journals it, and writes it. Says what happened in `said`.
+/// Under the file's lock, with the file verified (`writer`): builds the record `make` asks
+/// for, signs it (or takes the same record signed before, from the journal), checks that the
+/// file with it still verifies, journals it, and writes it. Says what happened in `said`.
 fn sign_and_write<G: CliGame + Protocol>(
     path: &Path,
     locked: &mut log::Locked,
+    writer: Writer<G>,
     signer: &dyn Signer,
     time: log::Timestamp,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
 ) -> Result<(Record, Replay<G>, Seat), CliError> {
-    let writer = Writer::<G>::open_with(locked.bytes(), super::cores())
-        .map_err(|e| invalid(path, &e).hint("nothing was written"))?;
     let seat = seat_of(writer.file(), signer)?;
     let replay = writer.replay();
     let action = make(&Context {

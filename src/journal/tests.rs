@@ -320,4 +320,24 @@ fn a_signature_is_checked_when_its_entry_is_consulted_and_export_checks_them_all
         journal.export(),
         Err(JournalError::Damaged { line: 2, .. })
     ));
+    // An import into the damaged game is refused before it writes anything.
+    let (_, c6) = record(&alice, 3, "c7c6", 2);
+    let other = tempfile::tempdir().expect("temp dir");
+    let source = Journal::at(other.path().to_owned());
+    source
+        .game(GAME)
+        .expect("open")
+        .record(entry(&alice, 3, &c6))
+        .expect("record");
+    let export = source.export().expect("export").to_json();
+    let before = fs::read(&path).expect("read");
+    assert!(matches!(
+        journal.import(Export::parse(&export).expect("parse")),
+        Err(JournalError::Damaged { line: 2, .. })
+    ));
+    assert_eq!(
+        fs::read(&path).expect("read"),
+        before,
+        "nothing was written"
+    );
 }

@@ -282,8 +282,8 @@ pub(super) struct RawRecord {
 /// layout, validated as the YAML reader's result is, and then required to be exactly what the
 /// writer makes of that content. `None` for anything else, which the YAML reader then reads and
 /// explains. It accepts only what the YAML reader accepts, with the same content: the one
-/// value YAML would read otherwise than as text, null (`null`, `Null`, `NULL`, `~`), is left
-/// to the YAML reader,
+/// value YAML would read otherwise than as text, null (`null`, `Null`, `NULL`, `~`), and the
+/// values that start with a YAML indicator (a move `-` or `,e4`) are left to the YAML reader,
 /// and names, which are quoted, hold no quote or backslash. Records are most of a file, so this
 /// is most of the cost of reading one.
 pub(super) fn quick_record(doc: &str) -> Option<Record> {
@@ -322,11 +322,12 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
     raw.signature = lines.next()?.strip_prefix("signature: ")?.to_owned();
     let plain = [&raw.prev, &raw.kind, &raw.signature].map(Some);
     let optional = [&raw.mv, &raw.nonce, &raw.commitment, &raw.claim].map(Option::as_ref);
-    let null = plain
-        .into_iter()
-        .chain(optional)
-        .flatten()
-        .any(|v| matches!(v.as_str(), "null" | "Null" | "NULL" | "~" | ""));
+    let null = plain.into_iter().chain(optional).flatten().any(|v| {
+        // YAML's nulls, and the indicators a plain scalar cannot start with (a lone `-`
+        // starts a list item, a `,` is a separator): the YAML reader refuses those.
+        matches!(v.as_str(), "null" | "Null" | "NULL" | "~" | "")
+            || v.starts_with(|c: char| "-,?:[]{}#&*!|>'\"%@`".contains(c))
+    });
     if null || lines.next().is_some() {
         return None;
     }

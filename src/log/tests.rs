@@ -364,7 +364,10 @@ fn the_quick_reader_reads_every_record_the_writer_makes_and_only_what_yaml_reads
             }
         }
         for line in doc.lines().filter(|l| l.contains(": ")) {
-            for null in ["null", "~", "Null", "NULL", "\"null\"", ""] {
+            let odd = [
+                "null", "~", "Null", "NULL", "\"null\"", "", "-", ",", ",e4", "-e4",
+            ];
+            for null in odd {
                 let (name, _) = line.split_once(": ").expect("a field");
                 changed.push(doc.replace(line, &format!("{name}: {null}")));
             }

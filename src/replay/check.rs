@@ -114,6 +114,8 @@ pub(super) struct Ahead<'a> {
     verdicts: Vec<OnceLock<Result<Seat, ReplayError>>>,
     next: AtomicUsize,
     stop: AtomicBool,
+    /// A thread panicked while checking a record: its verdict will never come.
+    panicked: AtomicBool,
 }
 
 impl<'a> Ahead<'a> {
@@ -126,6 +128,7 @@ impl<'a> Ahead<'a> {
             verdicts: (first..file.documents()).map(|_| OnceLock::new()).collect(),
             next: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
+            panicked: AtomicBool::new(false),
         }
     }
 
@@ -148,7 +151,17 @@ impl<'a> Ahead<'a> {
         let Some(slot) = self.verdicts.get(i) else {
             return false;
         };
-        let _ = slot.set(self.keys.check_record(self.file, self.first + i));
+        let check = || self.keys.check_record(self.file, self.first + i);
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)) {
+            Ok(verdict) => {
+                let _ = slot.set(verdict);
+            }
+            Err(panic) => {
+                // Said before the panic goes on, so that the replay does not wait for ever.
+                self.panicked.store(true, Ordering::Relaxed);
+                std::panic::resume_unwind(panic);
+            }
+        }
         true
     }
 
@@ -158,12 +171,16 @@ impl<'a> Ahead<'a> {
     }
 
     /// Record `document`'s verdict: checked here if no thread has taken it yet, and while
-    /// another thread checks it, later records are checked here.
+    /// another thread checks it, later records are checked here. If a helper panicked, the
+    /// record is checked here again, so that the panic comes here too rather than a wait.
     pub(super) fn verdict(&self, document: usize) -> Result<Seat, ReplayError> {
         let slot = &self.verdicts[document - self.first];
         loop {
             if let Some(verdict) = slot.get() {
                 return verdict.clone();
+            }
+            if self.panicked.load(Ordering::Relaxed) {
+                return self.keys.check_record(self.file, document);
             }
             if !self.work_one() {
                 std::thread::yield_now();

@@ -88,6 +88,40 @@ fn with_no_key_anywhere_the_error_says_where_it_looked() {
 }
 
 #[test]
+fn a_file_that_does_not_verify_is_said_before_any_key_is_looked_for() {
+    // With no key anywhere and a header changed after signing, the file is what is wrong
+    // first: no key is loaded (and so no passphrase asked for) to sign onto it.
+    let home = tempfile::tempdir().expect("home");
+    let (dir, game) = pending_game(&keys_dir().join("bob.pub"));
+    let text = std::fs::read_to_string(&game).expect("read");
+    let salt = text.find("salt: ").expect("a salt") + "salt: ".len();
+    let digit = if &text[salt..=salt] == "0" { "1" } else { "0" };
+    let mut tampered = text.clone();
+    tampered.replace_range(salt..=salt, digit);
+    std::fs::write(&game, &tampered).expect("write");
+    let out = correspond()
+        .current_dir(dir.path())
+        .env("HOME", home.path())
+        .args(["accept", "game.yaml", "--no-commit"])
+        .output()
+        .expect("run");
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (
+            Some(1),
+            "error: game.yaml does not verify: header (line 4): bad signature: the signature \
+             does not match the signed bytes\n\
+             hint: `git log -p game.yaml` shows who changed what, if the file is in git\n\
+             hint: nothing was written\n"
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&game).expect("read"), tampered);
+}
+
+#[test]
 fn git_user_signing_key_names_the_key() {
     let (dir, game) = pending_game(&keys_dir().join("bob.pub"));
     git(dir.path(), &["init", "-q"]);
