@@ -198,31 +198,43 @@ pub fn header_unsigned(header: &Header) -> String {
 /// A record document without its signature line: exactly the bytes its signer signs.
 #[must_use]
 pub fn record_unsigned(record: &Record) -> String {
-    let mut out = String::from("---\n");
-    let _ = writeln!(out, "seq: {}", record.seq);
-    let _ = writeln!(out, "prev: {}", record.prev);
-    let _ = writeln!(out, "signer: \"{}\"", record.signer);
-    let _ = writeln!(out, "kind: {}", record.action.kind());
-    match &record.action {
+    // Pieces pushed rather than formatted: every record read is written again to be compared.
+    let mut out = String::with_capacity(320);
+    out.push_str("---\n");
+    let mut line = |name: &str, value: &str, quoted: bool| {
+        out.push_str(name);
+        out.push_str(": ");
+        if quoted {
+            out.push('"');
+        }
+        out.push_str(value);
+        if quoted {
+            out.push('"');
+        }
+        out.push('\n');
+    };
+    let (seq, prev) = (record.seq.to_string(), record.prev.to_string());
+    let carried = match &record.action {
         Action::Accept { nonce: Some(n) } | Action::FlipNonce(n) | Action::FlipReveal(n) => {
-            let _ = writeln!(out, "nonce: {n}");
+            Some(("nonce", n.to_string()))
         }
-        Action::FlipCommit(c) => {
-            let _ = writeln!(out, "commitment: {c}");
-        }
-        Action::Move(m) => {
-            let _ = writeln!(out, "move: {m}");
-        }
-        Action::Claim(_, reason) => {
-            let _ = writeln!(out, "claim: {reason}");
-        }
+        Action::FlipCommit(c) => Some(("commitment", c.to_string())),
+        Action::Move(m) => Some(("move", m.clone())),
+        Action::Claim(_, reason) => Some(("claim", reason.clone())),
         Action::Accept { nonce: None }
         | Action::Defer
         | Action::Resign
         | Action::Offer(_)
-        | Action::AcceptOffer(_) => {}
+        | Action::AcceptOffer(_) => None,
+    };
+    line("seq", &seq, false);
+    line("prev", &prev, false);
+    line("signer", &record.signer, true);
+    line("kind", record.action.kind().name(), false);
+    if let Some((name, value)) = &carried {
+        line(name, value, false);
     }
-    let _ = writeln!(out, "time: \"{}\"", record.time.as_str());
+    line("time", record.time.as_str(), true);
     out
 }
 
