@@ -26,13 +26,16 @@
 use crate::digest::Digest;
 use crate::log::{self, Document};
 use crate::sign;
-use serde::{Deserialize, Serialize};
 use ssh_key::PublicKey;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+mod wire;
+pub use wire::Export;
+use wire::{Keys, Wire};
 
 /// More than one game's part of a journal ever holds.
 const JOURNAL_FILE_LIMIT: u64 = 256 * 1024 * 1024;
@@ -155,125 +158,6 @@ impl Entry {
             digest: self.digest().to_string(),
             text: self.text.clone(),
         }
-    }
-}
-
-/// An entry as JSON writes it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Wire {
-    game: String,
-    document: u64,
-    key: String,
-    digest: String,
-    text: String,
-}
-
-/// The keys already read from a journal's lines, by their text: a game's part of the journal
-/// holds thousands of entries by one or two keys.
-#[derive(Default)]
-struct Keys(BTreeMap<String, PublicKey>);
-
-impl Keys {
-    fn read(&mut self, text: &str) -> Result<PublicKey, String> {
-        if let Some(key) = self.0.get(text) {
-            return Ok(key.clone());
-        }
-        let key = PublicKey::from_openssh(text).map_err(|e| format!("`key`: {e}"))?;
-        if !key.key_data().is_ed25519() {
-            return Err("`key` is not an Ed25519 key".into());
-        }
-        self.0.insert(text.to_owned(), key.clone());
-        Ok(key)
-    }
-}
-
-impl Wire {
-    /// The entry, its signature checked.
-    fn entry(self, keys: &mut Keys) -> Result<Entry, String> {
-        let entry = self.unchecked(keys)?;
-        entry.check_signature()?;
-        Ok(entry)
-    }
-
-    /// The entry, its signature not yet checked.
-    fn unchecked(self, keys: &mut Keys) -> Result<Entry, String> {
-        let game = Digest::parse(&self.game).ok_or("`game` is not 64 lower-case hex digits")?;
-        let key = keys.read(&self.key)?;
-        let entry = Entry::unchecked(key, game, self.document, self.text)?;
-        if entry.digest().to_string() != self.digest {
-            return Err("`digest` is not the SHA-256 of `text`".into());
-        }
-        Ok(entry)
-    }
-}
-
-/// A whole journal as one JSON document, to move it between machines.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Export {
-    format: String,
-    entries: Vec<Wire>,
-}
-
-impl Export {
-    /// The entries, sorted by game, key and document.
-    fn of(mut entries: Vec<Entry>) -> Export {
-        entries.sort_by(|a, b| {
-            let key = |e: &Entry| {
-                (
-                    e.game.0,
-                    e.key.to_bytes().ok(),
-                    e.document,
-                    e.prev().map(|p| p.0),
-                )
-            };
-            key(a).cmp(&key(b))
-        });
-        Export {
-            format: FORMAT.to_owned(),
-            entries: entries.iter().map(Entry::wire).collect(),
-        }
-    }
-
-    /// Reads an exported journal and checks every entry.
-    ///
-    /// # Errors
-    /// [`JournalError::Import`] naming what is wrong: not JSON, another format, or an entry (by
-    /// its index from 0) that is not a document signed by its key at its place.
-    pub fn parse(json: &str) -> Result<Vec<Entry>, JournalError> {
-        let export: Export = serde_json::from_str(json).map_err(|e| JournalError::Import {
-            entry: None,
-            reason: e.to_string(),
-        })?;
-        if export.format != FORMAT {
-            return Err(JournalError::Import {
-                entry: None,
-                reason: format!(
-                    "the format is `{}`; this program reads `{FORMAT}`",
-                    crate::text::shown(&export.format)
-                ),
-            });
-        }
-        let mut keys = Keys::default();
-        export
-            .entries
-            .into_iter()
-            .enumerate()
-            .map(|(i, wire)| {
-                wire.entry(&mut keys)
-                    .map_err(|reason| JournalError::Import {
-                        entry: Some(i),
-                        reason,
-                    })
-            })
-            .collect()
-    }
-
-    /// The JSON text.
-    #[must_use]
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("an export always serializes") + "\n"
     }
 }
 
