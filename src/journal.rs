@@ -203,6 +203,8 @@ pub enum JournalError {
 #[derive(Clone, Debug)]
 pub struct Journal {
     dir: PathBuf,
+    /// How many threads may read a game's part of it.
+    threads: usize,
 }
 
 /// What an import did.
@@ -221,7 +223,14 @@ impl Journal {
     /// The journal kept in `dir` (created when first written).
     #[must_use]
     pub fn at(dir: PathBuf) -> Journal {
-        Journal { dir }
+        Journal { dir, threads: 1 }
+    }
+
+    /// The same journal, its lines read on up to `threads` threads: a long game's part holds
+    /// thousands, read at every signing.
+    #[must_use]
+    pub fn threads(self, threads: usize) -> Journal {
+        Journal { threads, ..self }
     }
 
     /// Its folder.
@@ -242,7 +251,9 @@ impl Journal {
         file.lock().map_err(&io)?;
         let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
         let (entries, lines): (Vec<Entry>, Vec<usize>) =
-            entries_of(&path, &bytes, game, false)?.into_iter().unzip();
+            entries_of(&path, &bytes, game, false, self.threads)?
+                .into_iter()
+                .unzip();
         if !bytes.is_empty() && !bytes.ends_with(b"\n") {
             // The last entry is whole but its newline is missing: put it back, so that the
             // next entry starts a line of its own.
@@ -271,7 +282,7 @@ impl Journal {
             let file = crate::files::open_regular(&path).map_err(&io)?;
             file.lock_shared().map_err(&io)?;
             let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
-            let checked = entries_of(&path, &bytes, game, true)?;
+            let checked = entries_of(&path, &bytes, game, true, self.threads)?;
             entries.extend(checked.into_iter().map(|(entry, _)| entry));
         }
         Ok(Export::of(entries))
@@ -450,13 +461,42 @@ fn entries_of(
     bytes: &[u8],
     game: Digest,
     check: bool,
+    threads: usize,
 ) -> Result<Vec<(Entry, usize)>, JournalError> {
-    let mut entries = Vec::new();
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|b| *b == b'\n').collect();
+    // One run of lines per thread, each read in order: the first damaged line of the first run
+    // that has one is the first of the file.
+    let run = lines.len().div_ceil(threads.max(1)).max(1);
+    let runs: Vec<(usize, &[&[u8]])> = lines
+        .chunks(run)
+        .enumerate()
+        .map(|(i, lines)| (i * run, lines))
+        .collect();
+    let read = crate::parallel::map_in_order(&runs, threads, |(first, lines)| {
+        read_lines(path, *first, lines, game, check)
+    });
+    let mut entries = Vec::with_capacity(lines.len());
+    for run in read {
+        entries.extend(run?);
+    }
+    Ok(entries)
+}
+
+/// The entries of `lines`, which come after `first` lines of the file (see [`entries_of`]).
+fn read_lines(
+    path: &Path,
+    first: usize,
+    lines: &[&[u8]],
+    game: Digest,
+    check: bool,
+) -> Result<Vec<(Entry, usize)>, JournalError> {
+    let mut entries = Vec::with_capacity(lines.len());
     let mut keys = Keys::default();
-    for (i, line) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+    for (i, line) in lines.iter().enumerate() {
+        let number = first + i + 1;
         let damaged = |reason: String| JournalError::Damaged {
             path: path.to_owned(),
-            line: i + 1,
+            line: number,
             reason,
         };
         let cut = !line.ends_with(b"\n");
@@ -485,7 +525,7 @@ fn entries_of(
         if entry.game != game {
             return Err(damaged("an entry of another game".into()));
         }
-        entries.push((entry, i + 1));
+        entries.push((entry, number));
     }
     Ok(entries)
 }

@@ -25,7 +25,7 @@ pub(crate) fn open() -> Result<Journal, CliError> {
             ))
             .hint("give the journal's folder as an absolute path"));
         }
-        return Ok(Journal::at(dir));
+        return Ok(Journal::at(dir).threads(super::cores()));
     }
     // The XDG Base Directory rules: a relative XDG_STATE_HOME is ignored.
     let state = std::env::var_os("XDG_STATE_HOME")
@@ -41,7 +41,7 @@ pub(crate) fn open() -> Result<Journal, CliError> {
                 "set {JOURNAL_VARIABLE} to a folder that is kept between runs"
             ))
         })?;
-    Ok(Journal::at(state.join("correspond").join("journal")))
+    Ok(Journal::at(state.join("correspond").join("journal")).threads(super::cores()))
 }
 
 /// The journal's part for one game, locked, as an error for the user when it cannot be read.

@@ -341,3 +341,51 @@ fn a_signature_is_checked_when_its_entry_is_consulted_and_export_checks_them_all
         "nothing was written"
     );
 }
+
+#[test]
+fn a_journal_read_on_several_threads_reads_the_same_and_names_the_same_damage() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = Journal::at(dir.path().to_owned());
+    let alice = key();
+    {
+        let mut game = journal.game(GAME).expect("open");
+        for seq in 1..=7 {
+            let (_, text) = record(&alice, seq, "e2e4", seq);
+            game.record(entry(&alice, seq, &text)).expect("record");
+        }
+    }
+    let texts = |journal: &Journal| -> Vec<String> {
+        let game = journal.game(GAME).expect("open");
+        game.entries().iter().map(|e| e.text.clone()).collect()
+    };
+    let one = texts(&journal);
+    assert_eq!(one.len(), 7);
+    for threads in [2, 3, 8] {
+        assert_eq!(texts(&journal.clone().threads(threads)), one, "{threads}");
+    }
+    let path = dir.path().join(format!("{GAME}.jsonl"));
+    let lines: Vec<String> = fs::read_to_string(&path)
+        .expect("read")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let damaged: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 4 || i == 5 {
+                "not json".to_owned()
+            } else {
+                l.clone()
+            }
+        })
+        .collect();
+    fs::write(&path, damaged.join("\n") + "\n").expect("damage");
+    for threads in [1, 2, 3, 8] {
+        let Err(JournalError::Damaged { line, .. }) = journal.clone().threads(threads).game(GAME)
+        else {
+            panic!("damage not found on {threads} threads")
+        };
+        assert_eq!(line, 5, "the first damaged line, on {threads} threads");
+    }
+}
