@@ -170,6 +170,15 @@ impl Role {
         Role::King,
     ];
 
+    /// Every role but the pawn's: the pieces whose moves are their attacks.
+    pub const NOT_PAWNS: [Role; 5] = [
+        Role::Knight,
+        Role::Bishop,
+        Role::Rook,
+        Role::Queen,
+        Role::King,
+    ];
+
     /// The upper-case letter.
     #[must_use]
     pub const fn letter(self) -> char {

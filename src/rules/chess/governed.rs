@@ -89,13 +89,7 @@ impl Position {
             self.pawn_moves(from, &mut judge);
         }
         let mut counted = 0;
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in Role::NOT_PAWNS {
             for from in Square::iter(self.pieces(us, role)) {
                 let targets = board::attacks(role, us, from, occupied) & !ours;
                 let judged_alone = if role == government {

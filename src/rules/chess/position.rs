@@ -289,13 +289,7 @@ impl Position {
         for from in Square::iter(self.pieces(us, Role::Pawn)) {
             self.pawn_moves(from, emit);
         }
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in Role::NOT_PAWNS {
             for from in Square::iter(self.pieces(us, role)) {
                 let targets = board::attacks(role, us, from, occupied) & !ours;
                 for to in Square::iter(targets) {
