@@ -8,7 +8,7 @@ use super::board::{self, Bitboard, Role, Square};
 use super::position::Position;
 
 /// Where the generator puts the moves it finds.
-pub(super) trait Sink {
+trait Sink {
     /// The moves of the piece on `from` to each square of `targets`, none of them promoting.
     fn moves(&mut self, from: Square, targets: Bitboard);
     /// A pawn's moves from `from` to each square of `targets` on the last rank: four each, one
@@ -19,7 +19,7 @@ pub(super) trait Sink {
 }
 
 /// Each move, to a callback.
-pub(super) struct Each<'a>(pub(super) &'a mut dyn FnMut(Move));
+struct Each<'a>(&'a mut dyn FnMut(Move));
 
 /// The promotions orthodox chess allows, in the order they are emitted.
 const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
@@ -53,7 +53,7 @@ impl Sink for Each<'_> {
 }
 
 /// How many moves there are.
-pub(super) struct Count(pub(super) u64);
+struct Count(u64);
 
 impl Sink for Count {
     fn moves(&mut self, _: Square, targets: Bitboard) {
@@ -70,8 +70,21 @@ impl Sink for Count {
 }
 
 impl Position {
+    /// Calls `emit` with every legal move of an orthodox chess position, in no particular
+    /// order.
+    pub(super) fn legal_orthodox(&self, emit: &mut dyn FnMut(Move)) {
+        self.orthodox(&mut Each(emit));
+    }
+
+    /// How many legal moves an orthodox chess position has (perft's last ply).
+    pub(super) fn count_orthodox(&self) -> u64 {
+        let mut count = Count(0);
+        self.orthodox(&mut count);
+        count.0
+    }
+
     /// Puts every legal move of an orthodox chess position into `sink`, in no particular order.
-    pub(super) fn orthodox(&self, sink: &mut impl Sink) {
+    fn orthodox(&self, sink: &mut impl Sink) {
         let us = self.turn;
         let them = us.opponent();
         let ours = self.by_color[us.index()];

@@ -391,7 +391,7 @@ impl Position {
     /// Calls `emit` with every legal move, in no particular order.
     pub(crate) fn legal(&self, emit: &mut dyn FnMut(Move)) {
         if self.variant == Variant::Chess {
-            return self.orthodox(&mut super::orthodox::Each(emit));
+            return self.legal_orthodox(emit);
         }
         let pins = self.pins();
         self.pseudo_legal(&mut |mv| {
@@ -436,9 +436,7 @@ impl Position {
         let mut nodes = 0;
         if depth == 1 {
             if self.variant == Variant::Chess {
-                let mut count = super::orthodox::Count(0);
-                self.orthodox(&mut count);
-                return count.0;
+                return self.count_orthodox();
             }
             return self.count_governed();
         }
