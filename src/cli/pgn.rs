@@ -42,8 +42,12 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     match record::game_of(&args.file)? {
         super::game::GameKind::Chess => export::<Chess>(&args.file, out),
         super::game::GameKind::Insurrection => export::<Insurrection>(&args.file, out),
-        other => Err(CliError::usage(format!(
+        other => Err(CliError::rejected(format!(
             "PGN is for chess and insurrection; {} is a game of {other}",
+            correspond::text::path(&args.file)
+        ))
+        .hint(format!(
+            "`correspond log {}` lists its records",
             correspond::text::path(&args.file)
         ))),
     }

@@ -78,8 +78,12 @@ fn show_file<G: CliGame>(
     let last = replay.steps.len() - 1;
     let at = at.unwrap_or(last);
     let Some(step) = replay.steps.get(at) else {
-        return Err(CliError::usage(format!(
+        return Err(CliError::rejected(format!(
             "{} has records 0 to {last}; there is no record {at}",
+            correspond::text::path(path)
+        ))
+        .hint(format!(
+            "`correspond log {}` lists the records",
             correspond::text::path(path)
         )));
     };

@@ -233,16 +233,26 @@ fn pgn_export_names_the_variant_the_result_and_each_coup() {
         ),
         "{pgn}"
     );
-    let err = failure(
-        &[
-            "pgn",
-            root.join("games/campaign/fact-check.yaml")
-                .to_str()
-                .expect("UTF-8"),
-        ],
-        2,
+    // A game without PGN is input rejected (1), not a usage error (2).
+    let out = correspond()
+        .current_dir(root)
+        .args(["pgn", "games/campaign/fact-check.yaml"])
+        .output()
+        .expect("run");
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            String::from_utf8_lossy(&out.stderr).as_ref()
+        ),
+        (
+            Some(1),
+            "",
+            "error: PGN is for chess and insurrection; games/campaign/fact-check.yaml is a game \
+             of campaign\n\
+             hint: `correspond log games/campaign/fact-check.yaml` lists its records\n"
+        )
     );
-    assert!(err.contains("PGN is for chess and insurrection"), "{err}");
 }
 
 #[test]

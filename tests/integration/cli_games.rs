@@ -487,8 +487,25 @@ fn status_show_and_log_describe_the_game() {
         "{at_start}"
     );
     assert!(!at_start.contains("last move"), "{at_start}");
-    let (code, _, err) = t.read(&["show", "game.yaml", "--at", "99"]);
-    assert_eq!(code, 2, "{err}");
+    // A record the file does not have is input rejected (1), not a usage error (2).
+    let last = at_start
+        .split(" of ")
+        .nth(1)
+        .and_then(|rest| rest.lines().next())
+        .expect("record 1 of LAST");
+    let (code, out, err) = t.read(&["show", "game.yaml", "--at", "99"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            "",
+            format!(
+                "error: game.yaml has records 0 to {last}; there is no record 99\n\
+                 hint: `correspond log game.yaml` lists the records\n"
+            )
+            .as_str()
+        )
+    );
     let log = t.read_ok(&["log", "game.yaml"]);
     assert!(
         log.lines().any(|l| l.ends_with("alice (heads)  c2c3")),
