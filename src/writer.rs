@@ -80,9 +80,7 @@ impl<G: Protocol> Writer<G> {
     /// # Errors
     /// The file's first defect.
     pub fn open_with(bytes: &[u8], threads: usize) -> Result<Self, ReplayError> {
-        let file = GameFile::parse(bytes)?;
-        let replayer = Replayer::start(&file)?.advance_with(&file, threads)?;
-        Ok(Writer { file, replayer })
+        Writer::of_with(GameFile::parse(bytes)?, threads)
     }
 
     /// Replays a parsed game file of game `G`.
@@ -90,7 +88,11 @@ impl<G: Protocol> Writer<G> {
     /// # Errors
     /// The file's first defect.
     pub fn of(file: GameFile) -> Result<Self, ReplayError> {
-        let replayer = Replayer::start(&file)?.advance(&file)?;
+        Writer::of_with(file, 1)
+    }
+
+    fn of_with(file: GameFile, threads: usize) -> Result<Self, ReplayError> {
+        let replayer = Replayer::start(&file)?.advance_with(&file, threads)?;
         Ok(Writer { file, replayer })
     }
 

@@ -107,7 +107,7 @@ impl Position {
             return;
         }
         if checkers == 0 {
-            self.castlings(king, occupied, sink);
+            self.castlings(sink);
         }
         let target = if checkers == 0 {
             !0
@@ -131,27 +131,13 @@ impl Position {
         self.pawns(king, target, &ray, sink);
     }
 
-    /// Castling: the right held, the king on its square, the squares between empty, and the
-    /// king's path not attacked.
-    fn castlings(&self, king: Square, occupied: Bitboard, sink: &mut impl Sink) {
-        let us = self.turn;
-        for rook in Square::iter(self.castling & board::rank_mask(us.back_rank())) {
-            if king.file() == 4
-                && king.rank() == us.back_rank()
-                && board::between(king, rook) & occupied == 0
-            {
-                let to = Square::new(if rook.file() == 7 { 6 } else { 2 }, us.back_rank())
-                    .expect("on the board");
-                let mv = Move {
-                    from: king,
-                    to,
-                    promotion: None,
-                };
-                if self.castling_path_safe(mv) {
-                    sink.one(mv);
-                }
+    /// Castling as the pseudo-legal generator finds it, where the king's path is not attacked.
+    fn castlings(&self, sink: &mut impl Sink) {
+        self.pseudo_castlings(&mut |mv| {
+            if self.castling_path_safe(mv) {
+                sink.one(mv);
             }
-        }
+        });
     }
 
     /// The pawns' moves that block or capture a checker (`target`) along their pin `ray`.
