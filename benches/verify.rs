@@ -13,16 +13,14 @@
 //! (signing about 4,000 records) is not timed.
 
 mod common;
-use common::{grow, opening};
+use common::{best, grow, key_path, ms, opening, run};
 use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 const LONG: usize = 2000;
 const GAMES: usize = 40;
 const SHORT: usize = 50;
-const RUNS: usize = 5;
 const ROUNDS: usize = 9;
 
 fn main() {
@@ -60,10 +58,7 @@ fn main() {
     }
     let folder_documents = GAMES * (SHORT + 1);
 
-    let key = ["alice", "bob"][mover.index()];
-    let key = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/keys")
-        .join(key);
+    let key = key_path(["alice", "bob"][mover.index()]);
     let key = key.to_str().expect("UTF-8");
     // Each ratio is taken within one round, the floor measured just before the command, so
     // that a machine whose speed drifts (a shared host, a CPU changing its clock) skews both
@@ -158,33 +153,6 @@ fn documents(text: &str) -> usize {
     text.lines().filter(|l| *l == "---").count()
 }
 
-/// Runs the release binary in `dir`, with `journal` as the signing journal; the time it took.
-fn run(dir: &Path, args: &[&str], journal: Option<&Path>) -> Duration {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_correspond"));
-    command
-        .current_dir(dir)
-        .env("CORRESPOND_TIME", "2026-01-01T00:00:00Z")
-        .args(args);
-    if let Some(journal) = journal {
-        command.env("CORRESPOND_JOURNAL", journal);
-    }
-    let started = Instant::now();
-    let out = command.output().expect("run correspond");
-    let took = started.elapsed();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    took
-}
-
-/// The fastest of `RUNS` timings.
-fn best(f: impl Fn() -> Duration) -> Duration {
-    (0..RUNS).map(|_| f()).min().expect("runs")
-}
-
 /// Ed25519 verifications per second on `threads` threads, each checking its own signatures
 /// over messages the size of SSHSIG's signed data (102 bytes); the best of three runs.
 fn raw_rate(threads: usize) -> f64 {
@@ -215,8 +183,4 @@ fn raw_rate(threads: usize) -> f64 {
             (threads * PASSES * signed.len()) as f64 / started.elapsed().as_secs_f64()
         })
         .fold(0.0, f64::max)
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }

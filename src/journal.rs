@@ -393,6 +393,24 @@ impl GameJournal {
         Ok(())
     }
 
+    /// The last document of `file` that this journal holds exactly as the file has it, byte
+    /// for byte: one the user signed there with this program, which checked every document
+    /// before it first. `None` when it holds none of the file's records.
+    ///
+    /// The entry's own signature is not checked here: the caller checks the file's document,
+    /// the same bytes, as part of the file.
+    #[must_use]
+    pub fn last_signed_in(&self, file: &log::GameFile) -> Option<usize> {
+        let game = file.game_id();
+        self.entries
+            .iter()
+            .filter(|e| e.game == game)
+            .filter_map(|e| usize::try_from(e.document).ok().map(|d| (d, e)))
+            .filter(|&(d, e)| d >= 1 && d < file.documents() && file.document(d) == e.text)
+            .map(|(d, _)| d)
+            .max()
+    }
+
     /// The entries, in the order they were recorded.
     #[must_use]
     pub fn entries(&self) -> &[Entry] {

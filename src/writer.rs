@@ -49,6 +49,16 @@ pub enum WriteError {
 pub struct Writer<G: Protocol> {
     file: GameFile,
     replayer: Replayer<G>,
+    /// Signatures taken on a player's word (see [`Writer::of_vouched`]), until checked.
+    vouched: Option<Vouch>,
+}
+
+/// The documents before `document` were not checked for their signatures: `seat`'s player
+/// signed `document` with this program, which had checked them.
+#[derive(Clone, Copy, Debug)]
+struct Vouch {
+    document: usize,
+    seat: Seat,
 }
 
 /// A record made: its text, and the file and replay with it.
@@ -91,9 +101,48 @@ impl<G: Protocol> Writer<G> {
         Writer::of_with(file, 1)
     }
 
-    fn of_with(file: GameFile, threads: usize) -> Result<Self, ReplayError> {
+    /// [`Writer::of`], with up to `threads` threads checking signatures (see
+    /// [`Replayer::advance_with`]).
+    ///
+    /// # Errors
+    /// The file's first defect.
+    pub fn of_with(file: GameFile, threads: usize) -> Result<Self, ReplayError> {
         let replayer = Replayer::start(&file)?.advance_with(&file, threads)?;
-        Ok(Writer { file, replayer })
+        Ok(Writer {
+            file,
+            replayer,
+            vouched: None,
+        })
+    }
+
+    /// [`Writer::of_with`] for the user whose signing journal is `journal`: the signatures
+    /// before the last record they signed with this program are not checked again, since this
+    /// program checked them before signing it, and that record's `prev` binds them byte for
+    /// byte (see [`Replayer::advance_vouched`]). A player's next move on a long game then costs
+    /// the records since their last, not the whole game. Everything else is checked, and the
+    /// signatures too before another player signs with this writer (see [`Writer::write`]).
+    ///
+    /// # Errors
+    /// The file's first defect; a signature left unchecked is not one.
+    pub fn of_vouched(
+        file: GameFile,
+        threads: usize,
+        journal: &GameJournal,
+    ) -> Result<Self, ReplayError> {
+        let vouched = journal.last_signed_in(&file).and_then(|document| {
+            crate::replay::seat_named(&file, &file.records()[document - 1].signer)
+                .map(|seat| Vouch { document, seat })
+        });
+        let replayer = Replayer::start(&file)?.advance_vouched(
+            &file,
+            threads,
+            vouched.map_or(0, |v| v.document),
+        )?;
+        Ok(Writer {
+            file,
+            replayer,
+            vouched,
+        })
     }
 
     /// The file so far.
@@ -133,7 +182,19 @@ impl<G: Protocol> Writer<G> {
         signer: &dyn Signer,
         journal: Option<&mut GameJournal>,
     ) -> Result<Written<G>, WriteError> {
-        let Writer { mut file, replayer } = self;
+        let Writer {
+            mut file,
+            replayer,
+            vouched,
+        } = self;
+        let vouched = match vouched {
+            Some(v) if crate::replay::seat_named(&file, &record.signer) != Some(v.seat) => {
+                // Another player's word is not this one's: they check for themselves.
+                replayer.check_signatures(&file, 1..v.document)?;
+                None
+            }
+            v => v,
+        };
         let key = signer.public_key();
         let (text, signed_before) = match &journal {
             Some(journal) => sign_once(journal, &record, signer)?,
@@ -159,7 +220,11 @@ impl<G: Protocol> Writer<G> {
             record,
             text,
             signed_before,
-            writer: Writer { file, replayer },
+            writer: Writer {
+                file,
+                replayer,
+                vouched,
+            },
         })
     }
 }

@@ -8,26 +8,37 @@ use correspond::replay::Seat;
 use correspond::rules::campaign::Campaign;
 use correspond::sign::KeySigner;
 use correspond::writer::Writer;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How many times each command is timed; the fastest counts.
+pub const RUNS: usize = 5;
+
+/// The path of a test key in tests/keys.
+pub fn key_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/keys")
+        .join(name)
+}
 
 /// A test key from tests/keys, as a signer.
 pub fn key(name: &str) -> KeySigner {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/keys")
-        .join(name);
+    let path = key_path(name);
     KeySigner::new(ssh_key::PrivateKey::read_openssh_file(&path).expect("a test key"))
         .expect("ed25519")
 }
 
 /// The game's header, acceptance and toss, written to `file` in `dir` by the program itself;
-/// heads to move. Returns the file's text.
+/// heads to move; the documents signed go into the signing journal `dir/opening-journal`, not
+/// the user's. Returns the file's text.
 pub fn opening(dir: &Path, file: &Path) -> String {
     let keys = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/keys");
     let run = |who: &str, args: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_correspond"))
             .current_dir(dir)
             .env("CORRESPOND_TIME", "2026-01-01T00:00:00Z")
+            .env("CORRESPOND_JOURNAL", dir.join("opening-journal"))
             .args(args)
             .arg("--key")
             .arg(keys.join(who))
@@ -98,4 +109,36 @@ pub fn grow(
         each(text);
     }
     (moves.next().expect("a cycle"), Seat::BOTH[records % 2])
+}
+
+/// Runs the release binary in `dir`, with `journal` as the signing journal; the time it took.
+pub fn run(dir: &Path, args: &[&str], journal: Option<&Path>) -> Duration {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_correspond"));
+    command
+        .current_dir(dir)
+        .env("CORRESPOND_TIME", "2026-01-01T00:00:00Z")
+        .args(args);
+    if let Some(journal) = journal {
+        command.env("CORRESPOND_JOURNAL", journal);
+    }
+    let started = Instant::now();
+    let out = command.output().expect("run correspond");
+    let took = started.elapsed();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    took
+}
+
+/// The fastest of `RUNS` timings.
+pub fn best(f: impl Fn() -> Duration) -> Duration {
+    (0..RUNS).map(|_| f()).min().expect("runs")
+}
+
+/// A duration in milliseconds, for the reports.
+pub fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }

@@ -6,8 +6,9 @@ use super::CliError;
 use super::game::CliGame;
 use super::keys::{self, KeyArgs};
 use crate::cli::Out;
+use correspond::journal::GameJournal;
 use correspond::log::{self, Action, GameFile, Record, Settlement};
-use correspond::replay::{self, Event, Protocol, Replay, Seat, Step};
+use correspond::replay::{self, Event, Protocol, Replay, ReplayError, Seat, Step};
 use correspond::sign::{self, Signer};
 use correspond::writer::{WriteError, Writer};
 use std::io::Write;
@@ -169,11 +170,21 @@ pub(crate) fn append<G: CliGame + Protocol>(
     };
     // The file is read, parsed and replayed once, here, and before any key is loaded: a file
     // that does not verify is said before a passphrase is asked for.
-    let writer = Writer::<G>::open_with(locked.bytes(), super::cores())
-        .map_err(|e| with_tidied(invalid(path, &e).hint("nothing was written")))?;
+    let rejected = |e: ReplayError| with_tidied(invalid(path, &e).hint("nothing was written"));
+    let file = GameFile::parse(locked.bytes()).map_err(|e| rejected(e.into()))?;
+    // The journal is held from here until the record is in it, so that no other command signs
+    // at this place meanwhile. What the user signed here before vouches for what they checked
+    // then; a journal that cannot be read vouches for nothing, and is reported when signing.
+    let journal = super::signing_journal::game(file.game_id());
+    let writer = match &journal {
+        Ok(journal) => Writer::<G>::of_vouched(file, super::cores(), journal),
+        Err(_) => Writer::<G>::of_with(file, super::cores()),
+    }
+    .map_err(rejected)?;
     let signer = args.key.signer(path).map_err(with_tidied)?;
+    let opened = Opened { writer, journal };
     let (record, after, seat) =
-        sign_and_write::<G>(path, &mut locked, writer, &*signer, time, make, &mut said)
+        sign_and_write::<G>(path, &mut locked, opened, &*signer, time, make, &mut said)
             .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
@@ -193,13 +204,20 @@ pub(crate) fn append<G: CliGame + Protocol>(
     report(out, &said, done)
 }
 
-/// Under the file's lock, with the file verified (`writer`): builds the record `make` asks
-/// for, signs it (or takes the same record signed before, from the journal), checks that the
-/// file with it still verifies, journals it, and writes it. Says what happened in `said`.
+/// A game file verified for its next record, and the signing journal of its game (or why it
+/// cannot be read), both held until the record is written.
+struct Opened<G: Protocol> {
+    writer: Writer<G>,
+    journal: Result<GameJournal, CliError>,
+}
+
+/// Under the file's lock, with the file verified and the journal held (`opened`): builds the record `make` asks for, signs it (or takes the same record
+/// signed before, from the journal), checks that the file with it still verifies, journals
+/// it, and writes it. Says what happened in `said`.
 fn sign_and_write<G: CliGame + Protocol>(
     path: &Path,
     locked: &mut log::Locked,
-    writer: Writer<G>,
+    Opened { writer, journal }: Opened<G>,
     signer: &dyn Signer,
     time: log::Timestamp,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
@@ -214,9 +232,7 @@ fn sign_and_write<G: CliGame + Protocol>(
         signer,
     })?;
     let record = writer.next(seat, action, time);
-    // The journal is held from the check before signing until the record is in it, so that no
-    // other command signs at this place meanwhile.
-    let mut journal = super::signing_journal::game(writer.file().game_id())?;
+    let mut journal = journal?;
     let written = writer
         .write(record, signer, Some(&mut journal))
         .map_err(|e| write_error(e, path))?;

@@ -36,6 +36,12 @@ impl Keys {
         file: &GameFile,
         document: usize,
     ) -> Result<Seat, ReplayError> {
+        self.check(file, document, true)
+    }
+
+    /// [`Keys::check_record`], the signature left out when it is vouched for (see
+    /// [`super::Replayer::advance_vouched`]).
+    fn check(&self, file: &GameFile, document: usize, signed: bool) -> Result<Seat, ReplayError> {
         let record = &file.records()[document - 1];
         let fail = |kind| ReplayError {
             document: Some(document),
@@ -44,7 +50,9 @@ impl Keys {
         };
         let signer = seat_named(file, &record.signer)
             .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
-        self.check_signature(file, document, signer)?;
+        if signed {
+            self.check_signature(file, document, signer)?;
+        }
         let expected = document as u64;
         if record.seq != expected {
             return Err(fail(if record.seq < expected {
@@ -105,12 +113,14 @@ impl Keys {
     }
 }
 
-/// The records `documents` of a file, checked ahead by helper threads: each verdict, once some
-/// thread has reached it.
+/// The records of a file from `first` on, checked ahead by helper threads: each verdict, once
+/// some thread has reached it.
 pub(super) struct Ahead<'a> {
     keys: &'a Keys,
     file: &'a GameFile,
     first: usize,
+    /// The documents before this one are vouched for: their signatures are not checked.
+    vouched: usize,
     verdicts: Vec<OnceLock<Result<Seat, ReplayError>>>,
     next: AtomicUsize,
     stop: AtomicBool,
@@ -119,12 +129,19 @@ pub(super) struct Ahead<'a> {
 }
 
 impl<'a> Ahead<'a> {
-    /// Work for the records of `file` from document `first` on.
-    pub(super) fn new(keys: &'a Keys, file: &'a GameFile, first: usize) -> Ahead<'a> {
+    /// Work for the records of `file` from document `first` on, the signatures of those before
+    /// document `vouched` left out.
+    pub(super) fn new(
+        keys: &'a Keys,
+        file: &'a GameFile,
+        first: usize,
+        vouched: usize,
+    ) -> Ahead<'a> {
         Ahead {
             keys,
             file,
             first,
+            vouched,
             verdicts: (first..file.documents()).map(|_| OnceLock::new()).collect(),
             next: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
@@ -135,7 +152,11 @@ impl<'a> Ahead<'a> {
     /// How many helper threads are worth starting, besides the replaying one, when `threads`
     /// may run.
     pub(super) fn helpers(&self, threads: usize) -> usize {
-        if self.verdicts.len() < PARALLEL_FROM {
+        let signed = self
+            .file
+            .documents()
+            .saturating_sub(self.first.max(self.vouched));
+        if signed < PARALLEL_FROM {
             0
         } else {
             threads.saturating_sub(1)
@@ -151,7 +172,11 @@ impl<'a> Ahead<'a> {
         let Some(slot) = self.verdicts.get(i) else {
             return false;
         };
-        let check = || self.keys.check_record(self.file, self.first + i);
+        let document = self.first + i;
+        let check = || {
+            self.keys
+                .check(self.file, document, document >= self.vouched)
+        };
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(check)) {
             Ok(verdict) => {
                 let _ = slot.set(verdict);
@@ -180,7 +205,9 @@ impl<'a> Ahead<'a> {
                 return verdict.clone();
             }
             if self.panicked.load(Ordering::Relaxed) {
-                return self.keys.check_record(self.file, document);
+                return self
+                    .keys
+                    .check(self.file, document, document >= self.vouched);
             }
             if !self.work_one() {
                 std::thread::yield_now();

@@ -293,8 +293,28 @@ impl<G: Protocol> Replayer<G> {
     ///
     /// # Errors
     /// The first defect among the new records.
-    pub fn advance_with(mut self, file: &GameFile, threads: usize) -> Result<Self, ReplayError> {
-        let ahead = Ahead::new(&self.keys, file, self.steps.len());
+    pub fn advance_with(self, file: &GameFile, threads: usize) -> Result<Self, ReplayError> {
+        self.advance_vouched(file, threads, 0)
+    }
+
+    /// [`Replayer::advance_with`], the signatures of the documents before document `vouched`
+    /// left unchecked; everything else about them is checked (their signers' names, numbers,
+    /// `prev` digests and meaning), and so is every signature from document `vouched` on.
+    ///
+    /// Sound only when document `vouched` was signed by a program that checked every document
+    /// before it first: its `prev` digest binds them all, byte for byte, so they are the
+    /// documents that were checked then. The caller answers for that; the writer does it for
+    /// a document its user's signing journal holds (see [`crate::writer::Writer::of_vouched`]).
+    ///
+    /// # Errors
+    /// The first defect among the new records.
+    pub fn advance_vouched(
+        mut self,
+        file: &GameFile,
+        threads: usize,
+        vouched: usize,
+    ) -> Result<Self, ReplayError> {
+        let ahead = Ahead::new(&self.keys, file, self.steps.len(), vouched);
         let helpers = ahead.helpers(threads);
         std::thread::scope(|scope| {
             for _ in 0..helpers {
@@ -321,6 +341,24 @@ impl<G: Protocol> Replayer<G> {
             replayed
         })?;
         Ok(self)
+    }
+
+    /// Checks the signatures of documents `documents` of `file`, the file replayed: those that
+    /// [`Replayer::advance_vouched`] left unchecked, when their voucher's word is not enough.
+    ///
+    /// # Errors
+    /// The first signature that is not its signer's.
+    pub fn check_signatures(
+        &self,
+        file: &GameFile,
+        documents: std::ops::Range<usize>,
+    ) -> Result<(), ReplayError> {
+        documents
+            .filter(|&document| document >= 1)
+            .try_for_each(|document| {
+                self.keys
+                    .check_signature(file, document, self.steps[document].signer)
+            })
     }
 
     /// How many documents have been replayed, the header included.
