@@ -29,9 +29,38 @@ impl Timestamp {
     /// are refused.
     #[must_use]
     pub fn parse(text: &str) -> Option<Timestamp> {
-        let read: jiff::Timestamp = text.parse().ok()?;
-        let canonical = Timestamp::from_unix(u64::try_from(read.as_second()).ok()?);
-        (canonical.0 == text).then_some(canonical)
+        // Read by its fixed shape, not written again to be compared: every record has a time,
+        // and writing one costs more than the rest of reading the record. Two digits in each
+        // place and four for the year are that spelling; the calendar library judges the
+        // moment (a 30 February, an hour 24 or a second 60 are none).
+        const SHAPE: &[u8; 20] = b"dddd-dd-ddTdd:dd:ddZ";
+        let bytes: &[u8; 20] = text.as_bytes().try_into().ok()?;
+        let shaped = bytes.iter().zip(SHAPE).all(|(byte, shape)| match shape {
+            b'd' => byte.is_ascii_digit(),
+            _ => byte == shape,
+        });
+        if !shaped {
+            return None;
+        }
+        let number = |at: std::ops::Range<usize>| {
+            bytes[at]
+                .iter()
+                .fold(0_i16, |n, digit| n * 10 + i16::from(digit - b'0'))
+        };
+        // Two digits are at most 99, which an i8 holds.
+        let two = |at| i8::try_from(number(at)).ok();
+        let civil = jiff::civil::DateTime::new(
+            number(0..4),
+            two(5..7)?,
+            two(8..10)?,
+            two(11..13)?,
+            two(14..16)?,
+            two(17..19)?,
+            0,
+        )
+        .ok()?;
+        let moment = jiff::tz::Offset::UTC.to_timestamp(civil).ok()?;
+        (moment.as_second() >= 0).then(|| Timestamp(text.to_owned()))
     }
 
     /// The timestamp `seconds` after 1970-01-01T00:00:00Z, at most 9999-12-30T22:00:00Z (the

@@ -269,6 +269,27 @@ fn timestamps_convert_to_and_from_unix_seconds() {
         "9999-12-30T22:00:00Z",
         "beyond the last moment jiff holds, that moment"
     );
+    // The one spelling is exactly what the writer writes: for the edges of every field, the
+    // reader accepts a text when, and only when, the calendar library reads it as a moment
+    // that the writer writes the same way.
+    let round_trip = |text: &str| {
+        let read: jiff::Timestamp = text.parse().ok()?;
+        let written = Timestamp::from_unix(u64::try_from(read.as_second()).ok()?);
+        (written.as_str() == text).then_some(written)
+    };
+    for year in ["0000", "1969", "1970", "2000", "2024", "2100", "9999"] {
+        for month in ["00", "01", "02", "04", "12", "13"] {
+            for day in ["00", "01", "28", "29", "30", "31", "32"] {
+                for time in [
+                    "00:00:00", "23:59:59", "23:59:60", "24:00:00", "22:00:00", "22:00:01",
+                    "12:60:00", "99:99:99",
+                ] {
+                    let text = format!("{year}-{month}-{day}T{time}Z");
+                    assert_eq!(Timestamp::parse(&text), round_trip(&text), "{text}");
+                }
+            }
+        }
+    }
     // Every day of four centuries, at an odd time, goes there and back.
     for day in (0..146_097 * 4).step_by(7) {
         let seconds = day * 86_400 + 45_296;
