@@ -151,6 +151,12 @@ impl<G: Protocol> Writer<G> {
         &self.file
     }
 
+    /// The replayer that has followed the file so far: the state after its last record.
+    #[must_use]
+    pub fn replayer(&self) -> &Replayer<G> {
+        &self.replayer
+    }
+
     /// The replay of the file so far.
     #[must_use]
     pub fn replay(&self) -> Replay<G> {

@@ -16,7 +16,8 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
         let nonce = match ctx.file.binding(0) {
             Some(binding) => Some(derive_nonce(ctx.signer, Part::Respond, &binding)?),
             None => None,

@@ -19,19 +19,20 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
         let phase = &ctx.replay.last().phase;
         if !matches!(phase, correspond::replay::Phase::Playing(seat) if *seat == ctx.seat) {
             return Err(CliError::rejected(format!(
                 "it is not your turn to claim: {}",
-                phase.describe(&ctx.replay.seats)
+                phase.describe(ctx.replay.seats())
             )));
         }
         let settlement = record::settlement::<G>()?;
         if let Some(reason) = &args.reason {
             return Ok(Action::Claim(settlement, reason.clone()));
         }
-        let claimable = ctx.replay.line.as_ref().map(correspond::rules::Line::claimable).unwrap_or_default();
+        let claimable = ctx.replay.line().map(correspond::rules::Line::claimable).unwrap_or_default();
         let reason = G::claim_names()
             .iter()
             .find(|name| G::claim(name).is_some_and(|o| claimable.contains(&o)))

@@ -28,8 +28,9 @@ fn flip_binding(file: &GameFile) -> Digest {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
-        let seats = &ctx.replay.seats;
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        let seats = ctx.replay.seats();
         match ctx.replay.last().phase {
             Phase::AwaitingCommit(seat) if seat == ctx.seat => {
                 // The binding is the record's bytes before its commitment line, which neither

@@ -20,11 +20,17 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.file)?, G => log::<G>(&args.file, args.hashes, out))
+    let (kind, bytes) = record::read_game(&args.file)?;
+    with_game!(kind, G => log::<G>(&args.file, &bytes, args.hashes, out))
 }
 
-fn log<G: CliGame>(path: &Path, hashes: bool, out: &mut Out<'_>) -> Result<(), CliError> {
-    let (file, replay) = record::load::<G>(path)?;
+fn log<G: CliGame>(
+    path: &Path,
+    bytes: &[u8],
+    hashes: bool,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    let (file, replay) = record::verified::<G>(path, bytes)?;
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     writeln!(out, "game id: {}", replay.game_id)?;
     let width = replay

@@ -44,10 +44,11 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.file)?, G => mail::<G>(args, out))
+    let (kind, bytes) = record::read_game(&args.file)?;
+    with_game!(kind, G => mail::<G>(args, &bytes, out))
 }
 
-fn mail<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
+fn mail<G: CliGame>(args: &Args, bytes: &[u8], out: &mut Out<'_>) -> Result<(), CliError> {
     let path = &args.file;
     let from = match &args.from {
         Some(from) => address(from, "--from")?,
@@ -66,7 +67,7 @@ fn mail<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         .iter()
         .map(|a| address(a, "--to"))
         .collect::<Result<Vec<_>, _>>()?;
-    let (file, replay) = record::load::<G>(path)?;
+    let (file, replay) = record::verified::<G>(path, bytes)?;
     let last = file.documents() - 1;
     let since = match args.since {
         Some(n) if n > last => {

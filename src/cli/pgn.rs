@@ -39,9 +39,10 @@ impl ChessGame for Insurrection {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    match record::game_of(&args.file)? {
-        super::game::GameKind::Chess => export::<Chess>(&args.file, out),
-        super::game::GameKind::Insurrection => export::<Insurrection>(&args.file, out),
+    let (kind, bytes) = record::read_game(&args.file)?;
+    match kind {
+        super::game::GameKind::Chess => export::<Chess>(&args.file, &bytes, out),
+        super::game::GameKind::Insurrection => export::<Insurrection>(&args.file, &bytes, out),
         other => Err(CliError::rejected(format!(
             "PGN is for chess and insurrection; {} is a game of {other}",
             correspond::text::path(&args.file)
@@ -77,8 +78,8 @@ pub(crate) fn annotated<G: ChessGame>(line: &Line<G>) -> Vec<(String, Option<Str
         .collect()
 }
 
-fn export<G: ChessGame>(path: &Path, out: &mut Out<'_>) -> Result<(), CliError> {
-    let (file, replay) = record::load::<G>(path)?;
+fn export<G: ChessGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<(), CliError> {
+    let (file, replay) = record::verified::<G>(path, bytes)?;
     let text = pgn_of(&replay, file.header().created.as_str());
     out.write_all(text.as_bytes())?;
     Ok(())

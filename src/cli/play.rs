@@ -25,7 +25,8 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |ctx| {
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
         let last = ctx.replay.last();
         let Some(text) = &args.mv else {
             return Ok(Action::Defer);
@@ -33,8 +34,8 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         let position = match last.phase {
             Phase::Playing(seat) | Phase::Choosing(seat) if seat == ctx.seat => match &last.phase {
                 Phase::Choosing(_) => {
-                    let side = ctx.replay.seats[seat].side.expect("a toss for the first move needs fixed sides");
-                    G::start_with(&ctx.replay.options, side)
+                    let side = ctx.replay.seats()[seat].side.expect("a toss for the first move needs fixed sides");
+                    G::start_with(ctx.replay.options(), side)
                 }
                 _ => last.position.clone(),
             },
@@ -44,7 +45,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 } else {
                     "you cannot move now"
                 };
-                return Err(CliError::rejected(format!("{why}: {}", phase.describe(&ctx.replay.seats))));
+                return Err(CliError::rejected(format!("{why}: {}", phase.describe(ctx.replay.seats()))));
             }
         };
         let mv = position.parse_move(text).map_err(|e| {

@@ -70,6 +70,8 @@ impl WaitArgs {
                     self.seconds
                 ))
                 .hint("try again when it has finished, or wait longer with --wait SECONDS")
+            } else if e.kind() == std::io::ErrorKind::NotFound {
+                CliError::io(path, &e).hint(NO_FILE)
             } else {
                 CliError::io(path, &e).hint("nothing was written")
             }
@@ -80,18 +82,22 @@ impl WaitArgs {
 /// What a command building a record may look at.
 pub(crate) struct Context<'a, G: Protocol> {
     pub file: &'a GameFile,
-    pub replay: &'a Replay<G>,
+    /// The file replayed: the state after its last record.
+    pub replay: &'a replay::Replayer<G>,
     /// The signer's seat.
     pub seat: Seat,
     pub signer: &'a dyn Signer,
 }
+
+/// The hint for a game file that is not there.
+const NO_FILE: &str = "check the path; `correspond new` starts a game file";
 
 /// Reads a game file whole.
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     log::read_limited(path).map_err(|e| {
         let error = CliError::io(path, &e);
         if e.kind() == std::io::ErrorKind::NotFound {
-            error.hint("check the path; `correspond new` starts a game file")
+            error.hint(NO_FILE)
         } else {
             error
         }
@@ -104,7 +110,10 @@ pub(crate) fn verified<G: Protocol>(
     bytes: &[u8],
 ) -> Result<(GameFile, Replay<G>), CliError> {
     let file = GameFile::parse(bytes).map_err(|e| invalid(path, &e))?;
-    let replay = replay::replay::<G>(&file).map_err(|e| invalid(path, &e))?;
+    let replay = replay::Replayer::<G>::start(&file)
+        .and_then(|r| r.advance_with(&file, super::cores()))
+        .map_err(|e| invalid(path, &e))?
+        .finish();
     Ok((file, replay))
 }
 
@@ -118,12 +127,6 @@ fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
         "`git log -p {}` shows who changed what, if the file is in git",
         correspond::text::path(path)
     ))
-}
-
-/// Reads, parses and replays a game file, for the commands that only read.
-pub(crate) fn load<G: Protocol>(path: &Path) -> Result<(GameFile, Replay<G>), CliError> {
-    let bytes = read(path)?;
-    verified(path, &bytes)
 }
 
 /// Which seat a key belongs to.
@@ -144,13 +147,19 @@ pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<Seat, CliE
     })
 }
 
-/// Appends the record `make` builds, signed by the chosen key, and commits it, all under the
-/// game file's lock; then prints what happened.
-pub(crate) fn append<G: CliGame + Protocol>(
-    args: &SignArgs,
-    out: &mut Out<'_>,
-    make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
-) -> Result<(), CliError> {
+/// A game file under its lock, read once, tidied, its game known: the first half of a signing
+/// command, before the game's type is.
+pub(crate) struct Held {
+    tracked: Option<correspond::git::Tracked>,
+    time: log::Timestamp,
+    locked: log::Locked,
+    /// What tidying did, said with whatever follows, a refusal included.
+    tidied: Vec<String>,
+}
+
+/// Takes the lock of the file a signing command names, reads it (once: the command goes on with
+/// these bytes), tidies what a command cut short left, and learns the game from the header.
+pub(crate) fn hold(args: &SignArgs) -> Result<(super::game::GameKind, Held), CliError> {
     let path = &args.file;
     let tracked = if args.no_commit {
         None
@@ -158,16 +167,47 @@ pub(crate) fn append<G: CliGame + Protocol>(
         super::commit::find(path)?
     };
     let time = keys::now()?;
-    let mut locked = args.wait.lock(path)?;
-    let mut said = Vec::new();
-    tidy(&locked, tracked.as_ref(), &mut said)?;
+    let locked = args.wait.lock(path)?;
+    let mut tidied = Vec::new();
+    tidy(&locked, tracked.as_ref(), &mut tidied)?;
+    let kind = game_in(path, locked.bytes())
+        .map_err(|e| with_tidied(&tidied, e.hint("nothing was written")))?;
+    Ok((
+        kind,
+        Held {
+            tracked,
+            time,
+            locked,
+            tidied,
+        },
+    ))
+}
+
+/// `e`, with what tidying did before it.
+fn with_tidied(tidied: &[String], e: CliError) -> CliError {
+    tidied
+        .iter()
+        .fold(e, |e, line| e.hint(format!("before that: {line}")))
+}
+
+/// Appends the record `make` builds to the file `held`, signed by the chosen key, and commits
+/// it, all under the file's lock; then prints what happened.
+pub(crate) fn append<G: CliGame + Protocol>(
+    args: &SignArgs,
+    held: Held,
+    out: &mut Out<'_>,
+    make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
+) -> Result<(), CliError> {
+    let path = &args.file;
+    let Held {
+        tracked,
+        time,
+        mut locked,
+        tidied,
+    } = held;
     // What tidying did stands even when the record is refused: said with the refusal.
-    let tidied = said.clone();
-    let with_tidied = |e: CliError| {
-        tidied
-            .iter()
-            .fold(e, |e, line| e.hint(format!("before that: {line}")))
-    };
+    let mut said = tidied.clone();
+    let with_tidied = |e: CliError| with_tidied(&tidied, e);
     // The file is read, parsed and replayed once, here, and before any key is loaded: a file
     // that does not verify is said before a passphrase is asked for.
     let rejected = |e: ReplayError| with_tidied(invalid(path, &e).hint("nothing was written"));
@@ -224,10 +264,9 @@ fn sign_and_write<G: CliGame + Protocol>(
     said: &mut Vec<String>,
 ) -> Result<(Record, Replay<G>, Seat), CliError> {
     let seat = seat_of(writer.file(), signer)?;
-    let replay = writer.replay();
     let action = make(&Context {
         file: writer.file(),
-        replay: &replay,
+        replay: writer.replayer(),
         seat,
         signer,
     })?;
@@ -398,11 +437,17 @@ pub(crate) fn derive_nonce(
     ))
 }
 
-/// The game a file's header names, read without verifying anything else: only the header is
-/// parsed here, since the command parses and replays the whole file once it knows the game.
-pub(crate) fn game_of(path: &Path) -> Result<super::game::GameKind, CliError> {
+/// Reads a game file whole, and the game its header names.
+pub(crate) fn read_game(path: &Path) -> Result<(super::game::GameKind, Vec<u8>), CliError> {
     let bytes = read(path)?;
-    let header = log::raw_document(&bytes, 0).map(|header| &bytes[..header.end]);
+    Ok((game_in(path, &bytes)?, bytes))
+}
+
+/// The game the header of `bytes` (the file at `path`) names, read without verifying anything
+/// else: only the header is parsed here, since the command parses and replays the whole file
+/// once it knows the game.
+pub(crate) fn game_in(path: &Path, bytes: &[u8]) -> Result<super::game::GameKind, CliError> {
+    let header = log::raw_document(bytes, 0).map(|header| &bytes[..header.end]);
     let file = header.and_then(GameFile::parse).map_err(|e| {
         CliError::rejected(format!(
             "{} does not verify: {e}",

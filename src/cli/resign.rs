@@ -14,5 +14,6 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.sign.file)?, G => record::append::<G>(&args.sign, out, |_| Ok(Action::Resign)))
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |_| Ok(Action::Resign)))
 }

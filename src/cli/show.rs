@@ -65,16 +65,18 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         )));
     }
     let path = Path::new(&args.target);
-    with_game!(record::game_of(path)?, G => show_file::<G>(path, args.at, charset, out))
+    let (kind, bytes) = record::read_game(path)?;
+    with_game!(kind, G => show_file::<G>(path, &bytes, args.at, charset, out))
 }
 
 fn show_file<G: CliGame>(
     path: &Path,
+    bytes: &[u8],
     at: Option<usize>,
     charset: Charset,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
-    let (_, replay) = record::load::<G>(path)?;
+    let (_, replay) = record::verified::<G>(path, bytes)?;
     let last = replay.steps.len() - 1;
     let at = at.unwrap_or(last);
     let Some(step) = replay.steps.get(at) else {

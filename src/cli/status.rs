@@ -16,11 +16,12 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(record::game_of(&args.file)?, G => status::<G>(&args.file, out))
+    let (kind, bytes) = record::read_game(&args.file)?;
+    with_game!(kind, G => status::<G>(&args.file, &bytes, out))
 }
 
-fn status<G: CliGame>(path: &Path, out: &mut Out<'_>) -> Result<(), CliError> {
-    let (file, replay) = record::load::<G>(path)?;
+fn status<G: CliGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<(), CliError> {
+    let (file, replay) = record::verified::<G>(path, bytes)?;
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     let variants: Vec<&str> = G::OPTIONS
         .iter()

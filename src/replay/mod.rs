@@ -375,6 +375,24 @@ impl<G: Protocol> Replayer<G> {
             .expect("a replayer holds at least the header")
     }
 
+    /// The players, with the sides a coin flip may have assigned (as [`Replay::seats`]).
+    #[must_use]
+    pub fn seats(&self) -> &[Player<G::Side>; 2] {
+        self.state.seats()
+    }
+
+    /// The variant options.
+    #[must_use]
+    pub fn options(&self) -> &G::Options {
+        &self.options
+    }
+
+    /// The moves played and the positions they led to (as [`Replay::line`]).
+    #[must_use]
+    pub fn line(&self) -> Option<&Line<G>> {
+        self.state.line()
+    }
+
     /// The whole replay so far.
     #[must_use]
     pub fn finish(self) -> Replay<G> {

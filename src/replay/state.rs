@@ -110,6 +110,16 @@ impl<G: Protocol> State<G> {
         self.game_id
     }
 
+    /// The seats, with the sides a coin flip may have assigned.
+    pub(super) fn seats(&self) -> &[Player<G::Side>; 2] {
+        &self.seats
+    }
+
+    /// The moves played and the positions they led to, once play has begun.
+    pub(super) fn line(&self) -> Option<&Line<G>> {
+        self.line.as_ref()
+    }
+
     /// The seats (with the sides a coin flip may have assigned) and the moves played.
     pub(super) fn into_parts(self) -> ([Player<G::Side>; 2], Option<Line<G>>) {
         (self.seats, self.line)
