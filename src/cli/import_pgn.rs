@@ -182,6 +182,8 @@ fn import<G: ChessGame>(
         created: time.clone(),
         salt: keys::salt()?,
         commitment: None,
+        // A game played elsewhere is imported whole: its times are when it was imported.
+        time_control: None,
     };
     let sign = |signer: &dyn Signer, text: &str| {
         signer

@@ -10,6 +10,8 @@ mod accept_runoff;
 mod audit;
 mod check_proof;
 mod claim_runoff;
+mod claim_timeout;
+mod clocks;
 mod commit;
 mod compare;
 mod error;
@@ -50,7 +52,7 @@ use std::process::ExitCode;
 /// Play board games by correspondence, with signed game files anyone can verify.
 ///
 /// Game files: `new`, `accept`, `play`, `flip`/`reveal`, `resign`, `offer-runoff`,
-/// `accept-runoff`, `claim-runoff` sign and append records; `status`, `show`, `log`, `verify`,
+/// `accept-runoff`, `claim-runoff`, `claim-timeout` sign and append records; `status`, `show`, `log`, `verify`,
 /// `audit` and `extract` read them; `mail` and `receive` carry records by email. Rules: `moves`, `perft`, `position` and `show` answer questions about
 /// positions of a game.
 #[derive(Debug, Parser)]
@@ -74,6 +76,7 @@ enum Command {
     AcceptRunoff(accept_runoff::Args),
     #[command(visible_alias = "claim-draw")]
     ClaimRunoff(claim_runoff::Args),
+    ClaimTimeout(claim_timeout::Args),
     Status(status::Args),
     Show(show::Args),
     Log(log::Args),
@@ -119,6 +122,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::Play(args) => play::run(&args, out),
         Command::Flip(args) => flip::run(&args, out),
         Command::Resign(args) => resign::run(&args, out),
+        Command::ClaimTimeout(args) => claim_timeout::run(&args, out),
         Command::OfferRunoff(args) => offer_runoff::run(&args, out),
         Command::AcceptRunoff(args) => accept_runoff::run(&args, out),
         Command::ClaimRunoff(args) => claim_runoff::run(&args, out),

@@ -8,7 +8,7 @@ use crate::cli::Out;
 use correspond::digest::Digest;
 use correspond::flip::{self, Part};
 use correspond::log::{
-    self, GameFile, Header, Player, header_document, header_unsigned, valid_name,
+    self, GameFile, Header, Player, TimeControl, header_document, header_unsigned, valid_name,
 };
 use correspond::replay::{self, TOSS};
 use std::path::{Path, PathBuf};
@@ -39,6 +39,11 @@ pub(crate) struct Args {
         help = game::help::variants("Turn a variant on")
     )]
     variants: Vec<String>,
+    /// Give each player a clock: `DAYS/move` (each turn has DAYS days, as in lichess and
+    /// chess.com daily games), or `MOVES/DAYS` (DAYS days for each MOVES moves, time saved
+    /// carried over, as ICCF's 10/50). Without it, no clock.
+    #[arg(long, value_name = "TERMS", value_parser = TimeControl::parse_terms)]
+    time_control: Option<TimeControl>,
     #[command(flatten)]
     key: KeyArgs,
     /// Do not commit the new file to git, even inside a git work tree.
@@ -124,6 +129,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         created: keys::now()?,
         salt: keys::salt()?,
         commitment: None,
+        time_control: args.time_control,
     };
     if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
         // The binding is the header's bytes before its commitment line, which the value of the

@@ -4,7 +4,7 @@ use super::CliError;
 use super::record;
 use crate::cli::Out;
 use correspond::pgn;
-use correspond::replay::{Phase, Replay};
+use correspond::replay::{Ending, Phase, Replay};
 use correspond::rules::Line;
 use correspond::rules::chess::{Chess, Color, Insurrection, Position, Variant};
 use std::path::{Path, PathBuf};
@@ -113,7 +113,12 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
                 }
                 None => "1/2-1/2",
             };
-            (result, verdict.reason(&replay.seats))
+            let termination = match verdict.ending {
+                // PGN's own word for it, which chess programs read.
+                Ending::Timeout(_) => "time forfeit".to_owned(),
+                _ => verdict.reason(&replay.seats),
+            };
+            (result, termination)
         }
         _ => ("*", "unterminated".to_owned()),
     };

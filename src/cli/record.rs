@@ -86,7 +86,34 @@ pub(crate) struct Context<'a, G: Protocol> {
     pub replay: &'a replay::Replayer<G>,
     /// The signer's seat.
     pub seat: Seat,
+    /// The time the record will carry.
+    pub time: &'a log::Timestamp,
     pub signer: &'a dyn Signer,
+}
+
+/// The time to date a record with: `now`, or under a time control, where the times of a file
+/// never go backwards, the last document's time when this machine's clock is behind it (the
+/// players' clocks disagree), which is said.
+fn not_before_the_last(
+    file: &GameFile,
+    now: log::Timestamp,
+    said: &mut Vec<String>,
+) -> log::Timestamp {
+    let last = match file.records().last() {
+        Some(record) => &record.time,
+        None => &file.header().created,
+    };
+    if file.header().time_control.is_none() || now >= *last {
+        return now;
+    }
+    said.push(format!(
+        "this machine's clock ({}) is behind the last record's time ({}): the record is dated \
+         {}, since under a time control the times of a game never go backwards",
+        now.as_str(),
+        last.as_str(),
+        last.as_str()
+    ));
+    last.clone()
 }
 
 /// The hint for a game file that is not there.
@@ -212,6 +239,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
     // that does not verify is said before a passphrase is asked for.
     let rejected = |e: ReplayError| with_tidied(invalid(path, &e).hint("nothing was written"));
     let file = GameFile::parse(locked.bytes()).map_err(|e| rejected(e.into()))?;
+    let time = not_before_the_last(&file, time, &mut said);
     // The journal is held from here until the record is in it, so that no other command signs
     // at this place meanwhile. What the user signed here before vouches for what they checked
     // then; a journal that cannot be read vouches for nothing, and is reported when signing.
@@ -268,6 +296,7 @@ fn sign_and_write<G: CliGame + Protocol>(
         file: writer.file(),
         replay: writer.replayer(),
         seat,
+        time: &time,
         signer,
     })?;
     let record = writer.next(seat, action, time);
@@ -414,6 +443,7 @@ fn summary(action: &Action) -> String {
         Action::AcceptOffer(Settlement::Draw) => "accepts the draw".into(),
         Action::Claim(Settlement::RunOff, reason) => format!("claims a run-off ({reason})"),
         Action::Claim(Settlement::Draw, reason) => format!("claims a draw ({reason})"),
+        Action::ClaimTimeout => "claims the game on time".into(),
     }
 }
 

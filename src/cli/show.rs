@@ -96,6 +96,11 @@ fn show_file<G: CliGame>(
         replay.matchup()
     )?;
     writeln!(out, "{}", step.phase.describe(&replay.seats))?;
+    // The clocks are those after the last record.
+    if let Some(clocks) = replay.clocks.as_ref().filter(|_| at == last) {
+        let names = replay.seats.each_ref().map(ToString::to_string);
+        writeln!(out, "clocks: {}", super::clocks::summary(clocks, &names))?;
+    }
     writeln!(out)?;
     let moves = replay.steps[..=at]
         .iter()

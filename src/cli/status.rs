@@ -45,8 +45,22 @@ fn status<G: CliGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<()
     writeln!(out, "position: {}", last.position)?;
     let file_arg = correspond::text::path(path);
     let who = |seat: Seat| replay.seats[seat].to_string();
+    let clocks = match &replay.clocks {
+        Some(clocks) => super::clocks::lines(
+            clocks,
+            &replay.seats,
+            &super::keys::now()?,
+            &file_arg.to_string(),
+        ),
+        None => Vec::new(),
+    };
     match &last.phase {
-        Phase::Over(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
+        Phase::Over(verdict) => {
+            writeln!(out, "result: {}", verdict.describe(&replay.seats))?;
+            for line in &clocks {
+                writeln!(out, "{line}")?;
+            }
+        }
         phase => {
             writeln!(out, "status: {}", phase.describe(&replay.seats))?;
             if matches!(phase, Phase::Playing(_)) && last.position.in_check() {
@@ -69,6 +83,9 @@ fn status<G: CliGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<()
                         last.position.side_to_move()
                     )?;
                 }
+            }
+            for line in &clocks {
+                writeln!(out, "{line}")?;
             }
             let next = next_step(phase, &replay.seats, &file_arg.to_string());
             if let Some(next) = next {

@@ -24,7 +24,7 @@ pub(crate) struct Args {
 }
 
 enum Checked {
-    Valid(Summary),
+    Valid(Box<Summary>),
     Invalid(ReplayError),
     Unreadable(String),
 }
@@ -51,7 +51,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         match correspond::log::read_limited(path) {
             Err(e) => Checked::Unreadable(e.to_string()),
             Ok(bytes) => match replay::verify_with(&bytes, per_file) {
-                Ok(summary) => Checked::Valid(summary),
+                Ok(summary) => Checked::Valid(Box::new(summary)),
                 Err(e) => Checked::Invalid(e),
             },
         }
@@ -126,6 +126,13 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
             Checked::Valid(s) => {
                 valid += 1;
                 writeln!(out, "{path}: valid: {}", describe(s))?;
+                if let Some(clocks) = &s.clocks {
+                    let names = s
+                        .players
+                        .clone()
+                        .map(|(name, side)| format!("{name} ({side})"));
+                    writeln!(out, "  clocks: {}", super::clocks::summary(clocks, &names))?;
+                }
                 if let Some([a, b]) = s.stakes {
                     writeln!(
                         out,
@@ -145,7 +152,7 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
         }
     }
     let ledger = ledger(results.iter().filter_map(|(_, checked)| match checked {
-        Checked::Valid(s) => Some(s),
+        Checked::Valid(s) => Some(&**s),
         _ => None,
     }));
     if !ledger.balances.is_empty() {
@@ -198,6 +205,8 @@ enum What<'a> {
         result: Option<&'a str>,
         status: &'a str,
         stakes: Option<[u32; 2]>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        clocks: Option<ClockReport>,
     },
     Invalid {
         error: Defect,
@@ -205,6 +214,51 @@ enum What<'a> {
     Unreadable {
         unreadable: &'a str,
     },
+}
+
+/// The clocks of a game with a time control: the terms, each seat's seconds used and left as
+/// of the last record (creator first; negative when overdue), and the awaited seat's deadline.
+#[derive(Serialize)]
+struct ClockReport {
+    time_control: TermsReport,
+    used_seconds: [u64; 2],
+    left_seconds: [i64; 2],
+    deadline: Option<DeadlineReport>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum TermsReport {
+    PerMove { days_per_move: u32 },
+    Block { moves: u32, days: u32 },
+}
+
+#[derive(Serialize)]
+struct DeadlineReport {
+    /// 0: the creator, 1: the opponent.
+    seat: usize,
+    time: String,
+}
+
+impl ClockReport {
+    fn of(clocks: &correspond::replay::Clocks) -> ClockReport {
+        use correspond::log::TimeControl;
+        use correspond::replay::Seat;
+        ClockReport {
+            time_control: match clocks.control() {
+                TimeControl::PerMove { days } => TermsReport::PerMove {
+                    days_per_move: days,
+                },
+                TimeControl::Block { moves, days } => TermsReport::Block { moves, days },
+            },
+            used_seconds: Seat::BOTH.map(|s| clocks.used(s)),
+            left_seconds: Seat::BOTH.map(|s| clocks.left(s)),
+            deadline: clocks.deadline_time().map(|(seat, at)| DeadlineReport {
+                seat: seat.index(),
+                time: at.as_str().to_owned(),
+            }),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -244,6 +298,7 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
                         result: s.result.as_deref(),
                         status: &s.status,
                         stakes: s.stakes,
+                        clocks: s.clocks.as_ref().map(ClockReport::of),
                     },
                 ),
                 Checked::Invalid(e) => (

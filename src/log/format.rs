@@ -9,6 +9,8 @@
 
 use super::kind::Field;
 pub use super::kind::{Action, Kind, Settlement};
+use super::time_control::{RawTimeControl, TimeControl};
+pub use super::timestamp::Timestamp;
 use crate::digest::Digest;
 use crate::text::shown;
 use serde::Deserialize;
@@ -18,78 +20,6 @@ use std::fmt::Write as _;
 
 /// The format version this program reads and writes.
 pub const FORMAT: &str = "correspond/1";
-
-/// A moment, written `YYYY-MM-DDTHH:MM:SSZ` (UTC). Informational only: no rule depends on it.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Timestamp(String);
-
-impl Timestamp {
-    /// Reads a timestamp in the one accepted spelling: exactly what [`Timestamp::from_unix`]
-    /// writes, so a leap second, an offset, lower-case letters, fractions or a date before 1970
-    /// are refused.
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Timestamp> {
-        // Read by its fixed shape, not written again to be compared: every record has a time,
-        // and writing one costs more than the rest of reading the record. Two digits in each
-        // place and four for the year are that spelling; the calendar library judges the
-        // moment (a 30 February, an hour 24 or a second 60 are none).
-        const SHAPE: &[u8; 20] = b"dddd-dd-ddTdd:dd:ddZ";
-        let bytes: &[u8; 20] = text.as_bytes().try_into().ok()?;
-        let shaped = bytes.iter().zip(SHAPE).all(|(byte, shape)| match shape {
-            b'd' => byte.is_ascii_digit(),
-            _ => byte == shape,
-        });
-        if !shaped {
-            return None;
-        }
-        let number = |at: std::ops::Range<usize>| {
-            bytes[at]
-                .iter()
-                .fold(0_i16, |n, digit| n * 10 + i16::from(digit - b'0'))
-        };
-        // Two digits are at most 99, which an i8 holds.
-        let two = |at| i8::try_from(number(at)).ok();
-        let civil = jiff::civil::DateTime::new(
-            number(0..4),
-            two(5..7)?,
-            two(8..10)?,
-            two(11..13)?,
-            two(14..16)?,
-            two(17..19)?,
-            0,
-        )
-        .ok()?;
-        let moment = jiff::tz::Offset::UTC.to_timestamp(civil).ok()?;
-        (moment.as_second() >= 0).then(|| Timestamp(text.to_owned()))
-    }
-
-    /// The timestamp `seconds` after 1970-01-01T00:00:00Z, at most 9999-12-30T22:00:00Z (the
-    /// last moment the calendar library holds, so that any zone can show it).
-    #[must_use]
-    pub fn from_unix(seconds: u64) -> Timestamp {
-        let moment = i64::try_from(seconds)
-            .ok()
-            .and_then(|s| jiff::Timestamp::from_second(s).ok())
-            .unwrap_or(jiff::Timestamp::MAX);
-        Timestamp(moment.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
-    }
-
-    /// Seconds since 1970-01-01T00:00:00Z (the inverse of [`Timestamp::from_unix`]).
-    #[must_use]
-    pub fn to_unix(&self) -> u64 {
-        let read: jiff::Timestamp = self
-            .0
-            .parse()
-            .expect("a Timestamp holds the one spelling, which jiff reads");
-        u64::try_from(read.as_second()).expect("a Timestamp is not before 1970")
-    }
-
-    /// The text.
-    #[must_use]
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
 
 /// A player's name: 1 to 40 characters, letters, digits, spaces and `. _ - ' @`, with no space
 /// at either end, no two spaces together, and no invisible or default-ignorable character
@@ -156,6 +86,8 @@ pub struct Header {
     pub salt: Digest,
     /// The creator's commitment for the opening coin flip, when the game starts with one.
     pub commitment: Option<Digest>,
+    /// The time each player has; `None`: no clock.
+    pub time_control: Option<TimeControl>,
 }
 
 /// Every document after the header.
@@ -210,6 +142,10 @@ pub fn header_unsigned(header: &Header) -> String {
             let _ = writeln!(out, "  {name}: {on}");
         }
     }
+    if let Some(control) = header.time_control {
+        out.push_str("time-control:\n");
+        out.push_str(&control.lines());
+    }
     out.push_str("players:\n");
     for p in &header.players {
         let _ = writeln!(out, "- name: \"{}\"", p.name);
@@ -254,7 +190,8 @@ pub fn record_unsigned(record: &Record) -> String {
         | Action::Defer
         | Action::Resign
         | Action::Offer(_)
-        | Action::AcceptOffer(_) => None,
+        | Action::AcceptOffer(_)
+        | Action::ClaimTimeout => None,
     };
     line("seq", &seq, false);
     line("prev", &prev, false);
@@ -283,6 +220,8 @@ pub(super) struct RawHeader {
     format: String,
     game: String,
     options: BTreeMap<String, bool>,
+    #[serde(rename = "time-control", default)]
+    time_control: Option<RawTimeControl>,
     players: Vec<RawPlayer>,
     created: String,
     salt: String,
@@ -443,6 +382,10 @@ impl RawHeader {
                 .commitment
                 .map(|c| digest("commitment", &c))
                 .transpose()?,
+            time_control: self
+                .time_control
+                .map(RawTimeControl::validate)
+                .transpose()?,
         })
     }
 }
@@ -528,6 +471,7 @@ impl RawRecord {
             Kind::Resign => Action::Resign,
             Kind::Offer(settlement) => Action::Offer(settlement),
             Kind::AcceptOffer(settlement) => Action::AcceptOffer(settlement),
+            Kind::ClaimTimeout => Action::ClaimTimeout,
             Kind::Claim(settlement) => {
                 let claim = need("claim", self.claim)?;
                 if !valid_word(&claim) {

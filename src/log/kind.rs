@@ -32,6 +32,9 @@ pub enum Action {
     /// The signer claims the game's settlement by a rule (`repetition`, `halfmove-clock`,
     /// `fifty-moves`).
     Claim(Settlement, String),
+    /// The signer claims the game on time: the player the game waits for is past their
+    /// deadline.
+    ClaimTimeout,
 }
 
 /// How a game can end by agreement or claim: Campaign settles by a Run-Off (a coin flip),
@@ -87,6 +90,8 @@ pub enum Kind {
     AcceptOffer(Settlement),
     /// `claim-runoff`, `claim-draw`
     Claim(Settlement),
+    /// `claim-timeout`
+    ClaimTimeout,
 }
 
 /// The field besides the common ones that a kind's record carries.
@@ -99,7 +104,7 @@ pub(super) enum Field {
 }
 
 /// The table: each kind, its name in the file, and the field it carries.
-const TABLE: [(Kind, &str, Option<Field>); 13] = [
+const TABLE: [(Kind, &str, Option<Field>); 14] = [
     (Kind::Accept, "accept", Some(Field::Nonce)),
     (Kind::Move, "move", Some(Field::Move)),
     (Kind::Defer, "defer", None),
@@ -121,12 +126,13 @@ const TABLE: [(Kind, &str, Option<Field>); 13] = [
         "claim-draw",
         Some(Field::Claim),
     ),
+    (Kind::ClaimTimeout, "claim-timeout", None),
 ];
 
 impl Kind {
     /// Every kind, in the table's order.
-    pub const ALL: [Kind; 13] = {
-        let mut all = [Kind::Accept; 13];
+    pub const ALL: [Kind; 14] = {
+        let mut all = [Kind::Accept; 14];
         let mut i = 0;
         while i < TABLE.len() {
             all[i] = TABLE[i].0;
@@ -181,6 +187,7 @@ impl Action {
             Action::Offer(s) => Kind::Offer(*s),
             Action::AcceptOffer(s) => Kind::AcceptOffer(*s),
             Action::Claim(s, _) => Kind::Claim(*s),
+            Action::ClaimTimeout => Kind::ClaimTimeout,
         }
     }
 }

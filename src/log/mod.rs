@@ -28,6 +28,8 @@ mod append;
 mod format;
 mod kind;
 mod read;
+mod time_control;
+mod timestamp;
 
 pub use append::{
     AppendError, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace,
@@ -36,6 +38,7 @@ pub use format::{
     Action, COMMITMENT_PREFIX, FORMAT, Header, Kind, Player, Record, Settlement, Timestamp,
     header_unsigned, preamble, record_unsigned, signature_line, valid_name,
 };
+pub use time_control::{MAX_DAYS, MAX_MOVES, TimeControl};
 
 use crate::digest::Digest;
 pub use read::Document;

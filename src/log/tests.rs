@@ -28,6 +28,7 @@ fn header() -> Header {
         ],
         created: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
         salt: crate::digest::Digest([7; 32]),
+        time_control: None,
         commitment: Some(Digest::of(b"c")),
     }
 }

@@ -74,6 +74,20 @@ impl Keys {
                 found: record.prev,
             }));
         }
+        // Under a time control a time is its signer's word, and the order of the times is the
+        // file's (written with fixed widths, the text's order is time's). Without one, times
+        // are only said, and games made before time controls existed, by players whose clocks
+        // disagreed, stay valid.
+        let before = match document {
+            1 => &file.header().created,
+            _ => &file.records()[document - 2].time,
+        };
+        if file.header().time_control.is_some() && record.time < *before {
+            return Err(fail(ErrorKind::TimeBackwards {
+                before: before.clone(),
+                found: record.time.clone(),
+            }));
+        }
         Ok(signer)
     }
 

@@ -9,18 +9,22 @@
 
 mod any;
 mod check;
+mod clock;
 mod phase;
 mod protocol;
 mod refusal;
 mod state;
+mod summary;
 
 pub use any::AnyReplayer;
+pub use clock::Clocks;
 pub use phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict, state_hash};
 pub use protocol::Protocol;
 pub use refusal::ProtocolError;
+pub use summary::Summary;
 
 use crate::digest::Digest;
-use crate::log::{self, GameFile, LogError, LogErrorKind};
+use crate::log::{self, GameFile, LogError, LogErrorKind, Timestamp};
 use crate::rules::Line;
 use crate::sign;
 use check::{Ahead, Keys};
@@ -90,6 +94,8 @@ pub struct Replay<G: Protocol> {
     pub steps: Vec<Step<G>>,
     /// The moves played and the positions they led to.
     pub line: Option<Line<G>>,
+    /// The clocks after the last record, when the header sets a time control.
+    pub clocks: Option<Clocks>,
 }
 
 impl<G: Protocol> Replay<G> {
@@ -188,6 +194,19 @@ pub enum ErrorKind {
         expected: Digest,
         /// What the record holds.
         found: Digest,
+    },
+    /// A record dated before the document it follows.
+    #[error(
+        "dated {}, before the document it follows ({}): the times of a game file never go \
+         backwards",
+        found.as_str(),
+        before.as_str()
+    )]
+    TimeBackwards {
+        /// The time of the document before.
+        before: Timestamp,
+        /// The record's time.
+        found: Timestamp,
     },
     /// The signer may not act now.
     #[error("not {signer}'s turn: {expected}")]
@@ -387,6 +406,12 @@ impl<G: Protocol> Replayer<G> {
         &self.options
     }
 
+    /// The clocks, when the header sets a time control (as [`Replay::clocks`]).
+    #[must_use]
+    pub fn clocks(&self) -> Option<&Clocks> {
+        self.state.clocks()
+    }
+
     /// The moves played and the positions they led to (as [`Replay::line`]).
     #[must_use]
     pub fn line(&self) -> Option<&Line<G>> {
@@ -397,13 +422,18 @@ impl<G: Protocol> Replayer<G> {
     #[must_use]
     pub fn finish(self) -> Replay<G> {
         let game_id = self.state.game_id();
-        let (seats, line) = self.state.into_parts();
+        let state::Parts {
+            seats,
+            line,
+            clocks,
+        } = self.state.into_parts();
         Replay {
             game_id,
             seats,
             options: self.options,
             steps: self.steps,
             line,
+            clocks,
         }
     }
 }
@@ -425,75 +455,6 @@ pub fn verify_with(bytes: &[u8], threads: usize) -> Result<Summary, ReplayError>
     Ok(AnyReplayer::start(&file)?
         .advance_with(&file, threads)?
         .summary())
-}
-
-/// A replayed game summed up, the same for every game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
-    /// The game's name.
-    pub game: String,
-    /// The game id.
-    pub game_id: Digest,
-    /// (name, side) of the creator, then the opponent.
-    pub players: [(String, String); 2],
-    /// The players' key fingerprints, in the same order.
-    pub fingerprints: [String; 2],
-    /// How many records follow the header.
-    pub records: usize,
-    /// The winning side, if the game is over and decided.
-    pub winner: Option<String>,
-    /// The winner's seat, if the game is over and decided.
-    pub winner_seat: Option<Seat>,
-    /// `None` while the game goes on.
-    pub result: Option<String>,
-    /// What the game waits for, or how it ended.
-    pub status: String,
-    /// Each player's stake in cents (creator, opponent), when the game is played for stakes.
-    pub stakes: Option<[u32; 2]>,
-}
-
-impl Summary {
-    /// Sums up a replay.
-    #[must_use]
-    pub fn of<G: Protocol>(replay: &Replay<G>) -> Summary {
-        let last = replay.last();
-        let players = replay.seats.clone().map(|s| {
-            (
-                s.name,
-                s.side
-                    .map_or_else(|| TOSS.to_owned(), |side| side.to_string()),
-            )
-        });
-        let (winner_seat, result) = match &last.phase {
-            Phase::Over(v) => (v.winner, Some(v.describe(&replay.seats))),
-            _ => (None, None),
-        };
-        let winner = winner_seat.map(|w| players[w].1.clone());
-        Summary {
-            game: G::NAME.to_owned(),
-            game_id: replay.game_id,
-            players,
-            fingerprints: replay.seats.clone().map(|s| s.fingerprint),
-            records: replay.steps.len() - 1,
-            winner,
-            winner_seat,
-            result,
-            status: last.phase.describe(&replay.seats),
-            stakes: replay
-                .line
-                .as_ref()
-                .and_then(|line| G::stakes(&replay.options, line))
-                .map(|by_side| {
-                    replay.seats.clone().map(|seat| {
-                        let i = G::SIDES
-                            .iter()
-                            .position(|s| Some(*s) == seat.side)
-                            .expect("once play has begun, each seat has a side");
-                        by_side[i]
-                    })
-                }),
-        }
-    }
 }
 
 /// The seat of the header's player who goes by `name`, if one does.

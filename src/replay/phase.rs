@@ -144,6 +144,8 @@ pub enum Ending {
     Resigned(Seat),
     /// The rules ended it, by a move, an agreement or a claim.
     Rules(Reason),
+    /// This seat was past its deadline, and the other player claimed the game on time.
+    Timeout(Seat),
     /// A Run-Off's coin flip decided it, after an outcome that called for one.
     RunOff {
         /// That outcome.
@@ -170,6 +172,14 @@ impl Verdict {
         match &self.ending {
             Ending::Resigned(seat) => format!("{} resigned", seats[*seat]),
             Ending::Rules(reason) => reason.words.clone(),
+            Ending::Timeout(late) if self.winner.is_some() => {
+                format!("{} ran out of time", seats[*late])
+            }
+            Ending::Timeout(late) => format!(
+                "{} ran out of time, and {} could not have won",
+                seats[*late],
+                seats[late.other()]
+            ),
             Ending::RunOff { outcome, coin } => {
                 format!("{} (the coin showed {coin})", outcome.words)
             }
@@ -232,6 +242,10 @@ pub enum Event {
     Claimed(Settlement),
     /// The signer resigned.
     Resigned,
+    /// The signer claimed the game on time: this player is past their deadline.
+    ClaimedOnTime(String),
+    /// What a claim on time gave, when the game goes on: the toss.
+    Forfeit(String),
     /// The game ended.
     Over(String),
 }
@@ -254,6 +268,8 @@ impl fmt::Display for Event {
             Event::OfferAccepted(what) => write!(f, "accepts the {}", what.words()),
             Event::Claimed(what) => write!(f, "claims the {}", what.words()),
             Event::Resigned => f.write_str("resigns"),
+            Event::ClaimedOnTime(late) => write!(f, "claims on time: {late} is past the deadline"),
+            Event::Forfeit(meaning) => write!(f, "by forfeit, {meaning}"),
             Event::Over(verdict) => write!(f, "game over: {verdict}"),
         }
     }
@@ -282,6 +298,7 @@ pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest
             let ending = match &verdict.ending {
                 Ending::Resigned(s) => format!("resigned {}", s.index()),
                 Ending::Rules(reason) => format!("rules {}", reason.code),
+                Ending::Timeout(s) => format!("timeout {}", s.index()),
                 Ending::RunOff { outcome, coin } => format!("run-off {} {coin}", outcome.code),
             };
             format!("over {winner} {ending}")

@@ -95,6 +95,14 @@ pub trait Protocol: Game<Options: 'static> {
         mv.to_string()
     }
 
+    /// Whether `side` could still win from this position by some series of legal moves, however
+    /// unlikely. A claim on time by a side that could not is a draw (FIDE Laws art. 6.9); in a
+    /// game with no such rule, always.
+    fn could_win(&self, side: Self::Side) -> bool {
+        let _ = side;
+        true
+    }
+
     /// Each side's stake in cents, in [`Protocol::SIDES`] order, when the options play for
     /// stakes (Campaign's Playing for Keeps).
     fn stakes(options: &Self::Options, line: &Line<Self>) -> Option<[u32; 2]> {
@@ -373,6 +381,10 @@ macro_rules! chess_protocol {
 
             fn display_move(&self, mv: &chess::Move) -> String {
                 self.0.san(*mv)
+            }
+
+            fn could_win(&self, side: chess::Color) -> bool {
+                self.0.could_checkmate(side)
             }
         }
     };

@@ -17,6 +17,32 @@ pub enum ProtocolError {
         /// The player who may accept.
         accepter: String,
     },
+    /// A claim on time in a game without a time control.
+    #[error("this game has no time control, so nothing can be claimed on time")]
+    NoClock,
+    /// A claim on time while no clock runs.
+    #[error("no clock runs yet ({waiting}), so nothing can be claimed on time")]
+    NoClockRunning {
+        /// What the game waits for.
+        waiting: String,
+    },
+    /// A claim on time by the player whose clock runs.
+    #[error("it is {by}'s own clock that runs: the other player may claim on time, not {by}")]
+    OwnClock {
+        /// The claimant.
+        by: String,
+    },
+    /// A claim on time dated before the deadline.
+    #[error(
+        "{late} has until {} to act; a claim on time must be dated after that",
+        deadline.as_str()
+    )]
+    NotLate {
+        /// The player the game waits for.
+        late: String,
+        /// Their deadline.
+        deadline: crate::log::Timestamp,
+    },
     /// The opponent's first record is not an acceptance.
     #[error("the game has not been accepted yet: {accepter} must accept first")]
     NotAccepted {

@@ -1,13 +1,16 @@
 //! The state machine of a game file: accepting, the coin flips, play, offers, claims and the
 //! end. [`State::apply`] takes one record whose signature and chain are already checked.
 
+use super::clock::Clocks;
 use super::phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict};
 use super::refusal::ProtocolError;
 use super::{ErrorKind, Player, Protocol, Step};
 use crate::digest::Digest;
-use crate::flip::{self, Coin};
 use crate::log::{Action, GameFile, Settlement};
 use crate::rules::{Decision, Line, MoveError};
+
+mod flips;
+mod timeout;
 
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]
@@ -42,9 +45,18 @@ pub(super) struct State<G: Protocol> {
     due: Option<G::Outcome>,
     line: Option<Line<G>>,
     offer: Option<Offer>,
+    /// The clocks, when the header sets a time control.
+    clocks: Option<Clocks>,
 }
 
 type Applied = Result<Vec<Event>, ErrorKind>;
+
+/// What a finished replay keeps of the state.
+pub(super) struct Parts<G: Protocol> {
+    pub(super) seats: [Player<G::Side>; 2],
+    pub(super) line: Option<Line<G>>,
+    pub(super) clocks: Option<Clocks>,
+}
 
 impl<G: Protocol> State<G> {
     pub(super) fn new(
@@ -102,6 +114,9 @@ impl<G: Protocol> State<G> {
             due: None,
             line,
             offer: None,
+            clocks: header
+                .time_control
+                .map(|control| Clocks::new(control, &header.created)),
         })
     }
 
@@ -120,9 +135,27 @@ impl<G: Protocol> State<G> {
         self.line.as_ref()
     }
 
-    /// The seats (with the sides a coin flip may have assigned) and the moves played.
-    pub(super) fn into_parts(self) -> ([Player<G::Side>; 2], Option<Line<G>>) {
-        (self.seats, self.line)
+    /// The clocks, when the header sets a time control.
+    pub(super) fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+
+    /// The seats (with the sides a coin flip may have assigned), the moves played and the
+    /// clocks.
+    pub(super) fn into_parts(self) -> Parts<G> {
+        Parts {
+            seats: self.seats,
+            line: self.line,
+            clocks: self.clocks,
+        }
+    }
+
+    /// The seat the game waits for with a clock running: any but the one owed an acceptance.
+    fn clocked(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::AwaitingAccept(_) | Phase::Over(_) => None,
+            ref phase => phase.awaited(),
+        }
     }
 
     fn position(&self) -> G {
@@ -169,7 +202,8 @@ impl<G: Protocol> State<G> {
         }
     }
 
-    /// Applies one record, signed by seat `signer`, found at `document`.
+    /// Applies one record, signed by seat `signer`, found at `document`, and charges the time
+    /// since the document before it to the clocks.
     pub(super) fn apply(
         &mut self,
         file: &GameFile,
@@ -177,8 +211,29 @@ impl<G: Protocol> State<G> {
         action: &Action,
         document: usize,
     ) -> Applied {
+        let before = self.clocked();
+        let events = self.act(file, signer, action, document)?;
+        let after = self.clocked();
+        if let Some(clocks) = &mut self.clocks {
+            let time = &file.records()[document - 1].time;
+            clocks.record(
+                time,
+                signer,
+                matches!(action, Action::Move(_)),
+                before,
+                after,
+            );
+        }
+        Ok(events)
+    }
+
+    /// What one record does to the game.
+    fn act(&mut self, file: &GameFile, signer: Seat, action: &Action, document: usize) -> Applied {
         if let Phase::Over(verdict) = &self.phase {
             return Err(ErrorKind::AfterEnd(verdict.describe(&self.seats)));
+        }
+        if *action == Action::ClaimTimeout {
+            return self.claim_timeout(signer, &file.records()[document - 1].time);
         }
         if *action == Action::Resign {
             if let Phase::AwaitingAccept(by) = self.phase {
@@ -247,112 +302,6 @@ impl<G: Protocol> State<G> {
                 Ok(vec![Event::Accepted])
             }
         }
-    }
-
-    fn reveal(&mut self, signer: Seat, by: Seat, action: &Action) -> Applied {
-        if signer != by {
-            return Err(self.not_your_turn(signer));
-        }
-        let Action::FlipReveal(nonce) = action else {
-            return Err(ErrorKind::Protocol(ProtocolError::RevealOwed {
-                by: self.name(by),
-            }));
-        };
-        let flip = self
-            .flip
-            .take()
-            .expect("a reveal is awaited only while a flip is under way");
-        if flip::commitment(&flip.binding, nonce) != flip.commitment {
-            return Err(ErrorKind::Protocol(ProtocolError::RevealMismatch {
-                committed_in: flip.document,
-            }));
-        }
-        let response = flip.response.expect("the reveal comes after the answer");
-        let coin = flip::coin(&self.game_id, flip.document as u64, nonce, &response);
-        let side = G::SIDES[usize::from(coin == Coin::Tails)];
-        match flip.purpose {
-            Purpose::FirstMove => {
-                let winner = self.seat_of(side);
-                self.phase = Phase::Choosing(winner);
-                let meaning = format!("{} wins the toss", self.name(winner));
-                Ok(vec![Event::Coin(coin, meaning)])
-            }
-            Purpose::Sides => {
-                let other = *G::SIDES.iter().find(|s| **s != side).expect("two sides");
-                self.seats[Seat::Creator].side = Some(side);
-                self.seats[Seat::Opponent].side = Some(other);
-                self.line = Some(Line::new(G::start(&self.options)));
-                self.phase = self.playing_phase();
-                let meaning = format!(
-                    "{} plays {side} and {} plays {other}",
-                    self.seats[Seat::Creator].name,
-                    self.seats[Seat::Opponent].name
-                );
-                Ok(vec![Event::Coin(coin, meaning)])
-            }
-            Purpose::RunOff(outcome) => {
-                let meaning = format!("{side} wins the run-off");
-                let ending = Ending::RunOff {
-                    outcome: reason::<G>(&outcome),
-                    coin,
-                };
-                let winner = self.seat_of(side);
-                Ok(self.end(vec![Event::Coin(coin, meaning)], Some(winner), ending))
-            }
-        }
-    }
-
-    fn commit(
-        &mut self,
-        file: &GameFile,
-        signer: Seat,
-        by: Seat,
-        action: &Action,
-        document: usize,
-    ) -> Applied {
-        if signer != by {
-            return Err(self.not_your_turn(signer));
-        }
-        let Action::FlipCommit(commitment) = action else {
-            return Err(ErrorKind::Protocol(ProtocolError::CommitDue {
-                by: self.name(by),
-            }));
-        };
-        let outcome = self
-            .due
-            .take()
-            .expect("a commitment is awaited only while a run-off is due");
-        let binding = file
-            .binding(document)
-            .expect("a flip-commit record has a commitment line");
-        self.flip = Some(Flip {
-            document,
-            commitment: *commitment,
-            binding,
-            committer: signer,
-            response: None,
-            purpose: Purpose::RunOff(outcome),
-        });
-        self.phase = Phase::AwaitingNonce(signer.other());
-        Ok(vec![Event::Committed])
-    }
-
-    fn answer(&mut self, signer: Seat, by: Seat, action: &Action) -> Applied {
-        if signer != by {
-            return Err(self.not_your_turn(signer));
-        }
-        let Action::FlipNonce(nonce) = action else {
-            return Err(ErrorKind::Protocol(ProtocolError::NonceDue {
-                by: self.name(by),
-            }));
-        };
-        let flip = self
-            .flip
-            .as_mut()
-            .expect("an answer is awaited only while a flip is under way");
-        flip.response = Some(*nonce);
-        self.phase = Phase::AwaitingReveal(flip.committer);
-        Ok(vec![Event::Answered])
     }
 
     fn choose(&mut self, signer: Seat, by: Seat, action: &Action) -> Applied {
@@ -447,7 +396,9 @@ impl<G: Protocol> State<G> {
             Action::FlipCommit(_) | Action::FlipNonce(_) | Action::FlipReveal(_) => {
                 Err(ErrorKind::Protocol(ProtocolError::NoFlip))
             }
-            Action::Resign => unreachable!("resignations are handled before the phase"),
+            Action::Resign | Action::ClaimTimeout => {
+                unreachable!("resignations and claims on time are handled before the phase")
+            }
         }
     }
 

@@ -31,10 +31,16 @@ struct Builder {
     keys: [KeySigner; 2],
     last: String,
     seq: u64,
+    /// The time the next records carry.
+    time: &'static str,
 }
 
 impl Builder {
     fn new() -> Builder {
+        Builder::with_clock(None)
+    }
+
+    fn with_clock(time_control: Option<crate::log::TimeControl>) -> Builder {
         let keys = [key(1), key(2)];
         let player = |name: &str, side: &str, k: &KeySigner| Player {
             name: name.into(),
@@ -54,6 +60,7 @@ impl Builder {
             created: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
             salt: crate::digest::Digest([7; 32]),
             commitment: Some(Digest([0; 32])),
+            time_control,
         };
         let binding = binding_of(&header_unsigned(&header)).expect("binding");
         header.commitment = Some(flip::commitment(
@@ -70,7 +77,14 @@ impl Builder {
             keys,
             last,
             seq: 0,
+            time: "2026-01-01T00:00:00Z",
         }
+    }
+
+    /// The records after this carry `time`.
+    fn at(mut self, time: &'static str) -> Builder {
+        self.time = time;
+        self
     }
 
     fn file(&self) -> GameFile {
@@ -103,7 +117,7 @@ impl Builder {
             prev: Digest::of(self.last.as_bytes()),
             signer: ["alice", "bob"][seat].into(),
             action,
-            time: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
+            time: Timestamp::parse(self.time).expect("time"),
         };
         let unsigned = record_unsigned(&record);
         let doc = unsigned.clone()
@@ -167,6 +181,7 @@ impl Builder {
             keys: [key(1), key(2)],
             last: self.last.clone(),
             seq: self.seq,
+            time: self.time,
         };
         f(copy).error()
     }
@@ -397,119 +412,6 @@ fn a_replayer_carried_forward_agrees_with_a_whole_replay() {
     }
 }
 
-/// alice moves, bob's answer (document `forged`) is signed with a third key, and alice signs on
-/// top of it, as a program that did not check would.
-fn forged_then_signed_on() -> (Builder, usize) {
-    let b = Builder::new().started().moves("a2a3");
-    let forged = b.seq as usize + 1;
-    (
-        b.forged(1, Action::Move("a6a5".into()))
-            .add(0, Action::Move("a1a2".into())),
-        forged,
-    )
-}
-
-#[test]
-fn signatures_before_a_vouched_record_are_left_out_and_nothing_else_is() {
-    let (b, forged) = forged_then_signed_on();
-    let file = b.file();
-    let bad_signature = |e: ReplayError| {
-        assert_eq!(e.document, Some(forged));
-        assert!(matches!(e.kind, ErrorKind::BadSignature(_)), "{e}");
-    };
-    bad_signature(b.replay().expect_err("the forged signature"));
-    let start = || Replayer::<Campaign>::start(&file).expect("the header");
-    // Vouched for by alice's record after it: the signature is taken on her word...
-    let vouched = start()
-        .advance_vouched(&file, 2, forged + 1)
-        .expect("the forged signature left out");
-    assert_eq!(vouched.last().phase, Phase::Playing(Seat::Opponent));
-    // ...until someone asks, and never the voucher's own.
-    bad_signature(
-        vouched
-            .check_signatures(&file, 1..forged + 1)
-            .expect_err("checked when asked"),
-    );
-    let Err(e) = start().advance_vouched(&file, 1, forged) else {
-        panic!("the voucher's own record is checked");
-    };
-    bad_signature(e);
-    // A vouched record is still read, chained and judged: an illegal move is refused.
-    let (b, _) = forged_then_signed_on();
-    let b = b
-        .forged(1, Action::Move("a1a2".into()))
-        .add(0, Action::Move("a2a1".into()));
-    let file = b.file();
-    let Err(e) = Replayer::<Campaign>::start(&file)
-        .expect("the header")
-        .advance_vouched(&file, 1, b.seq as usize)
-    else {
-        panic!("an illegal move passed for being vouched for");
-    };
-    assert_eq!(e.document, Some(b.seq as usize - 1));
-    assert!(matches!(e.kind, ErrorKind::Illegal { .. }), "{e}");
-}
-
-#[test]
-fn the_writer_takes_signatures_on_the_word_of_its_own_player_only() {
-    use crate::journal::{Entry, Journal};
-    use crate::writer::{WriteError, Writer};
-    let (b, forged) = forged_then_signed_on();
-    let file = b.file();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut journal = Journal::at(dir.path().to_owned())
-        .game(file.game_id())
-        .expect("a journal");
-    let time = Timestamp::parse("2026-01-02T00:00:00Z").expect("time");
-    // Without alice's record in her journal, nothing vouches: the file is refused.
-    let refused = Writer::<Campaign>::of_vouched(file.clone(), 1, &journal).err();
-    assert_eq!(refused.map(|e| e.document), Some(Some(forged)));
-    let alices = forged + 1;
-    let entry = |text: &str| {
-        Entry::new(
-            b.keys[0].public_key().clone(),
-            file.game_id(),
-            alices as u64,
-            text.to_owned(),
-        )
-        .expect("an entry")
-    };
-    // Another record of alice's at that place (another move) vouches for nothing.
-    let another = Builder::new()
-        .started()
-        .moves("a2a3")
-        .forged(1, Action::Move("a6a5".into()))
-        .add(0, Action::Move("b2b3".into()));
-    let mut elsewhere = Journal::at(dir.path().join("elsewhere"))
-        .game(file.game_id())
-        .expect("a journal");
-    elsewhere
-        .record(entry(another.file().document(alices)))
-        .expect("journaled");
-    let refused = Writer::<Campaign>::of_vouched(file.clone(), 1, &elsewhere).err();
-    assert_eq!(refused.map(|e| e.document), Some(Some(forged)));
-    journal
-        .record(entry(file.document(alices)))
-        .expect("journaled");
-    // With it, alice's journal vouches for what she checked before signing it...
-    let writer = Writer::<Campaign>::of_vouched(file.clone(), 1, &journal).expect("vouched");
-    // ...and bob, writing with it, does not take her word: the signature is checked first.
-    let record = writer.next(Seat::Opponent, Action::Move("a7a6".into()), time.clone());
-    match writer.clone().write(record, &b.keys[1], None) {
-        Err(WriteError::Invalid(e)) => assert_eq!(e.document, Some(forged)),
-        Err(e) => panic!("refused for another reason: {e}"),
-        Ok(_) => panic!("bob signed on top of a forged signature"),
-    }
-    // Alice writes on her own word (bob's next record added by hand, as it arrives).
-    let b = b.add(1, Action::Move("a7a6".into()));
-    let file = b.file();
-    let writer = Writer::<Campaign>::of_vouched(file, 1, &journal).expect("vouched");
-    let record = writer.next(Seat::Creator, Action::Move("a2a1".into()), time);
-    writer
-        .write(record, &b.keys[0], None)
-        .expect("alice's move, on her word");
-}
-
 #[test]
 fn each_games_options_are_one_table_read_and_written_alike() {
     fn check<G: Protocol>(unknown: &str)
@@ -553,3 +455,6 @@ fn each_games_options_are_one_table_read_and_written_alike() {
         "insurrection has no option `castling` (its option is assassination)",
     );
 }
+
+mod clocks;
+mod vouched;

@@ -11,6 +11,7 @@ mod cli_games;
 mod cli_guerrilla;
 mod cli_refusals;
 mod cli_rules;
+mod clocks;
 mod crossing;
 mod disputes;
 mod forks;

@@ -293,6 +293,39 @@ impl Position {
         others == bishops && (bishops & board::LIGHT == 0 || bishops & !board::LIGHT == 0)
     }
 
+    /// Whether `color` could checkmate by some series of legal moves, however unlikely, looking
+    /// at the material alone (FIDE Laws art. 6.9, for a claim on time). Chess: the converse of
+    /// python-chess's `has_insufficient_material(color)`, which never calls a position lost
+    /// for want of material that a series of moves (a selfmate included) could win. Insurrection:
+    /// only a lone king cannot, against a king's government (kings never attack each other);
+    /// captures change ranks there, so nothing else is ruled out.
+    #[must_use]
+    pub fn could_checkmate(&self, color: Color) -> bool {
+        let ours = self.by_color[color.index()];
+        let theirs = self.by_color[color.opponent().index()];
+        let role = |role: Role| self.by_role[role.index()];
+        if self.variant != Variant::Chess {
+            return ours != ours & role(Role::King)
+                || self.government[color.opponent().index()] != Role::King;
+        }
+        if ours & (role(Role::Pawn) | role(Role::Rook) | role(Role::Queen)) != 0 {
+            return true;
+        }
+        if ours & role(Role::Knight) != 0 {
+            // A knight mates only with more of our own, or a selfmate the opponent's pawns,
+            // knights, bishops or rooks could build.
+            return ours.count_ones() > 2 || theirs & !role(Role::King) & !role(Role::Queen) != 0;
+        }
+        if ours & role(Role::Bishop) != 0 {
+            // Bishops mate only with bishops on both colours (either side's), or a selfmate
+            // pawns or knights could build.
+            let bishops = role(Role::Bishop);
+            let one_colour = bishops & board::LIGHT == 0 || bishops & !board::LIGHT == 0;
+            return !one_colour || role(Role::Pawn) | role(Role::Knight) != 0;
+        }
+        false
+    }
+
     /// Why a move that is not legal is not, naming the first rule it breaks.
     pub(crate) fn explain(&self, mv: Move) -> Illegal {
         let us = self.turn;

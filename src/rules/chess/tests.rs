@@ -553,3 +553,45 @@ fn san_is_read_and_written() {
         Illegal::GovernmentAttacked("king", sq("f1"))
     );
 }
+
+#[test]
+fn who_could_still_checkmate_for_a_claim_on_time() {
+    let could = |fen: &str, color: Color| chess(fen).0.could_checkmate(color);
+    let (white, black) = (Color::White, Color::Black);
+    // A lone king, a lone minor piece against a lone king: never.
+    assert!(!could("4k3/8/8/8/8/8/8/4K3 w - - 0 1", white));
+    assert!(!could("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", white));
+    assert!(!could("4k3/8/8/8/8/8/8/4KB2 w - - 0 1", white));
+    // Any pawn, rook or queen; two knights; bishops on both colours: some series of moves.
+    assert!(could("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", white));
+    assert!(could("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", white));
+    assert!(could("4k3/8/8/8/8/8/8/2N1KN2 w - - 0 1", white));
+    assert!(could("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", white));
+    // A selfmate the opponent's own men could build: a knight against a pawn, a bishop
+    // against a knight or a bishop of the other colour.
+    assert!(could("4k3/7p/8/8/8/8/8/4KN2 w - - 0 1", white));
+    assert!(could("4k1n1/8/8/8/8/8/8/4KB2 w - - 0 1", white));
+    assert!(could("4kb2/8/8/8/8/8/8/3BK3 w - - 0 1", white));
+    // ...but not a bishop against a queen or a bishop of the same colour.
+    assert!(!could("3qk3/8/8/8/8/8/8/4KB2 w - - 0 1", white));
+    assert!(!could("4k1b1/8/8/8/8/8/8/4KB2 w - - 0 1", white));
+    // The other side is judged on its own material.
+    assert!(!could("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", black));
+    // Insurrection: a lone king cannot against a king's government, and nothing else is ruled
+    // out (captures change ranks).
+    assert!(
+        !ins("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 Kk")
+            .0
+            .could_checkmate(black)
+    );
+    assert!(
+        ins("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 Qk")
+            .0
+            .could_checkmate(white)
+    );
+    assert!(
+        ins("4k3/8/8/8/8/8/8/4KN2 w - - 0 1 Kk")
+            .0
+            .could_checkmate(white)
+    );
+}

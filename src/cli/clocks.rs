@@ -1,0 +1,120 @@
+//! The clocks of a game with a time control, as the commands say them: each player's time used
+//! and left, and the deadline of the player the game waits for, measured against now. The
+//! replayer computes the clocks from the file alone; only here is the clock of this machine read.
+
+use correspond::log::{TimeControl, Timestamp};
+use correspond::replay::{Clocks, Player, Seat};
+use std::fmt::Display;
+
+/// The lines `status` prints for a game with clocks: the terms, the clocks and the deadline,
+/// this last measured against `now`.
+pub(crate) fn lines<S: Display>(
+    clocks: &Clocks,
+    seats: &[Player<S>; 2],
+    now: &Timestamp,
+    file: &str,
+) -> Vec<String> {
+    let names = seats.each_ref().map(ToString::to_string);
+    let mut lines = vec![
+        format!("time control: {}", terms(clocks.control())),
+        format!("clocks: {} (as of the last record)", each(clocks, &names)),
+    ];
+    if let Some((seat, at)) = clocks.deadline() {
+        let now = i64::try_from(now.to_unix()).unwrap_or(i64::MAX);
+        let when = if at > now {
+            format!("in {}", duration(at - now))
+        } else {
+            format!(
+                "passed {} ago: {} may claim the game on time with `correspond claim-timeout \
+                 {file}`",
+                duration(now - at),
+                names[seat.other().index()]
+            )
+        };
+        lines.push(format!(
+            "deadline: {} must act by {} ({when})",
+            names[seat.index()],
+            deadline(clocks)
+        ));
+    }
+    lines
+}
+
+/// The line `verify` prints for a game with clocks: what the file says, with no now.
+pub(crate) fn summary(clocks: &Clocks, names: &[String; 2]) -> String {
+    let mut line = format!("{}: {}", terms(clocks.control()), each(clocks, names));
+    if let Some((seat, _)) = clocks.deadline() {
+        line.push_str(&format!(
+            "; {} must act by {}",
+            names[seat.index()],
+            deadline(clocks)
+        ));
+    }
+    line
+}
+
+/// The terms, in words.
+fn terms(control: TimeControl) -> String {
+    match control {
+        TimeControl::PerMove { .. } => format!("{control}, time not used not kept"),
+        TimeControl::Block { .. } => format!("{control}, time saved carried over"),
+    }
+}
+
+/// Each player's time used, and while a clock runs, left.
+fn each(clocks: &Clocks, names: &[String; 2]) -> String {
+    let running = clocks.deadline().is_some();
+    Seat::BOTH
+        .iter()
+        .map(|&seat| {
+            let used = duration(i64::try_from(clocks.used(seat)).unwrap_or(i64::MAX));
+            let name = &names[seat.index()];
+            if running {
+                format!("{name} {used} used, {} left", duration(clocks.left(seat)))
+            } else {
+                format!("{name} {used} used")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The awaited player's deadline, as a record would write the time.
+fn deadline(clocks: &Clocks) -> String {
+    clocks
+        .deadline_time()
+        .map(|(_, at)| at.as_str().to_owned())
+        .unwrap_or_default()
+}
+
+/// A length of time in days, hours and minutes: `2d 3h 5m`, `40m`, `-1d 2h` when overdue.
+pub(crate) fn duration(seconds: i64) -> String {
+    let sign = if seconds < 0 { "-" } else { "" };
+    let minutes = seconds.unsigned_abs() / 60;
+    let (days, hours, minutes) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    let parts: Vec<String> = [(days, "d"), (hours, "h"), (minutes, "m")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| format!("{n}{unit}"))
+        .collect();
+    if parts.is_empty() {
+        "0m".to_owned()
+    } else {
+        format!("{sign}{}", parts.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration;
+
+    #[test]
+    fn durations_are_days_hours_and_minutes() {
+        assert_eq!(duration(0), "0m");
+        assert_eq!(duration(59), "0m");
+        assert_eq!(duration(60), "1m");
+        assert_eq!(duration(3 * 86_400 + 3_600 * 2 + 300), "3d 2h 5m");
+        assert_eq!(duration(86_400), "1d");
+        assert_eq!(duration(-(86_400 + 7_200)), "-1d 2h");
+    }
+}

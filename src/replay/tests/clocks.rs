@@ -1,0 +1,60 @@
+//! Time controls in the replayer: times that never go backwards, and claims on time.
+
+use super::*;
+
+#[test]
+fn under_a_time_control_times_never_go_backwards_and_claims_wait_for_the_deadline() {
+    use crate::log::TimeControl;
+    let per_move = Some(TimeControl::PerMove { days: 1 });
+    // The header is dated 2026-01-01T00:00:00Z; a record before it, or before the record it
+    // follows, is refused; the same time again is not.
+    let timed = || {
+        Builder::with_clock(per_move)
+            .at("2026-01-02T00:00:00Z")
+            .started()
+    };
+    let backwards = timed().error_after(|b| b.at("2026-01-01T23:59:59Z").moves("a2a3"));
+    assert_eq!(
+        backwards.to_string(),
+        "dated 2026-01-01T23:59:59Z, before the document it follows (2026-01-02T00:00:00Z): \
+         the times of a game file never go backwards"
+    );
+    timed().moves("a2a3").replay().expect("the same time again");
+    // Without a time control the times are only said: the same file, untimed, is valid.
+    Builder::new()
+        .at("2026-01-02T00:00:00Z")
+        .started()
+        .at("2026-01-01T00:00:01Z")
+        .moves("a2a3")
+        .replay()
+        .expect("an untimed game's times are informational");
+    let claim = |b: Builder, seat: usize| b.add(seat, Action::ClaimTimeout);
+    assert_eq!(
+        Builder::new().started().error_after(|b| claim(b, 1)),
+        ErrorKind::Protocol(ProtocolError::NoClock)
+    );
+    // alice (heads) is to move from 2026-01-02 with a day per move: bob may claim after it.
+    assert_eq!(
+        timed().error_after(|b| claim(b.at("2026-01-03T00:00:00Z"), 1)),
+        ErrorKind::Protocol(ProtocolError::NotLate {
+            late: "alice (heads)".into(),
+            deadline: Timestamp::parse("2026-01-03T00:00:00Z").expect("time"),
+        })
+    );
+    assert_eq!(
+        timed().error_after(|b| claim(b.at("2026-01-04T00:00:00Z"), 0)),
+        ErrorKind::Protocol(ProtocolError::OwnClock {
+            by: "alice (heads)".into()
+        })
+    );
+    let won = claim(timed().at("2026-01-03T00:00:01Z"), 1)
+        .replay()
+        .expect("a claim after the deadline");
+    assert_eq!(
+        won.verdict(),
+        Some(&Verdict {
+            winner: Some(Seat::Opponent),
+            ending: Ending::Timeout(Seat::Creator)
+        })
+    );
+}

@@ -1,0 +1,307 @@
+//! Time controls through the commands: a header with terms, the clocks `status` shows against
+//! a pinned now, claims on time refused before the deadline and by the late player, a win on
+//! time and its PGN, a withheld toss reveal forfeited, and a clock that is behind the file.
+
+use crate::util::{correspond, keys_dir, transcript};
+use std::path::Path;
+
+/// Runs `correspond` in `dir` at `time`, as `who` when a key is needed (`None`: a reading
+/// command); the whole transcript.
+fn at(dir: &Path, time: &str, who: Option<&str>, args: &[&str]) -> (i32, String, String) {
+    let mut cmd = correspond();
+    cmd.current_dir(dir).env("CORRESPOND_TIME", time).args(args);
+    if let Some(who) = who {
+        cmd.arg("--key")
+            .arg(keys_dir().join(who))
+            .arg("--no-commit");
+    }
+    transcript(&mut cmd)
+}
+
+/// Runs a signing command that must succeed, with nothing on stderr; its stdout.
+fn sign(dir: &Path, time: &str, who: &str, args: &[&str]) -> String {
+    let (code, out, err) = at(dir, time, Some(who), args);
+    assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}");
+    out
+}
+
+/// A chess game with `terms`, created by alice (white) on 1 March and accepted by bob at noon.
+fn chess(dir: &Path, terms: &str) {
+    let bob = keys_dir().join("bob.pub");
+    sign(
+        dir,
+        "2026-03-01T00:00:00Z",
+        "alice",
+        &[
+            "new",
+            "chess",
+            "g.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            bob.to_str().expect("UTF-8"),
+            "--time-control",
+            terms,
+        ],
+    );
+    sign(dir, "2026-03-01T12:00:00Z", "bob", &["accept", "g.yaml"]);
+}
+
+#[test]
+fn a_time_per_move_runs_out_and_the_game_is_claimed_on_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, "3/move");
+    let header = std::fs::read_to_string(dir.join("g.yaml")).expect("the file");
+    assert!(
+        header.contains("options: {}\ntime-control:\n  days-per-move: 3\nplayers:\n"),
+        "{header}"
+    );
+    sign(
+        dir,
+        "2026-03-02T12:00:00Z",
+        "alice",
+        &["play", "g.yaml", "e4"],
+    );
+    let status = at(dir, "2026-03-03T00:00:00Z", None, &["status", "g.yaml"]);
+    let game_id = status
+        .1
+        .lines()
+        .nth(1)
+        .expect("the game id line")
+        .to_owned();
+    assert_eq!(
+        status,
+        (
+            0,
+            format!(
+                "chess: alice (white) v bob (black)\n{game_id}\nrecords: 2 (last signed \
+                 2026-03-02T12:00:00Z)\nposition: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR \
+                 b KQkq - 0 1\nstatus: bob (black) to move\ntime control: 3 days per move, time \
+                 not used not kept\nclocks: alice (white) 1d used, 3d left; bob (black) 0m \
+                 used, 3d left (as of the last record)\ndeadline: bob (black) must act by \
+                 2026-03-05T12:00:00Z (in 2d 12h)\nnext: bob (black): correspond play g.yaml \
+                 MOVE\n"
+            ),
+            String::new()
+        )
+    );
+    // verify says what the file says, with no now: the same at any time.
+    assert_eq!(
+        at(dir, "2030-01-01T00:00:00Z", None, &["verify", "g.yaml"]),
+        (
+            0,
+            "g.yaml: valid: chess, alice (white) v bob (black), 2 records: in progress, bob \
+             (black) to move\n  clocks: 3 days per move, time not used not kept: alice (white) \
+             1d used, 3d left; bob (black) 0m used, 3d left; bob (black) must act by \
+             2026-03-05T12:00:00Z\n1 file: 1 valid, 0 invalid\n"
+                .to_owned(),
+            String::new()
+        )
+    );
+    let show = at(
+        dir,
+        "2030-01-01T00:00:00Z",
+        None,
+        &["show", "g.yaml", "--ascii"],
+    )
+    .1;
+    assert!(
+        show.starts_with(
+            "g.yaml: alice (white) v bob (black), record 2 of 2\nbob (black) to move\nclocks: 3 \
+             days per move, time not used not kept: alice (white) 1d used, 3d left; bob (black) \
+             0m used, 3d left; bob (black) must act by 2026-03-05T12:00:00Z\n\n"
+        ),
+        "{show}"
+    );
+    let json = at(
+        dir,
+        "2030-01-01T00:00:00Z",
+        None,
+        &["verify", "--json", "g.yaml"],
+    )
+    .1;
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        json[0]["clocks"],
+        serde_json::json!({
+            "time_control": { "days_per_move": 3 },
+            "used_seconds": [86_400, 0],
+            "left_seconds": [259_200, 259_200],
+            "deadline": { "seat": 1, "time": "2026-03-05T12:00:00Z" }
+        })
+    );
+    // Too early, and by the wrong player: refused before anything is signed.
+    let before = std::fs::read(dir.join("g.yaml")).expect("the file");
+    assert_eq!(
+        at(
+            dir,
+            "2026-03-05T12:00:00Z",
+            Some("alice"),
+            &["claim-timeout", "g.yaml"]
+        ),
+        (
+            1,
+            String::new(),
+            "error: bob (black) has until 2026-03-05T12:00:00Z to act; it is \
+             2026-03-05T12:00:00Z now\nhint: `correspond status g.yaml` shows the clocks\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        at(
+            dir,
+            "2026-03-06T00:00:00Z",
+            Some("bob"),
+            &["claim-timeout", "g.yaml"]
+        ),
+        (
+            1,
+            String::new(),
+            "error: the game waits for you (bob (black)), until 2026-03-05T12:00:00Z: it is \
+             your clock that runs\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(std::fs::read(dir.join("g.yaml")).expect("the file"), before);
+    // Past the deadline, status says who may claim, and the claim ends the game.
+    let late = at(dir, "2026-03-06T00:00:00Z", None, &["status", "g.yaml"]).1;
+    assert!(
+        late.contains(
+            "\ndeadline: bob (black) must act by 2026-03-05T12:00:00Z (passed 12h ago: alice \
+             (white) may claim the game on time with `correspond claim-timeout g.yaml`)\n"
+        ),
+        "{late}"
+    );
+    assert_eq!(
+        sign(
+            dir,
+            "2026-03-06T00:00:00Z",
+            "alice",
+            &["claim-timeout", "g.yaml"]
+        ),
+        "record 3: alice (white) claims on time: bob (black) is past the deadline; game over: \
+         white wins: bob (black) ran out of time\nnow: game over: white wins: bob (black) ran \
+         out of time\n"
+    );
+    let (code, out, _) = at(dir, "2026-03-07T00:00:00Z", None, &["verify", "g.yaml"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            0,
+            "g.yaml: valid: chess, alice (white) v bob (black), 3 records: white wins: bob \
+             (black) ran out of time\n  clocks: 3 days per move, time not used not kept: alice \
+             (white) 1d used; bob (black) 3d 12h used\n1 file: 1 valid, 0 invalid\n"
+        )
+    );
+    let pgn = at(dir, "2026-03-07T00:00:00Z", None, &["pgn", "g.yaml"]).1;
+    assert!(
+        pgn.contains("[Result \"1-0\"]\n") && pgn.contains("[Termination \"time forfeit\"]\n"),
+        "{pgn}"
+    );
+    // Nothing follows the end, a late move included.
+    let (code, _, err) = at(
+        dir,
+        "2026-03-07T00:00:00Z",
+        Some("bob"),
+        &["play", "g.yaml", "e5"],
+    );
+    assert_eq!(code, 1, "{err}");
+}
+
+#[test]
+fn a_block_keeps_time_saved_and_a_withheld_toss_reveal_is_forfeited() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let bob = keys_dir().join("bob.pub");
+    sign(
+        dir,
+        "2026-03-01T00:00:00Z",
+        "alice",
+        &[
+            "new",
+            "campaign",
+            "c.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "heads",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            bob.to_str().expect("UTF-8"),
+            "--time-control",
+            "10/2",
+        ],
+    );
+    sign(dir, "2026-03-01T06:00:00Z", "bob", &["accept", "c.yaml"]);
+    // alice owes the reveal of the opening toss; her clock runs.
+    let status = at(dir, "2026-03-02T06:00:00Z", None, &["status", "c.yaml"]).1;
+    assert!(
+        status.contains(
+            "\ntime control: 10 moves in 2 days, time saved carried over\nclocks: alice (heads) \
+             0m used, 2d left; bob (tails) 0m used, 2d left (as of the last record)\ndeadline: \
+             alice (heads) must act by 2026-03-03T06:00:00Z (in 1d)\n"
+        ),
+        "{status}"
+    );
+    assert_eq!(
+        sign(
+            dir,
+            "2026-03-03T06:00:01Z",
+            "bob",
+            &["claim-timeout", "c.yaml"]
+        ),
+        "record 2: bob (tails) claims on time: alice (heads) is past the deadline; by forfeit, \
+         bob (tails) wins the toss\nnow: bob (tails) won the toss: to move first or defer\n"
+    );
+    // bob moves first at once; alice's time was charged for the toss: 2d 1s of her 2 days.
+    sign(
+        dir,
+        "2026-03-03T06:00:01Z",
+        "bob",
+        &["play", "c.yaml", "a6a5"],
+    );
+    let status = at(dir, "2026-03-03T07:00:00Z", None, &["status", "c.yaml"]).1;
+    assert!(
+        status.contains(
+            "\nclocks: alice (heads) 2d used, 0m left; bob (tails) 0m used, 2d left (as of the \
+             last record)\ndeadline: alice (heads) must act by 2026-03-03T06:00:00Z (passed \
+             1h ago: bob (tails) may claim the game on time with `correspond claim-timeout \
+             c.yaml`)\n"
+        ),
+        "{status}"
+    );
+}
+
+#[test]
+fn a_clock_behind_the_file_dates_the_record_at_the_last_ones_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, "10/50");
+    // alice's clock says 1 March, 11:00: an hour before bob's acceptance.
+    assert_eq!(
+        sign(
+            dir,
+            "2026-03-01T11:00:00Z",
+            "alice",
+            &["play", "g.yaml", "d4"]
+        ),
+        "this machine's clock (2026-03-01T11:00:00Z) is behind the last record's time \
+         (2026-03-01T12:00:00Z): the record is dated 2026-03-01T12:00:00Z, since under a time \
+         control the times of a game never go backwards\nrecord 2: alice (white) d4\nnow: bob \
+         (black) to move\n"
+    );
+    let file = std::fs::read_to_string(dir.join("g.yaml")).expect("the file");
+    assert!(
+        file.ends_with(&format!(
+            "kind: move\nmove: d2d4\ntime: \"2026-03-01T12:00:00Z\"\nsignature: {}",
+            file.rsplit("signature: ").next().expect("a signature")
+        )),
+        "{file}"
+    );
+}
