@@ -20,7 +20,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
         let seats = ctx.replay.seats();
         let Some(clocks) = ctx.replay.clocks() else {
-            return Err(CliError::rejected("this game has no time control: there is nothing to claim on time"));
+            return Err(CliError::rejected(
+                "this game has no time control: there is nothing to claim on time",
+            ));
         };
         let Some((late, at)) = clocks.deadline_time() else {
             return Err(CliError::rejected(format!(

@@ -16,12 +16,16 @@ pub(crate) fn lines<S: Display>(
 ) -> Vec<String> {
     let names = seats.each_ref().map(ToString::to_string);
     let mut lines = vec![
-        format!("time control: {}", terms(clocks.control())),
+        format!("time control: {}", terms(clocks)),
         format!("clocks: {} (as of the last record)", each(clocks, &names)),
     ];
+    if clocks.leave_days() > 0 {
+        lines.push(format!("leave: {}", leave(clocks, &names)));
+    }
     if let Some((seat, at)) = clocks.deadline() {
         let now = i64::try_from(now.to_unix()).unwrap_or(i64::MAX);
-        let when = if at > now {
+        // A claim must be dated after the deadline: at the deadline itself there is none yet.
+        let when = if at >= now {
             format!("in {}", duration(at - now))
         } else {
             format!(
@@ -42,7 +46,10 @@ pub(crate) fn lines<S: Display>(
 
 /// The line `verify` prints for a game with clocks: what the file says, with no now.
 pub(crate) fn summary(clocks: &Clocks, names: &[String; 2]) -> String {
-    let mut line = format!("{}: {}", terms(clocks.control()), each(clocks, names));
+    let mut line = format!("{}: {}", terms(clocks), each(clocks, names));
+    if clocks.leave_days() > 0 {
+        line.push_str(&format!("; leave: {}", leave(clocks, names)));
+    }
     if let Some((seat, _)) = clocks.deadline() {
         line.push_str(&format!(
             "; {} must act by {}",
@@ -54,11 +61,33 @@ pub(crate) fn summary(clocks: &Clocks, names: &[String; 2]) -> String {
 }
 
 /// The terms, in words.
-fn terms(control: TimeControl) -> String {
-    match control {
-        TimeControl::PerMove { .. } => format!("{control}, time not used not kept"),
-        TimeControl::Block { .. } => format!("{control}, time saved carried over"),
+fn terms(clocks: &Clocks) -> String {
+    let control = clocks.control();
+    let kept = match control {
+        TimeControl::PerMove { .. } => "time not used not kept",
+        TimeControl::Block { .. } => "time saved carried over",
+    };
+    match clocks.leave_days() {
+        0 => format!("{control}, {kept}"),
+        1 => format!("{control}, {kept}, a day of leave each"),
+        days => format!("{control}, {kept}, {days} days of leave each"),
     }
+}
+
+/// Each player's leave left, and the leave they are on.
+fn leave(clocks: &Clocks, names: &[String; 2]) -> String {
+    Seat::BOTH
+        .iter()
+        .map(|&seat| {
+            let left = duration(i64::try_from(clocks.leave_left(seat)).unwrap_or(i64::MAX));
+            let name = &names[seat.index()];
+            match clocks.on_leave_until(seat) {
+                Some(until) => format!("{name} on leave until {}, {left} left", until.as_str()),
+                None => format!("{name} {left} left"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Each player's time used, and while a clock runs, left.

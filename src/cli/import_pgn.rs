@@ -184,6 +184,7 @@ fn import<G: ChessGame>(
         commitment: None,
         // A game played elsewhere is imported whole: its times are when it was imported.
         time_control: None,
+        leave_days: 0,
     };
     let sign = |signer: &dyn Signer, text: &str| {
         signer

@@ -21,6 +21,7 @@ mod game;
 mod import_pgn;
 mod journal;
 mod keys;
+mod leave;
 mod log;
 mod mail;
 mod merge_driver;
@@ -52,9 +53,10 @@ use std::process::ExitCode;
 /// Play board games by correspondence, with signed game files anyone can verify.
 ///
 /// Game files: `new`, `accept`, `play`, `flip`/`reveal`, `resign`, `offer-runoff`,
-/// `accept-runoff`, `claim-runoff`, `claim-timeout` sign and append records; `status`, `show`, `log`, `verify`,
-/// `audit` and `extract` read them; `mail` and `receive` carry records by email. Rules: `moves`, `perft`, `position` and `show` answer questions about
-/// positions of a game.
+/// `accept-runoff`, `claim-runoff`, `claim-timeout`, `leave` sign and append records;
+/// `status`, `show`, `log`, `verify`, `audit` and `extract` read them; `mail` and `receive`
+/// carry records by email. Rules: `moves`, `perft`, `position` and `show` answer questions
+/// about positions of a game.
 #[derive(Debug, Parser)]
 #[command(name = "correspond", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
@@ -76,7 +78,9 @@ enum Command {
     AcceptRunoff(accept_runoff::Args),
     #[command(visible_alias = "claim-draw")]
     ClaimRunoff(claim_runoff::Args),
+    #[command(visible_alias = "claim-forfeit")]
     ClaimTimeout(claim_timeout::Args),
+    Leave(leave::Args),
     Status(status::Args),
     Show(show::Args),
     Log(log::Args),
@@ -123,6 +127,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::Flip(args) => flip::run(&args, out),
         Command::Resign(args) => resign::run(&args, out),
         Command::ClaimTimeout(args) => claim_timeout::run(&args, out),
+        Command::Leave(args) => leave::run(&args, out),
         Command::OfferRunoff(args) => offer_runoff::run(&args, out),
         Command::AcceptRunoff(args) => accept_runoff::run(&args, out),
         Command::ClaimRunoff(args) => claim_runoff::run(&args, out),

@@ -44,6 +44,10 @@ pub(crate) struct Args {
     /// carried over, as ICCF's 10/50). Without it, no clock.
     #[arg(long, value_name = "TERMS", value_parser = TimeControl::parse_terms)]
     time_control: Option<TimeControl>,
+    /// Under the time control, give each player DAYS days of leave for the game, which they
+    /// take with `correspond leave` and which stop their clock.
+    #[arg(long, value_name = "DAYS", requires = "time_control", value_parser = log::parse_leave_days)]
+    leave: Option<u32>,
     #[command(flatten)]
     key: KeyArgs,
     /// Do not commit the new file to git, even inside a git work tree.
@@ -130,6 +134,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         salt: keys::salt()?,
         commitment: None,
         time_control: args.time_control,
+        leave_days: args.leave.unwrap_or(0),
     };
     if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
         // The binding is the header's bytes before its commitment line, which the value of the

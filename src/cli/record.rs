@@ -94,7 +94,7 @@ pub(crate) struct Context<'a, G: Protocol> {
 /// The time to date a record with: `now`, or under a time control, where the times of a file
 /// never go backwards, the last document's time when this machine's clock is behind it (the
 /// players' clocks disagree), which is said.
-fn not_before_the_last(
+pub(crate) fn not_before_the_last(
     file: &GameFile,
     now: log::Timestamp,
     said: &mut Vec<String>,
@@ -444,6 +444,7 @@ fn summary(action: &Action) -> String {
         Action::Claim(Settlement::RunOff, reason) => format!("claims a run-off ({reason})"),
         Action::Claim(Settlement::Draw, reason) => format!("claims a draw ({reason})"),
         Action::ClaimTimeout => "claims the game on time".into(),
+        Action::Leave(days) => format!("takes {days} days of leave"),
     }
 }
 

@@ -107,7 +107,8 @@ impl Again<'_> {
             }
             // Settled before (on another copy, or by a run cut short): the journal gives the
             // same record again.
-            let again = writer.next(self.seat, record.action.clone(), self.time.clone());
+            let time = record::not_before_the_last(writer.file(), self.time.clone(), said);
+            let again = writer.next(self.seat, record.action.clone(), time);
             match writer.clone().write(again, self.signer, Some(&mut journal)) {
                 Ok(written) => writer = written.writer,
                 // Signed again only where it still applies: after their record the game may be
@@ -133,7 +134,7 @@ fn not_again(
     path: &Path,
 ) -> Option<String> {
     match &record.action {
-        Action::Resign => None,
+        Action::Resign | Action::Leave(_) => None,
         Action::Offer(offered) => {
             let same = theirs
                 .map(|d| &file.records()[d - 1])

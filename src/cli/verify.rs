@@ -206,7 +206,7 @@ enum What<'a> {
         status: &'a str,
         stakes: Option<[u32; 2]>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        clocks: Option<ClockReport>,
+        clocks: Option<Box<ClockReport>>,
     },
     Invalid {
         error: Defect,
@@ -222,8 +222,12 @@ enum What<'a> {
 struct ClockReport {
     time_control: TermsReport,
     used_seconds: [u64; 2],
-    left_seconds: [i64; 2],
+    /// `None` once no clock runs (before the acceptance, after the end).
+    left_seconds: Option<[i64; 2]>,
     deadline: Option<DeadlineReport>,
+    leave_days: u32,
+    leave_left_seconds: [u64; 2],
+    on_leave_until: [Option<String>; 2],
 }
 
 #[derive(Serialize)]
@@ -252,7 +256,13 @@ impl ClockReport {
                 TimeControl::Block { moves, days } => TermsReport::Block { moves, days },
             },
             used_seconds: Seat::BOTH.map(|s| clocks.used(s)),
-            left_seconds: Seat::BOTH.map(|s| clocks.left(s)),
+            left_seconds: clocks
+                .deadline()
+                .map(|_| Seat::BOTH.map(|s| clocks.left(s))),
+            leave_days: clocks.leave_days(),
+            leave_left_seconds: Seat::BOTH.map(|s| clocks.leave_left(s)),
+            on_leave_until: Seat::BOTH
+                .map(|s| clocks.on_leave_until(s).map(|t| t.as_str().to_owned())),
             deadline: clocks.deadline_time().map(|(seat, at)| DeadlineReport {
                 seat: seat.index(),
                 time: at.as_str().to_owned(),
@@ -298,7 +308,7 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
                         result: s.result.as_deref(),
                         status: &s.status,
                         stakes: s.stakes,
-                        clocks: s.clocks.as_ref().map(ClockReport::of),
+                        clocks: s.clocks.as_ref().map(|c| Box::new(ClockReport::of(c))),
                     },
                 ),
                 Checked::Invalid(e) => (

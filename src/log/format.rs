@@ -9,7 +9,7 @@
 
 use super::kind::Field;
 pub use super::kind::{Action, Kind, Settlement};
-use super::time_control::{RawTimeControl, TimeControl};
+use super::time_control::{RawTimeControl, TimeControl, leave_line};
 pub use super::timestamp::Timestamp;
 use crate::digest::Digest;
 use crate::text::shown;
@@ -88,6 +88,8 @@ pub struct Header {
     pub commitment: Option<Digest>,
     /// The time each player has; `None`: no clock.
     pub time_control: Option<TimeControl>,
+    /// The days of leave each player may take under the time control (0: none).
+    pub leave_days: u32,
 }
 
 /// Every document after the header.
@@ -145,6 +147,7 @@ pub fn header_unsigned(header: &Header) -> String {
     if let Some(control) = header.time_control {
         out.push_str("time-control:\n");
         out.push_str(&control.lines());
+        out.push_str(&leave_line(header.leave_days));
     }
     out.push_str("players:\n");
     for p in &header.players {
@@ -186,6 +189,7 @@ pub fn record_unsigned(record: &Record) -> String {
         Action::FlipCommit(c) => Some(("commitment", c.to_string())),
         Action::Move(m) => Some(("move", m.clone())),
         Action::Claim(_, reason) => Some(("claim", reason.clone())),
+        Action::Leave(days) => Some(("days", days.to_string())),
         Action::Accept { nonce: None }
         | Action::Defer
         | Action::Resign
@@ -253,6 +257,8 @@ pub(super) struct RawRecord {
     commitment: Option<String>,
     #[serde(default)]
     claim: Option<String>,
+    #[serde(default)]
+    days: Option<u32>,
     time: String,
     pub(super) signature: String,
 }
@@ -282,20 +288,26 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         nonce: None,
         commitment: None,
         claim: None,
+        days: None,
         time: String::new(),
         signature: String::new(),
     };
     let mut line = lines.next()?;
     if !line.starts_with("time: ") {
         let (name, value) = line.split_once(": ")?;
-        let slot = match name {
-            "move" => &mut raw.mv,
-            "nonce" => &mut raw.nonce,
-            "commitment" => &mut raw.commitment,
-            "claim" => &mut raw.claim,
-            _ => return None,
-        };
-        *slot = Some(value.to_owned());
+        if name == "days" {
+            // A number; that it is spelled as the writer spells it is checked below.
+            raw.days = Some(value.parse().ok()?);
+        } else {
+            let slot = match name {
+                "move" => &mut raw.mv,
+                "nonce" => &mut raw.nonce,
+                "commitment" => &mut raw.commitment,
+                "claim" => &mut raw.claim,
+                _ => return None,
+            };
+            *slot = Some(value.to_owned());
+        }
         line = lines.next()?;
     }
     raw.time = line.strip_prefix("time: \"")?.strip_suffix('"')?.to_owned();
@@ -372,6 +384,13 @@ impl RawHeader {
             return Err("the two players must have different keys".into());
         }
         check_signature_text(&self.signature)?;
+        let (time_control, leave_days) = match self.time_control.map(RawTimeControl::validate) {
+            Some(terms) => {
+                let (control, leave) = terms?;
+                (Some(control), leave)
+            }
+            None => (None, 0),
+        };
         Ok(Header {
             game: self.game,
             options: self.options,
@@ -382,10 +401,8 @@ impl RawHeader {
                 .commitment
                 .map(|c| digest("commitment", &c))
                 .transpose()?,
-            time_control: self
-                .time_control
-                .map(RawTimeControl::validate)
-                .transpose()?,
+            time_control,
+            leave_days,
         })
     }
 }
@@ -435,6 +452,7 @@ impl RawRecord {
             (Field::Nonce, "nonce", self.nonce.is_some()),
             (Field::Commitment, "commitment", self.commitment.is_some()),
             (Field::Claim, "claim", self.claim.is_some()),
+            (Field::Days, "days", self.days.is_some()),
         ];
         let carried = kind.field();
         if let Some((_, name, _)) = fields.iter().find(|(field, _, present)| {
@@ -472,6 +490,18 @@ impl RawRecord {
             Kind::Offer(settlement) => Action::Offer(settlement),
             Kind::AcceptOffer(settlement) => Action::AcceptOffer(settlement),
             Kind::ClaimTimeout => Action::ClaimTimeout,
+            Kind::Leave => {
+                let days = self
+                    .days
+                    .ok_or_else(|| format!("a record of kind `{kind}` needs a `days` field"))?;
+                if !(1..=super::time_control::MAX_LEAVE_DAYS).contains(&days) {
+                    return Err(format!(
+                        "`days` is 1 to {}, not {days}",
+                        super::time_control::MAX_LEAVE_DAYS
+                    ));
+                }
+                Action::Leave(days)
+            }
             Kind::Claim(settlement) => {
                 let claim = need("claim", self.claim)?;
                 if !valid_word(&claim) {

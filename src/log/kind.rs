@@ -35,6 +35,8 @@ pub enum Action {
     /// The signer claims the game on time: the player the game waits for is past their
     /// deadline.
     ClaimTimeout,
+    /// The signer takes this many days of leave, from the record's time: their clock stops.
+    Leave(u32),
 }
 
 /// How a game can end by agreement or claim: Campaign settles by a Run-Off (a coin flip),
@@ -92,6 +94,8 @@ pub enum Kind {
     Claim(Settlement),
     /// `claim-timeout`
     ClaimTimeout,
+    /// `leave`
+    Leave,
 }
 
 /// The field besides the common ones that a kind's record carries.
@@ -101,10 +105,11 @@ pub(super) enum Field {
     Nonce,
     Commitment,
     Claim,
+    Days,
 }
 
 /// The table: each kind, its name in the file, and the field it carries.
-const TABLE: [(Kind, &str, Option<Field>); 14] = [
+const TABLE: [(Kind, &str, Option<Field>); 15] = [
     (Kind::Accept, "accept", Some(Field::Nonce)),
     (Kind::Move, "move", Some(Field::Move)),
     (Kind::Defer, "defer", None),
@@ -127,12 +132,13 @@ const TABLE: [(Kind, &str, Option<Field>); 14] = [
         Some(Field::Claim),
     ),
     (Kind::ClaimTimeout, "claim-timeout", None),
+    (Kind::Leave, "leave", Some(Field::Days)),
 ];
 
 impl Kind {
     /// Every kind, in the table's order.
-    pub const ALL: [Kind; 14] = {
-        let mut all = [Kind::Accept; 14];
+    pub const ALL: [Kind; 15] = {
+        let mut all = [Kind::Accept; 15];
         let mut i = 0;
         while i < TABLE.len() {
             all[i] = TABLE[i].0;
@@ -188,6 +194,7 @@ impl Action {
             Action::AcceptOffer(s) => Kind::AcceptOffer(*s),
             Action::Claim(s, _) => Kind::Claim(*s),
             Action::ClaimTimeout => Kind::ClaimTimeout,
+            Action::Leave(_) => Kind::Leave,
         }
     }
 }
@@ -199,6 +206,7 @@ impl fmt::Display for Action {
         match self {
             Action::Move(mv) => write!(f, "move {mv}"),
             Action::Claim(_, claim) => write!(f, "{} {claim}", self.kind()),
+            Action::Leave(days) => write!(f, "leave {days} days"),
             other => write!(f, "{}", other.kind()),
         }
     }

@@ -38,7 +38,7 @@ pub use format::{
     Action, COMMITMENT_PREFIX, FORMAT, Header, Kind, Player, Record, Settlement, Timestamp,
     header_unsigned, preamble, record_unsigned, signature_line, valid_name,
 };
-pub use time_control::{MAX_DAYS, MAX_MOVES, TimeControl};
+pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
 
 use crate::digest::Digest;
 pub use read::Document;

@@ -29,6 +29,7 @@ fn header() -> Header {
         created: Timestamp::parse("2026-01-01T00:00:00Z").expect("time"),
         salt: crate::digest::Digest([7; 32]),
         time_control: None,
+        leave_days: 0,
         commitment: Some(Digest::of(b"c")),
     }
 }

@@ -4,8 +4,10 @@
 //! Two forms, those of the correspondence services players know: a number of days for each
 //! move, the clock set again after every turn (lichess and chess.com "daily" games); and a
 //! number of moves in a number of days, time saved carried over to the next block (ICCF's "10
-//! moves in 50 days"). What a clock charges, and when, is the replayer's business
-//! ([`crate::replay`]); this module only reads and writes the terms.
+//! moves in 50 days"). The terms may also give each player days of leave for the game, which
+//! they take with signed `leave` records and which stop their clock. What a clock charges, and
+//! when, is the replayer's business ([`crate::replay`]); this module only reads and writes the
+//! terms.
 
 use serde::Deserialize;
 use std::fmt;
@@ -14,6 +16,8 @@ use std::fmt;
 pub const MAX_DAYS: u32 = 365;
 /// The most moves a block may hold.
 pub const MAX_MOVES: u32 = 100;
+/// The most days of leave a player may have for a game.
+pub const MAX_LEAVE_DAYS: u32 = 365;
 
 /// The time each player has, as the header states it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,6 +121,26 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// The header's line for each player's days of leave, when there are any.
+pub(super) fn leave_line(days: u32) -> String {
+    if days == 0 {
+        String::new()
+    } else {
+        format!("  leave-days: {days}\n")
+    }
+}
+
+/// Checks days of leave given on a command line: 1 to [`MAX_LEAVE_DAYS`].
+///
+/// # Errors
+/// What is wrong, in words.
+pub fn parse_leave_days(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| n.to_string() == text && (1..=MAX_LEAVE_DAYS).contains(n))
+        .ok_or_else(|| format!("`{text}` is not a number of days from 1 to {MAX_LEAVE_DAYS}"))
+}
+
 /// The `time-control` mapping as YAML holds it, before it is checked.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -127,10 +151,26 @@ pub(super) struct RawTimeControl {
     moves: Option<u32>,
     #[serde(default)]
     days: Option<u32>,
+    #[serde(rename = "leave-days", default)]
+    leave_days: Option<u32>,
 }
 
 impl RawTimeControl {
-    pub(super) fn validate(self) -> Result<TimeControl, String> {
+    /// The terms, and each player's days of leave (0: none), once checked: one form of terms,
+    /// and every number within its bounds.
+    ///
+    /// # Errors
+    /// What is wrong, in words.
+    pub(super) fn validate(self) -> Result<(TimeControl, u32), String> {
+        let leave = match self.leave_days {
+            None => 0,
+            Some(days) if (1..=MAX_LEAVE_DAYS).contains(&days) => days,
+            Some(days) => {
+                return Err(format!(
+                    "`time-control`: `leave-days` is 1 to {MAX_LEAVE_DAYS}, not {days}"
+                ));
+            }
+        };
         let control = match (self.days_per_move, self.moves, self.days) {
             (Some(days), None, None) => TimeControl::PerMove { days },
             (None, Some(moves), Some(days)) => TimeControl::Block { moves, days },
@@ -143,7 +183,7 @@ impl RawTimeControl {
         control
             .check()
             .map_err(|e| format!("`time-control`: {e}"))?;
-        Ok(control)
+        Ok((control, leave))
     }
 }
 

@@ -3,8 +3,14 @@
 
 /// A moment, written `YYYY-MM-DDTHH:MM:SSZ` (UTC). Informational only, but under a time control,
 /// where the clocks are counted from it and no document may be dated before the one it follows.
+///
+/// The seconds since 1970 are kept beside the text, read once: the clocks count with them for
+/// every record. The text comes first, so that the order is the text's, which is time's.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Timestamp(String);
+pub struct Timestamp {
+    text: String,
+    seconds: u64,
+}
 
 impl Timestamp {
     /// Reads a timestamp in the one accepted spelling: exactly what [`Timestamp::from_unix`]
@@ -43,7 +49,11 @@ impl Timestamp {
         )
         .ok()?;
         let moment = jiff::tz::Offset::UTC.to_timestamp(civil).ok()?;
-        (moment.as_second() >= 0).then(|| Timestamp(text.to_owned()))
+        let seconds = u64::try_from(moment.as_second()).ok()?;
+        Some(Timestamp {
+            text: text.to_owned(),
+            seconds,
+        })
     }
 
     /// The timestamp `seconds` after 1970-01-01T00:00:00Z, at most 9999-12-30T22:00:00Z (the
@@ -54,22 +64,21 @@ impl Timestamp {
             .ok()
             .and_then(|s| jiff::Timestamp::from_second(s).ok())
             .unwrap_or(jiff::Timestamp::MAX);
-        Timestamp(moment.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+        Timestamp {
+            text: moment.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            seconds: u64::try_from(moment.as_second()).unwrap_or(0),
+        }
     }
 
     /// Seconds since 1970-01-01T00:00:00Z (the inverse of [`Timestamp::from_unix`]).
     #[must_use]
     pub fn to_unix(&self) -> u64 {
-        let read: jiff::Timestamp = self
-            .0
-            .parse()
-            .expect("a Timestamp holds the one spelling, which jiff reads");
-        u64::try_from(read.as_second()).expect("a Timestamp is not before 1970")
+        self.seconds
     }
 
     /// The text.
     #[must_use]
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
     }
 }

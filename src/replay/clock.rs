@@ -5,12 +5,12 @@
 //! first of them: the player to move, or to commit, answer or reveal a coin flip, or to choose
 //! after the toss. Nothing is charged before the opponent accepts (accepting is not owed) nor
 //! after the end. A record made by the player who is not awaited (an offer while the opponent
-//! thinks) changes nobody's clock. Times are the signers' own (see docs/file-format.md, "Time
-//! controls", for what that means and how a referee repository witnesses them); the file's
-//! times never go backwards, which the chain check enforces.
+//! thinks) changes nobody's clock, and a player on leave is charged nothing. Times are the
+//! signers' own (see docs/file-format.md, "Time controls", for what they are worth); under a
+//! time control they never go backwards, which the chain check enforces.
 
 use super::Seat;
-use crate::log::{TimeControl, Timestamp};
+use crate::log::{Action, TimeControl, Timestamp};
 
 /// The clocks of a game with a time control, after some document.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,48 +22,121 @@ pub struct Clocks {
     moves: [u32; 2],
     /// The time of the last document, in seconds since 1970.
     last: u64,
-    /// The seat the game waits for, with a clock running, and when its turn began.
+    /// The seat the game waits for, with a clock running, and the seconds charged to it since
+    /// its turn began.
     turn: Option<(Seat, u64)>,
+    /// Each seat's latest leave, `[start, end)` in seconds since 1970.
+    leave: [Option<(u64, u64)>; 2],
+    /// Each seat's seconds of leave not yet taken.
+    leave_left: [u64; 2],
+    /// The days of leave the header gives each player.
+    leave_days: u32,
+}
+
+/// Seconds as whole days and hours, for messages: `2 days 3 hours`, `0 days`.
+pub(super) fn days_and_hours(seconds: u64) -> String {
+    let (days, hours) = (seconds / 86_400, seconds / 3_600 % 24);
+    let plural = |n: u64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+    if hours == 0 {
+        plural(days, "day")
+    } else {
+        format!("{} {}", plural(days, "day"), plural(hours, "hour"))
+    }
+}
+
+/// Why a leave cannot be taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum LeaveRefusal {
+    /// The player is on leave until then.
+    OnLeave(Timestamp),
+    /// The player has this many seconds of leave left, fewer than asked for.
+    TooLong(u64),
 }
 
 impl Clocks {
-    /// Clocks stopped, as a game is before its opponent accepts: nothing charged yet.
-    pub(super) fn new(control: TimeControl, created: &Timestamp) -> Clocks {
+    /// Clocks stopped, as a game is before its opponent accepts: nothing charged yet, and each
+    /// player with `leave_days` days of leave.
+    pub(super) fn new(control: TimeControl, leave_days: u32, created: &Timestamp) -> Clocks {
+        let leave = TimeControl::seconds(leave_days);
         Clocks {
             control,
             used: [0, 0],
             moves: [0, 0],
             last: created.to_unix(),
             turn: None,
+            leave: [None, None],
+            leave_left: [leave, leave],
+            leave_days,
         }
     }
 
-    /// Charges the time up to a record made at `time` by `signer`, `before` being the seat the
-    /// game waited for with a clock running (if any), and `after` the one it waits for now.
+    /// Whether `seat` may take `days` days of leave from `time`.
+    pub(super) fn may_leave(
+        &self,
+        seat: Seat,
+        days: u32,
+        time: &Timestamp,
+    ) -> Result<(), LeaveRefusal> {
+        if let Some((_, end)) = self.leave[seat]
+            && end > time.to_unix()
+        {
+            return Err(LeaveRefusal::OnLeave(Timestamp::from_unix(end)));
+        }
+        if TimeControl::seconds(days) > self.leave_left[seat] {
+            return Err(LeaveRefusal::TooLong(self.leave_left[seat]));
+        }
+        Ok(())
+    }
+
+    /// Charges the time up to a record made at `time` by `signer` doing `action`, `before`
+    /// being the seat the game waited for with a clock running (if any), and `after` the one it
+    /// waits for now; `owed` says whether the record left something new owed (the game waits
+    /// for another player, or for another kind of record), which begins a turn. A player's own
+    /// record, other than a leave, ends their leave, and the days not taken are theirs again.
     pub(super) fn record(
         &mut self,
         time: &Timestamp,
         signer: Seat,
-        moved: bool,
-        before: Option<Seat>,
-        after: Option<Seat>,
+        action: &Action,
+        (before, after): (Option<Seat>, Option<Seat>),
+        owed: bool,
     ) {
         let time = time.to_unix();
         if let Some(seat) = before {
-            self.used[seat] += time.saturating_sub(self.last);
+            let on_leave = self.leave[seat].map_or(0, |(start, end)| {
+                end.min(time).saturating_sub(start.max(self.last))
+            });
+            let charged = time.saturating_sub(self.last) - on_leave;
+            self.used[seat] += charged;
+            if let Some((awaited, spent)) = &mut self.turn
+                && *awaited == seat
+            {
+                *spent += charged;
+            }
         }
-        if moved {
-            self.moves[signer] += 1;
+        match action {
+            Action::Move(_) => self.moves[signer] += 1,
+            Action::Leave(days) => {
+                let length = TimeControl::seconds(*days);
+                self.leave_left[signer] = self.leave_left[signer].saturating_sub(length);
+                self.leave[signer] = Some((time, time + length));
+            }
+            _ => {}
+        }
+        if !matches!(action, Action::Leave(_))
+            && let Some((start, end)) = self.leave[signer]
+            && end > time
+        {
+            self.leave_left[signer] += end - time.max(start);
+            self.leave[signer] = Some((start, time.max(start)));
         }
         self.last = time;
-        // A turn begins when the game comes to wait for another player, or when the awaited
-        // player acted and is awaited again; another player's record does not end it.
+        // A turn begins when something new is owed; an offer or a leave, by either player, is
+        // not an answer, and the turn goes on.
         self.turn = match (after, self.turn) {
             (None, _) => None,
-            (Some(seat), Some((was, began))) if was == seat && signer != seat => {
-                Some((seat, began))
-            }
-            (Some(seat), _) => Some((seat, time)),
+            (Some(seat), Some((was, spent))) if was == seat && !owed => Some((seat, spent)),
+            (Some(seat), _) => Some((seat, 0)),
         };
     }
 
@@ -86,25 +159,52 @@ impl Clocks {
         let signed = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         match self.control {
             TimeControl::PerMove { days } => match self.turn {
-                Some((awaited, began)) if awaited == seat => {
-                    signed(began + TimeControl::seconds(days)) - signed(self.last)
+                Some((awaited, spent)) if awaited == seat => {
+                    signed(TimeControl::seconds(days)) - signed(spent)
                 }
                 _ => signed(TimeControl::seconds(days)),
             },
             TimeControl::Block { moves, days } => {
-                let blocks = u64::from(self.moves[seat] / moves) + 1;
+                // A block of no moves is refused when the header is read.
+                let blocks = u64::from(self.moves[seat] / moves.max(1)) + 1;
                 signed(blocks * TimeControl::seconds(days)) - signed(self.used[seat])
             }
         }
     }
 
+    /// The days of leave the header gives each player.
+    #[must_use]
+    pub fn leave_days(&self) -> u32 {
+        self.leave_days
+    }
+
+    /// The seconds of leave `seat` has not taken.
+    #[must_use]
+    pub fn leave_left(&self, seat: Seat) -> u64 {
+        self.leave_left[seat]
+    }
+
+    /// When `seat`'s leave ends, while they are on leave as of the last record.
+    #[must_use]
+    pub fn on_leave_until(&self, seat: Seat) -> Option<Timestamp> {
+        match self.leave[seat] {
+            Some((_, end)) if end > self.last => Some(Timestamp::from_unix(end)),
+            _ => None,
+        }
+    }
+
     /// The player the game waits for with a clock running, and the moment their time runs
-    /// out, in seconds since 1970 (before the last record's time when already overdue).
+    /// out, in seconds since 1970 (before the last record's time when already overdue): their
+    /// clock runs from the last record, or from the end of their leave.
     #[must_use]
     pub fn deadline(&self) -> Option<(Seat, i64)> {
         let (seat, _) = self.turn?;
-        let last = i64::try_from(self.last).unwrap_or(i64::MAX);
-        Some((seat, last.saturating_add(self.left(seat))))
+        let resumes = match self.leave[seat] {
+            Some((_, end)) if end > self.last => end,
+            _ => self.last,
+        };
+        let resumes = i64::try_from(resumes).unwrap_or(i64::MAX);
+        Some((seat, resumes.saturating_add(self.left(seat))))
     }
 
     /// The moment the awaited player's time runs out, as a record would write it (the first
@@ -122,25 +222,45 @@ mod tests {
 
     const DAY: u64 = 86_400;
 
+    fn moved() -> Action {
+        Action::Move("a2a3".into())
+    }
+
+    fn other() -> Action {
+        Action::Offer(crate::log::Settlement::Draw)
+    }
+
     fn at(seconds: u64) -> Timestamp {
         Timestamp::from_unix(1_800_000_000 + seconds)
     }
 
     #[test]
     fn a_time_per_move_is_set_again_each_turn_and_not_kept() {
-        let mut clocks = Clocks::new(TimeControl::PerMove { days: 3 }, &at(0));
+        let mut clocks = Clocks::new(TimeControl::PerMove { days: 3 }, 0, &at(0));
         let (alice, bob) = (Seat::Creator, Seat::Opponent);
         // bob accepts a day after the game was made: no clock ran; alice is to move.
-        clocks.record(&at(DAY), bob, false, None, Some(alice));
+        clocks.record(&at(DAY), bob, &other(), (None, Some(alice)), true);
         assert_eq!(
             clocks.deadline(),
             Some((alice, (1_800_000_000 + 4 * DAY) as i64))
         );
         // alice moves after two days; bob offers a draw at once, his turn goes on.
-        clocks.record(&at(3 * DAY), alice, true, Some(alice), Some(bob));
+        clocks.record(
+            &at(3 * DAY),
+            alice,
+            &moved(),
+            (Some(alice), Some(bob)),
+            true,
+        );
         assert_eq!(clocks.used(alice), 2 * DAY);
         assert_eq!(clocks.left(alice), (3 * DAY) as i64, "a whole turn, later");
-        clocks.record(&at(3 * DAY + 60), alice, false, Some(bob), Some(bob));
+        clocks.record(
+            &at(3 * DAY + 60),
+            alice,
+            &other(),
+            (Some(bob), Some(bob)),
+            false,
+        );
         assert_eq!(clocks.used(bob), 60);
         assert_eq!(
             clocks.deadline(),
@@ -148,26 +268,32 @@ mod tests {
             "alice's offer does not set bob's turn again"
         );
         // bob moves a day late: overdue, and the clock says by how much.
-        clocks.record(&at(7 * DAY), bob, true, Some(bob), Some(alice));
+        clocks.record(&at(7 * DAY), bob, &moved(), (Some(bob), Some(alice)), true);
         assert_eq!(clocks.used(bob), 4 * DAY);
-        clocks.record(&at(11 * DAY), alice, true, Some(alice), Some(bob));
+        clocks.record(
+            &at(11 * DAY),
+            alice,
+            &moved(),
+            (Some(alice), Some(bob)),
+            true,
+        );
         assert_eq!(clocks.left(alice), (3 * DAY) as i64);
-        clocks.record(&at(11 * DAY), bob, false, Some(bob), None);
+        clocks.record(&at(11 * DAY), bob, &other(), (Some(bob), None), false);
         assert_eq!(clocks.deadline(), None, "over: no one is awaited");
     }
 
     #[test]
     fn a_block_keeps_time_saved_and_grows_by_a_block_each_block_of_moves() {
-        let mut clocks = Clocks::new(TimeControl::Block { moves: 2, days: 10 }, &at(0));
+        let mut clocks = Clocks::new(TimeControl::Block { moves: 2, days: 10 }, 0, &at(0));
         let (alice, bob) = (Seat::Creator, Seat::Opponent);
-        clocks.record(&at(0), bob, false, None, Some(alice));
+        clocks.record(&at(0), bob, &other(), (None, Some(alice)), true);
         let mut now = 0;
         // alice takes 1, 2 and 3 days for her first three moves, bob 1 day each.
         for days in [1, 2, 3] {
             now += days * DAY;
-            clocks.record(&at(now), alice, true, Some(alice), Some(bob));
+            clocks.record(&at(now), alice, &moved(), (Some(alice), Some(bob)), true);
             now += DAY;
-            clocks.record(&at(now), bob, true, Some(bob), Some(alice));
+            clocks.record(&at(now), bob, &moved(), (Some(bob), Some(alice)), true);
         }
         assert_eq!(clocks.used(alice), 6 * DAY);
         // Three moves made: the second block's 10 days are hers, 14 days left of 20.
@@ -180,7 +306,7 @@ mod tests {
         // She spends 15 days on her fourth move, a day past her time (which a claim would have
         // ended the game for); moved, she has the third block: 30 days less 21 used.
         now += 15 * DAY;
-        clocks.record(&at(now), alice, true, Some(alice), Some(bob));
+        clocks.record(&at(now), alice, &moved(), (Some(alice), Some(bob)), true);
         assert_eq!(clocks.used(alice), 21 * DAY);
         assert_eq!(clocks.left(alice), (9 * DAY) as i64);
     }

@@ -246,6 +246,8 @@ pub enum Event {
     ClaimedOnTime(String),
     /// What a claim on time gave, when the game goes on: the toss.
     Forfeit(String),
+    /// The signer takes this many days of leave.
+    Leave(u32),
     /// The game ended.
     Over(String),
 }
@@ -270,6 +272,8 @@ impl fmt::Display for Event {
             Event::Resigned => f.write_str("resigns"),
             Event::ClaimedOnTime(late) => write!(f, "claims on time: {late} is past the deadline"),
             Event::Forfeit(meaning) => write!(f, "by forfeit, {meaning}"),
+            Event::Leave(1) => f.write_str("takes a day of leave"),
+            Event::Leave(days) => write!(f, "takes {days} days of leave"),
             Event::Over(verdict) => write!(f, "game over: {verdict}"),
         }
     }

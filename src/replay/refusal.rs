@@ -17,11 +17,11 @@ pub enum ProtocolError {
         /// The player who may accept.
         accepter: String,
     },
-    /// A claim on time in a game without a time control.
-    #[error("this game has no time control, so nothing can be claimed on time")]
+    /// A claim on time or a leave in a game without a time control.
+    #[error("this game has no time control: no clock to claim on, or to stop with leave")]
     NoClock,
-    /// A claim on time while no clock runs.
-    #[error("no clock runs yet ({waiting}), so nothing can be claimed on time")]
+    /// A claim on time or a leave while no clock runs.
+    #[error("no clock runs yet ({waiting})")]
     NoClockRunning {
         /// What the game waits for.
         waiting: String,
@@ -42,6 +42,27 @@ pub enum ProtocolError {
         late: String,
         /// Their deadline.
         deadline: crate::log::Timestamp,
+    },
+    /// A leave while the player is on leave.
+    #[error("{by} is on leave until {}: a leave ends before another is taken", until.as_str())]
+    OnLeave {
+        /// The player.
+        by: String,
+        /// When the leave ends.
+        until: crate::log::Timestamp,
+    },
+    /// More days of leave than the player has left.
+    #[error(
+        "{by} asks for {days} days of leave, but has {} left",
+        crate::replay::clock::days_and_hours(*left)
+    )]
+    LeaveTooLong {
+        /// The player.
+        by: String,
+        /// The days asked for.
+        days: u32,
+        /// The seconds of leave left.
+        left: u64,
     },
     /// The opponent's first record is not an acceptance.
     #[error("the game has not been accepted yet: {accepter} must accept first")]

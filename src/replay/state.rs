@@ -10,7 +10,7 @@ use crate::log::{Action, GameFile, Settlement};
 use crate::rules::{Decision, Line, MoveError};
 
 mod flips;
-mod timeout;
+mod time;
 
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]
@@ -116,7 +116,7 @@ impl<G: Protocol> State<G> {
             offer: None,
             clocks: header
                 .time_control
-                .map(|control| Clocks::new(control, &header.created)),
+                .map(|control| Clocks::new(control, header.leave_days, &header.created)),
         })
     }
 
@@ -212,17 +212,15 @@ impl<G: Protocol> State<G> {
         document: usize,
     ) -> Applied {
         let before = self.clocked();
+        let owing = std::mem::discriminant(&self.phase);
         let events = self.act(file, signer, action, document)?;
         let after = self.clocked();
+        // Something new is owed when the game waits for another player or another kind of
+        // record; an offer or a leave leaves the same thing owed.
+        let owed = before != after || owing != std::mem::discriminant(&self.phase);
         if let Some(clocks) = &mut self.clocks {
             let time = &file.records()[document - 1].time;
-            clocks.record(
-                time,
-                signer,
-                matches!(action, Action::Move(_)),
-                before,
-                after,
-            );
+            clocks.record(time, signer, action, (before, after), owed);
         }
         Ok(events)
     }
@@ -234,6 +232,9 @@ impl<G: Protocol> State<G> {
         }
         if *action == Action::ClaimTimeout {
             return self.claim_timeout(signer, &file.records()[document - 1].time);
+        }
+        if let Action::Leave(days) = action {
+            return self.take_leave(signer, *days, &file.records()[document - 1].time);
         }
         if *action == Action::Resign {
             if let Phase::AwaitingAccept(by) = self.phase {
@@ -396,8 +397,8 @@ impl<G: Protocol> State<G> {
             Action::FlipCommit(_) | Action::FlipNonce(_) | Action::FlipReveal(_) => {
                 Err(ErrorKind::Protocol(ProtocolError::NoFlip))
             }
-            Action::Resign | Action::ClaimTimeout => {
-                unreachable!("resignations and claims on time are handled before the phase")
+            Action::Resign | Action::ClaimTimeout | Action::Leave(_) => {
+                unreachable!("resignations, claims on time and leave are handled before the phase")
             }
         }
     }

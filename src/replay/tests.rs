@@ -61,6 +61,7 @@ impl Builder {
             salt: crate::digest::Digest([7; 32]),
             commitment: Some(Digest([0; 32])),
             time_control,
+            leave_days: 2,
         };
         let binding = binding_of(&header_unsigned(&header)).expect("binding");
         header.commitment = Some(flip::commitment(

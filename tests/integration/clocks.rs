@@ -132,7 +132,10 @@ fn a_time_per_move_runs_out_and_the_game_is_claimed_on_time() {
             "time_control": { "days_per_move": 3 },
             "used_seconds": [86_400, 0],
             "left_seconds": [259_200, 259_200],
-            "deadline": { "seat": 1, "time": "2026-03-05T12:00:00Z" }
+            "deadline": { "seat": 1, "time": "2026-03-05T12:00:00Z" },
+            "leave_days": 0,
+            "leave_left_seconds": [0, 0],
+            "on_leave_until": [null, null]
         })
     );
     // Too early, and by the wrong player: refused before anything is signed.
@@ -303,5 +306,124 @@ fn a_clock_behind_the_file_dates_the_record_at_the_last_ones_time() {
             file.rsplit("signature: ").next().expect("a signature")
         )),
         "{file}"
+    );
+}
+
+#[test]
+fn leave_stops_a_clock_and_the_players_own_move_ends_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let bob = keys_dir().join("bob.pub");
+    sign(
+        dir,
+        "2026-03-01T00:00:00Z",
+        "alice",
+        &[
+            "new",
+            "chess",
+            "g.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            bob.to_str().expect("UTF-8"),
+            "--time-control",
+            "3/move",
+            "--leave",
+            "5",
+        ],
+    );
+    let header = std::fs::read_to_string(dir.join("g.yaml")).expect("the file");
+    assert!(
+        header.contains("time-control:\n  days-per-move: 3\n  leave-days: 5\nplayers:\n"),
+        "{header}"
+    );
+    sign(dir, "2026-03-01T12:00:00Z", "bob", &["accept", "g.yaml"]);
+    sign(
+        dir,
+        "2026-03-02T12:00:00Z",
+        "alice",
+        &["play", "g.yaml", "e4"],
+    );
+    // bob thinks a day, then takes two days of leave: his deadline moves by them.
+    assert_eq!(
+        sign(
+            dir,
+            "2026-03-03T12:00:00Z",
+            "bob",
+            &["leave", "g.yaml", "2"]
+        ),
+        "record 3: bob (black) takes 2 days of leave\nnow: bob (black) to move\n"
+    );
+    let status = at(dir, "2026-03-04T00:00:00Z", None, &["status", "g.yaml"]).1;
+    assert!(
+        status.contains(
+            "\ntime control: 3 days per move, time not used not kept, 5 days of leave each\n\
+             clocks: alice (white) 1d used, 3d left; bob (black) 1d used, 2d left (as of the last \
+             record)\nleave: alice (white) 5d left; bob (black) on leave until \
+             2026-03-05T12:00:00Z, 3d left\ndeadline: bob (black) must act by \
+             2026-03-07T12:00:00Z (in 3d 12h)\n"
+        ),
+        "{status}"
+    );
+    // Another leave while on leave, or more than is left, is refused before signing.
+    assert_eq!(
+        at(
+            dir,
+            "2026-03-04T00:00:00Z",
+            Some("bob"),
+            &["leave", "g.yaml", "1"]
+        ),
+        (
+            1,
+            String::new(),
+            "error: you (bob (black)) are on leave until 2026-03-05T12:00:00Z\n".to_owned()
+        )
+    );
+    assert_eq!(
+        at(
+            dir,
+            "2026-03-04T00:00:00Z",
+            Some("alice"),
+            &["leave", "g.yaml", "6"]
+        ),
+        (
+            1,
+            String::new(),
+            "error: you (alice (white)) have 5d of leave left, not 6 days\n".to_owned()
+        )
+    );
+    // bob comes back early and moves: the day of leave not taken is his again, and the time
+    // he was on leave is not charged.
+    sign(
+        dir,
+        "2026-03-04T12:00:00Z",
+        "bob",
+        &["play", "g.yaml", "e5"],
+    );
+    let status = at(dir, "2026-03-04T12:00:00Z", None, &["status", "g.yaml"]).1;
+    assert!(
+        status.contains(
+            "\nclocks: alice (white) 1d used, 3d left; bob (black) 1d used, 3d left (as of the \
+             last record)\nleave: alice (white) 5d left; bob (black) 4d left\ndeadline: alice \
+             (white) must act by 2026-03-07T12:00:00Z (in 3d)\n"
+        ),
+        "{status}"
+    );
+    let (code, out, err) = at(dir, "2026-03-04T12:00:00Z", None, &["verify", "g.yaml"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            "g.yaml: valid: chess, alice (white) v bob (black), 4 records: in progress, alice \
+             (white) to move\n  clocks: 3 days per move, time not used not kept, 5 days of leave \
+             each: alice (white) 1d used, 3d left; bob (black) 1d used, 3d left; leave: alice \
+             (white) 5d left; bob (black) 4d left; alice (white) must act by \
+             2026-03-07T12:00:00Z\n1 file: 1 valid, 0 invalid\n",
+            ""
+        )
     );
 }

@@ -297,16 +297,24 @@ impl Position {
     /// at the material alone (FIDE Laws art. 6.9, for a claim on time). Chess: the converse of
     /// python-chess's `has_insufficient_material(color)`, which never calls a position lost
     /// for want of material that a series of moves (a selfmate included) could win. Insurrection:
-    /// only a lone king cannot, against a king's government (kings never attack each other);
-    /// captures change ranks there, so nothing else is ruled out.
+    /// only a lone king against a king's government that no coup can ever change (kings never
+    /// attack each other): the opponent has no pawn (which could promote into a second piece of
+    /// a rank) and no two pieces of one rank (taking one of two is a coup; taking the last of a
+    /// rank is not). Anything else could come to mate.
     #[must_use]
     pub fn could_checkmate(&self, color: Color) -> bool {
         let ours = self.by_color[color.index()];
         let theirs = self.by_color[color.opponent().index()];
         let role = |role: Role| self.by_role[role.index()];
         if self.variant != Variant::Chess {
+            let coup_possible = theirs & role(Role::Pawn) != 0
+                || Role::NOT_PAWNS
+                    .iter()
+                    .filter(|r| **r != Role::King)
+                    .any(|r| (theirs & role(*r)).count_ones() >= 2);
             return ours != ours & role(Role::King)
-                || self.government[color.opponent().index()] != Role::King;
+                || self.government[color.opponent().index()] != Role::King
+                || coup_possible;
         }
         if ours & (role(Role::Pawn) | role(Role::Rook) | role(Role::Queen)) != 0 {
             return true;

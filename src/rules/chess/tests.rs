@@ -577,13 +577,13 @@ fn who_could_still_checkmate_for_a_claim_on_time() {
     assert!(!could("4k1b1/8/8/8/8/8/8/4KB2 w - - 0 1", white));
     // The other side is judged on its own material.
     assert!(!could("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", black));
-    // Insurrection: a lone king cannot against a king's government, and nothing else is ruled
-    // out (captures change ranks).
-    assert!(
-        !ins("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 Kk")
-            .0
-            .could_checkmate(black)
-    );
+    // Insurrection: a lone king cannot against a king's government that no coup can change;
+    // two pieces of one rank (take one: a coup) or a pawn (it promotes) could change it.
+    let could_ins = |fen: &str, color: Color| ins(fen).0.could_checkmate(color);
+    assert!(!could_ins("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 Kk", black));
+    assert!(!could_ins("4k3/8/8/8/8/8/8/1NRQK3 w - - 0 1 Kk", black));
+    assert!(could_ins("4k3/8/8/8/8/8/8/R2QK2R w - - 0 1 Kk", black));
+    assert!(could_ins("4k3/8/8/8/8/8/P7/3QK3 w - - 0 1 Kk", black));
     assert!(
         ins("4k3/8/8/8/8/8/8/3QK3 w - - 0 1 Qk")
             .0

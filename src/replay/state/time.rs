@@ -1,4 +1,10 @@
-//! A claim on time: once the player the game waits for is past their deadline, the other player
+//! What a time control adds to the state machine: leave, and claims on time.
+//!
+//! A player takes leave with a `leave` record: whole days from the record's time, within the
+//! days the header gives them, one leave at a time; their clock stops while it lasts, and their
+//! own next record ends it (the [`Clocks`] keep the account).
+//!
+//! Once the player the game waits for is past their deadline, the other player
 //! may sign a `claim-timeout` record, dated after the deadline, and the game ends on it. The
 //! file holds no record of the late player's since the deadline, or the game would no longer
 //! wait for them: a late move that reaches the file first is a move, and the clocks go on.
@@ -13,12 +19,38 @@
 
 use super::{Applied, Purpose, State};
 use crate::log::Timestamp;
+use crate::replay::clock::{Clocks, LeaveRefusal};
 use crate::replay::phase::{Ending, Event, Phase, Seat};
 use crate::replay::refusal::ProtocolError;
 use crate::replay::{ErrorKind, Protocol};
 use crate::rules::Line;
 
 impl<G: Protocol> State<G> {
+    /// `days` days of leave for `signer`, from `time`: checked here, taken by the clocks.
+    pub(super) fn take_leave(&mut self, signer: Seat, days: u32, time: &Timestamp) -> Applied {
+        let refused = |e| Err(ErrorKind::Protocol(e));
+        let Some(clocks) = &self.clocks else {
+            return refused(ProtocolError::NoClock);
+        };
+        if matches!(self.phase, Phase::AwaitingAccept(_)) {
+            return refused(ProtocolError::NoClockRunning {
+                waiting: self.phase.describe(&self.seats),
+            });
+        }
+        match Clocks::may_leave(clocks, signer, days, time) {
+            Ok(()) => Ok(vec![Event::Leave(days)]),
+            Err(LeaveRefusal::OnLeave(until)) => refused(ProtocolError::OnLeave {
+                by: self.name(signer),
+                until,
+            }),
+            Err(LeaveRefusal::TooLong(left)) => refused(ProtocolError::LeaveTooLong {
+                by: self.name(signer),
+                days,
+                left,
+            }),
+        }
+    }
+
     /// A claim on time by `signer`, made at `time`.
     pub(super) fn claim_timeout(&mut self, signer: Seat, time: &Timestamp) -> Applied {
         let refused = |e| Err(ErrorKind::Protocol(e));

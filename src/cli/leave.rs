@@ -1,0 +1,47 @@
+//! `correspond leave`: take days of leave, which stop your clock.
+
+use super::CliError;
+use super::game::with_game;
+use super::record::{self, SignArgs};
+use crate::cli::Out;
+use correspond::log::{self, Action};
+
+/// Take DAYS days of leave, from now, out of the days the header's time control gives you: your
+/// clock stops while it lasts, and your next record ends it (the days not taken are yours
+/// again). `correspond status` shows the leave each player has left.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+    /// The days of leave to take.
+    #[arg(value_name = "DAYS", value_parser = log::parse_leave_days)]
+    days: u32,
+}
+
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        let seats = ctx.replay.seats();
+        let Some(clocks) = ctx.replay.clocks() else {
+            return Err(CliError::rejected(
+                "this game has no time control: there is no clock to stop",
+            ));
+        };
+        let me = &seats[ctx.seat];
+        if let Some(until) = clocks.on_leave_until(ctx.seat).filter(|until| until > ctx.time) {
+            return Err(CliError::rejected(format!(
+                "you ({me}) are on leave until {}",
+                until.as_str()
+            )));
+        }
+        let left = clocks.leave_left(ctx.seat);
+        if log::TimeControl::seconds(args.days) > left {
+            return Err(CliError::rejected(format!(
+                "you ({me}) have {} of leave left, not {} days",
+                super::clocks::duration(i64::try_from(left).unwrap_or(i64::MAX)),
+                args.days
+            )));
+        }
+        Ok(Action::Leave(args.days))
+    }))
+}
