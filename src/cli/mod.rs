@@ -14,6 +14,7 @@ mod claim_timeout;
 mod clocks;
 mod commit;
 mod compare;
+mod completions;
 mod error;
 mod extract;
 mod flip;
@@ -24,6 +25,7 @@ mod keys;
 mod leave;
 mod log;
 mod mail;
+mod man;
 mod merge_driver;
 mod moves;
 mod new;
@@ -99,6 +101,8 @@ enum Command {
     Moves(moves::Args),
     Perft(perft::Args),
     Position(position::Args),
+    Completions(completions::Args),
+    Man(man::Args),
 }
 
 /// How many threads the checking of signatures may use: one per core. Results never depend on
@@ -141,6 +145,8 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::Moves(args) => moves::run(&args, out),
         Command::Perft(args) => perft::run(&args, out),
         Command::Position(args) => position::run(&args, out),
+        Command::Completions(args) => completions::run(&args, out),
+        Command::Man(args) => man::run(&args, out),
     };
     done.map(|()| ExitStatus::Success)
 }

@@ -34,6 +34,7 @@ mod perft_files;
 mod readme;
 mod reports;
 mod schema;
+mod shell;
 mod util;
 mod vs_shakmaty;
 

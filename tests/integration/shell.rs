@@ -1,0 +1,134 @@
+//! The program in the shell: completion scripts for every shell clap knows, bash's tried in a
+//! real bash, and manual pages for the program and each command.
+
+use crate::util::{correspond, stdout_of, transcript};
+
+/// What bash's completion offers for the words of a command line, the last being completed:
+/// the script `completions bash` prints, loaded into a real bash, and its function called as
+/// bash's `complete` would call it.
+fn bash_completes(words: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = dir.path().join("correspond.bash");
+    std::fs::write(&script, stdout_of(&["completions", "bash"])).expect("write the script");
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let last = words.len() - 1;
+    let program = format!(
+        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={last}\n_correspond correspond '{}' '{}'\n\
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        script.display(),
+        quoted.join(" "),
+        words[last],
+        words[last - 1]
+    );
+    let out = std::process::Command::new("bash")
+        .arg("--noprofile")
+        .arg("--norc")
+        .arg("-c")
+        .arg(program)
+        .output()
+        .expect("run bash");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn bash_completes_commands_options_and_values() {
+    assert_eq!(
+        bash_completes(&["correspond", "claim-t"]),
+        ["claim-timeout"]
+    );
+    assert_eq!(
+        bash_completes(&["correspond", "pl"]),
+        ["play"],
+        "a command by its first letters"
+    );
+    assert_eq!(
+        bash_completes(&["correspond", "new", "chess", "g.yaml", "--time"]),
+        ["--time-control"]
+    );
+    assert_eq!(
+        bash_completes(&["correspond", "completions", ""]),
+        [
+            "-h",
+            "--help",
+            "bash",
+            "elvish",
+            "fish",
+            "powershell",
+            "zsh"
+        ]
+    );
+}
+
+#[test]
+fn every_shell_gets_a_script_naming_every_command() {
+    let commands = stdout_of(&["--help"]);
+    let names: Vec<&str> = commands
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        // A command's line starts two spaces in; its help's further lines, farther.
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .collect();
+    assert!(
+        names.contains(&"claim-timeout") && names.len() >= 30,
+        "{names:?}"
+    );
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = stdout_of(&["completions", shell]);
+        for name in &names {
+            assert!(script.contains(name), "{shell}: no `{name}` in its script");
+        }
+    }
+    let (code, out, err) = transcript(correspond().args(["completions", "tcsh"]));
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("error: invalid value 'tcsh' for '<SHELL>'\n  [possible values: bash, elvish, fish, powershell, zsh]\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn manual_pages_for_the_program_and_each_command() {
+    let page = stdout_of(&["man"]);
+    let lines: Vec<&str> = page.lines().collect();
+    assert_eq!(
+        lines[2..6],
+        [
+            ".TH correspond 1  \"correspond 0.1.0\" ",
+            ".SH NAME",
+            "correspond \\- Play board games by correspondence: signed, append\\-only game files \
+             and a deterministic replayer",
+            ".SH SYNOPSIS",
+        ]
+    );
+    assert!(page.contains("\n.SH SUBCOMMANDS\n"), "{page}");
+    let play = stdout_of(&["man", "play"]);
+    assert!(
+        play.contains(".TH correspond-play 1  \"play 0.1.0\" \n.SH NAME\ncorrespond\\-play \\- "),
+        "{play}"
+    );
+    assert!(play.contains("\\fB\\-\\-defer\\fR"), "{play}");
+    // An alias names its command's page.
+    assert_eq!(stdout_of(&["man", "reveal"]), stdout_of(&["man", "flip"]));
+    assert_eq!(
+        transcript(correspond().args(["man", "nosuch"])),
+        (
+            2,
+            String::new(),
+            "error: there is no command `nosuch`\nhint: `correspond --help` lists the commands\n"
+                .to_owned()
+        )
+    );
+}
