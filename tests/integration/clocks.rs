@@ -25,29 +25,21 @@ fn sign(dir: &Path, time: &str, who: &str, args: &[&str]) -> String {
     out
 }
 
-/// A chess game with `terms`, created by alice (white) on 1 March and accepted by bob at noon.
-fn chess(dir: &Path, terms: &str) {
+/// A game of `game` in `file`, created by alice (`side`) on 1 March with `terms` (the
+/// arguments after `--time-control`).
+fn create(dir: &Path, game: &str, file: &str, side: &str, terms: &[&str]) {
     let bob = keys_dir().join("bob.pub");
-    sign(
-        dir,
-        "2026-03-01T00:00:00Z",
-        "alice",
-        &[
-            "new",
-            "chess",
-            "g.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            bob.to_str().expect("UTF-8"),
-            "--time-control",
-            terms,
-        ],
-    );
+    let mut args = vec!["new", game, file, "--name", "alice", "--side", side];
+    args.extend(["--opponent", "bob", "--opponent-key"]);
+    args.push(bob.to_str().expect("UTF-8"));
+    args.push("--time-control");
+    args.extend(terms);
+    sign(dir, "2026-03-01T00:00:00Z", "alice", &args);
+}
+
+/// A chess game with `terms`, created by alice (white) on 1 March and accepted by bob at noon.
+fn chess(dir: &Path, terms: &[&str]) {
+    create(dir, "chess", "g.yaml", "white", terms);
     sign(dir, "2026-03-01T12:00:00Z", "bob", &["accept", "g.yaml"]);
 }
 
@@ -55,7 +47,7 @@ fn chess(dir: &Path, terms: &str) {
 fn a_time_per_move_runs_out_and_the_game_is_claimed_on_time() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dir = dir.path();
-    chess(dir, "3/move");
+    chess(dir, &["3/move"]);
     let header = std::fs::read_to_string(dir.join("g.yaml")).expect("the file");
     assert!(
         header.contains("options: {}\ntime-control:\n  days-per-move: 3\nplayers:\n"),
@@ -220,27 +212,7 @@ fn a_time_per_move_runs_out_and_the_game_is_claimed_on_time() {
 fn a_block_keeps_time_saved_and_a_withheld_toss_reveal_is_forfeited() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dir = dir.path();
-    let bob = keys_dir().join("bob.pub");
-    sign(
-        dir,
-        "2026-03-01T00:00:00Z",
-        "alice",
-        &[
-            "new",
-            "campaign",
-            "c.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "heads",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            bob.to_str().expect("UTF-8"),
-            "--time-control",
-            "10/2",
-        ],
-    );
+    create(dir, "campaign", "c.yaml", "heads", &["10/2"]);
     sign(dir, "2026-03-01T06:00:00Z", "bob", &["accept", "c.yaml"]);
     // alice owes the reveal of the opening toss; her clock runs.
     let status = at(dir, "2026-03-02T06:00:00Z", None, &["status", "c.yaml"]).1;
@@ -285,7 +257,7 @@ fn a_block_keeps_time_saved_and_a_withheld_toss_reveal_is_forfeited() {
 fn a_clock_behind_the_file_dates_the_record_at_the_last_ones_time() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dir = dir.path();
-    chess(dir, "10/50");
+    chess(dir, &["10/50"]);
     // alice's clock says 1 March, 11:00: an hour before bob's acceptance.
     assert_eq!(
         sign(
@@ -313,29 +285,7 @@ fn a_clock_behind_the_file_dates_the_record_at_the_last_ones_time() {
 fn leave_stops_a_clock_and_the_players_own_move_ends_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dir = dir.path();
-    let bob = keys_dir().join("bob.pub");
-    sign(
-        dir,
-        "2026-03-01T00:00:00Z",
-        "alice",
-        &[
-            "new",
-            "chess",
-            "g.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            bob.to_str().expect("UTF-8"),
-            "--time-control",
-            "3/move",
-            "--leave",
-            "5",
-        ],
-    );
+    create(dir, "chess", "g.yaml", "white", &["3/move", "--leave", "5"]);
     let header = std::fs::read_to_string(dir.join("g.yaml")).expect("the file");
     assert!(
         header.contains("time-control:\n  days-per-move: 3\n  leave-days: 5\nplayers:\n"),
