@@ -50,6 +50,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         };
         let mv = position.parse_move(text).map_err(|e| {
             let error = CliError::rejected(format!("{text}: {e}"));
+            let meant = same_but_for_case::<G>(&position, text);
+            if !meant.is_empty() {
+                return error.hint(format!("did you mean {}?", meant.join(" or ")));
+            }
             match e {
                 MoveError::Invalid(_) => error,
                 _ => error.hint(format!("`correspond moves {} --position '{position}'` lists the legal moves", G::NAME)),
@@ -57,4 +61,21 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         })?;
         Ok(Action::Move(mv.to_string()))
     }))
+}
+
+/// The legal moves of `position` written as `text` is but for upper and lower case (`nf6` for
+/// `Nf6`), as the game shows them (SAN in chess) or in its notation.
+fn same_but_for_case<G: Protocol>(position: &G, text: &str) -> Vec<String> {
+    let mut meant: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|mv| (position.display_move(mv), mv.to_string()))
+        .filter(|(shown, written)| {
+            shown.eq_ignore_ascii_case(text) || written.eq_ignore_ascii_case(text)
+        })
+        .map(|(shown, _)| format!("`{shown}`"))
+        .collect();
+    meant.sort();
+    meant.dedup();
+    meant
 }

@@ -71,7 +71,7 @@ impl WaitArgs {
                 ))
                 .hint("try again when it has finished, or wait longer with --wait SECONDS")
             } else if e.kind() == std::io::ErrorKind::NotFound {
-                CliError::io(path, &e).hint(NO_FILE)
+                missing(path, &e)
             } else {
                 CliError::io(path, &e).hint("nothing was written")
             }
@@ -116,15 +116,86 @@ pub(crate) fn not_before_the_last(
     last.clone()
 }
 
-/// The hint for a game file that is not there.
-const NO_FILE: &str = "check the path; `correspond new` starts a game file";
+/// A game file that is not there, as the user hears it: with the names in its folder that are
+/// nearly its name (`c.yml` for `c.yaml`), else how to start one.
+fn missing(path: &Path, e: &std::io::Error) -> CliError {
+    let error = CliError::io(path, e);
+    let near = near_names(path);
+    if near.is_empty() {
+        return error.hint("check the path; `correspond new` starts a game file");
+    }
+    let near: Vec<String> = near
+        .iter()
+        .map(|p| format!("`{}`", correspond::text::path(p)))
+        .collect();
+    error.hint(format!("did you mean {}?", near.join(" or ")))
+}
+
+/// The files beside `path` whose names are nearly its name: the other spelling of the YAML
+/// extension, or at most two letters added, removed or changed; the closest first, at most
+/// three.
+fn near_names(path: &Path) -> Vec<PathBuf> {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return Vec::new();
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let swapped = name
+        .strip_suffix(".yml")
+        .map(|stem| format!("{stem}.yaml"))
+        .or_else(|| name.strip_suffix(".yaml").map(|stem| format!("{stem}.yml")));
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut near: Vec<(usize, String)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter_map(|other| {
+            let distance = if swapped.as_deref() == Some(other.as_str()) {
+                0
+            } else {
+                edits(&name, &other)
+            };
+            (distance <= 2).then_some((distance, other))
+        })
+        .collect();
+    near.sort();
+    near.into_iter()
+        .take(3)
+        .map(|(_, other)| match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.join(other),
+            _ => PathBuf::from(other),
+        })
+        .collect()
+}
+
+/// The least number of characters added, removed or changed that make `a` into `b`.
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
 
 /// Reads a game file whole.
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, CliError> {
     log::read_limited(path).map_err(|e| {
         let error = CliError::io(path, &e);
         if e.kind() == std::io::ErrorKind::NotFound {
-            error.hint(NO_FILE)
+            missing(path, &e)
         } else {
             error
         }

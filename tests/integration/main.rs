@@ -35,6 +35,7 @@ mod readme;
 mod reports;
 mod schema;
 mod shell;
+mod stumbles;
 mod util;
 mod vs_shakmaty;
 

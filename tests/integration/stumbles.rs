@@ -1,0 +1,109 @@
+//! The stumbles of a new user, each met with what they meant: a file name nearly right, a move
+//! typed in the wrong case.
+
+use crate::util::{correspond, keys_dir, transcript};
+use std::path::Path;
+
+/// A chess game between alice (white) and bob in `dir/g.yaml`, accepted.
+fn game(dir: &Path) {
+    let bob = keys_dir().join("bob.pub");
+    for (who, args) in [
+        (
+            "alice",
+            vec![
+                "new",
+                "chess",
+                "g.yaml",
+                "--name",
+                "alice",
+                "--side",
+                "white",
+                "--opponent",
+                "bob",
+                "--opponent-key",
+                bob.to_str().expect("UTF-8"),
+            ],
+        ),
+        ("bob", vec!["accept", "g.yaml"]),
+    ] {
+        correspond()
+            .current_dir(dir)
+            .args(args)
+            .arg("--key")
+            .arg(keys_dir().join(who))
+            .arg("--no-commit")
+            .assert()
+            .success();
+    }
+}
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    transcript(correspond().current_dir(dir).args(args))
+}
+
+#[test]
+fn a_missing_file_suggests_the_names_nearly_its_own() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    game(dir);
+    std::fs::create_dir(dir.join("club")).expect("mkdir");
+    std::fs::copy(dir.join("g.yaml"), dir.join("club/round-1.yaml")).expect("copy");
+    let refused = |args: &[&str], message: &str| {
+        assert_eq!(
+            run(dir, args),
+            (2, String::new(), message.to_owned()),
+            "{args:?}"
+        );
+    };
+    refused(
+        &["status", "g.yml"],
+        "error: g.yml: No such file or directory (os error 2)\nhint: did you mean `g.yaml`?\n",
+    );
+    refused(
+        &["log", "club/round1.yaml"],
+        "error: club/round1.yaml: No such file or directory (os error 2)\nhint: did you mean \
+         `club/round-1.yaml`?\n",
+    );
+    // A signing command says the same, before any key is looked for.
+    refused(
+        &["play", "g.yml", "e4", "--no-commit"],
+        "error: g.yml: No such file or directory (os error 2)\nhint: did you mean `g.yaml`?\n",
+    );
+    // Nothing near: how to start a game.
+    refused(
+        &["show", "tournament.yaml"],
+        "error: tournament.yaml: No such file or directory (os error 2)\nhint: check the path; \
+         `correspond new` starts a game file\n",
+    );
+}
+
+#[test]
+fn a_move_in_the_wrong_case_is_named_as_it_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    game(dir);
+    let before = std::fs::read(dir.join("g.yaml")).expect("the file");
+    let alice = keys_dir().join("alice");
+    let key = alice.to_str().expect("UTF-8");
+    assert_eq!(
+        run(dir, &["play", "g.yaml", "nf3", "--key", key, "--no-commit"]),
+        (
+            1,
+            String::new(),
+            "error: nf3: `nf3` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n\
+             hint: did you mean `Nf3`?\n"
+                .to_owned()
+        )
+    );
+    // UCI in capitals is the move too, shown as the game shows it.
+    assert_eq!(
+        run(
+            dir,
+            &["play", "g.yaml", "G1F3", "--key", key, "--no-commit"]
+        )
+        .2,
+        "error: G1F3: `G1F3` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n\
+         hint: did you mean `Nf3`?\n"
+    );
+    assert_eq!(std::fs::read(dir.join("g.yaml")).expect("the file"), before);
+}
