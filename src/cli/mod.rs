@@ -19,6 +19,7 @@ mod error;
 mod extract;
 mod flip;
 mod game;
+mod games;
 mod import_pgn;
 mod journal;
 mod keys;
@@ -84,6 +85,7 @@ enum Command {
     ClaimTimeout(claim_timeout::Args),
     Leave(leave::Args),
     Status(status::Args),
+    Games(games::Args),
     Show(show::Args),
     Log(log::Args),
     Verify(verify::Args),
@@ -118,6 +120,7 @@ pub(crate) fn cores() -> usize {
 pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let done = match cli.command {
         Command::Verify(args) => return verify::run(&args, out),
+        Command::Games(args) => return games::run(&args, out),
         Command::Audit(args) => return audit::run(&args, out),
         Command::Compare(args) => return compare::run(&args, out),
         Command::CheckProof(args) => return check_proof::run(&args, out),

@@ -30,9 +30,9 @@ enum Checked {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let mut files = Vec::new();
+    let (mut files, mut passed) = (Vec::new(), Vec::new());
     for path in &args.paths {
-        collect(path, &mut files);
+        collect(path, &mut files, &mut passed);
     }
     if files.is_empty() {
         return Err(CliError::usage(
@@ -61,6 +61,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         write_json(&results, out)?;
     } else {
         write_text(&results, out)?;
+        if let Some(line) = passed_over(&passed) {
+            writeln!(out, "{line}")?;
+        }
     }
     let status = if results
         .iter()
@@ -81,7 +84,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
 /// The files to check: a path given that is not a folder is checked as it is; a folder is
 /// searched for regular `*.yaml` and `*.yml` files (sorted; hidden entries and symbolic links
 /// inside it skipped, so a link can neither loop the search nor lead it out of the folder).
-fn collect(path: &Path, files: &mut Vec<PathBuf>) {
+/// Those found in a folder that do not start as a game file does (a `docker-compose.yml`) go to
+/// `passed`.
+pub(crate) fn collect(path: &Path, files: &mut Vec<PathBuf>, passed: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(path) else {
         files.push(path.to_owned());
         return;
@@ -99,9 +104,13 @@ fn collect(path: &Path, files: &mut Vec<PathBuf>) {
             continue;
         }
         if kind.is_dir() {
-            collect(&entry, files);
+            collect(&entry, files, passed);
         } else if kind.is_file() && entry.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            files.push(entry);
+            if starts_as_a_game_file(&entry) {
+                files.push(entry);
+            } else {
+                passed.push(entry);
+            }
         }
     }
 }
@@ -329,4 +338,43 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
     let text = serde_json::to_string_pretty(&items).map_err(|e| CliError::usage(e.to_string()))?;
     writeln!(out, "{}", correspond::text::json(text))?;
     Ok(())
+}
+
+/// Whether a file starts as every game file does: comment lines, then `---`, then the format
+/// line. A damaged game file still does, and is checked (and found invalid); a YAML file of
+/// something else does not, and is passed over when found in a folder.
+pub(crate) fn starts_as_a_game_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = correspond::files::open_regular(path)
+        .and_then(|file| file.take(4096).read_to_end(&mut head));
+    if read.is_err() {
+        // Unreadable: checked, so that the reason is said.
+        return true;
+    }
+    let text = String::from_utf8_lossy(&head);
+    let mut lines = text.lines().skip_while(|l| l.starts_with('#'));
+    lines.next() == Some("---")
+        && lines
+            .next()
+            .is_some_and(|l| l.starts_with("format: correspond/"))
+}
+
+/// The line that says which files found in folders were passed over, if any.
+pub(crate) fn passed_over(passed: &[PathBuf]) -> Option<String> {
+    let names: Vec<String> = passed
+        .iter()
+        .map(|p| correspond::text::path(p).to_string())
+        .collect();
+    match names.len() {
+        0 => None,
+        1 => Some(format!(
+            "passed over 1 file that is not a game file: {}",
+            names[0]
+        )),
+        n => Some(format!(
+            "passed over {n} files that are not game files: {}",
+            names.join(", ")
+        )),
+    }
 }

@@ -452,9 +452,14 @@ pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
 /// The first defect, naming its document and line.
 pub fn verify_with(bytes: &[u8], threads: usize) -> Result<Summary, ReplayError> {
     let file = GameFile::parse(bytes)?;
-    Ok(AnyReplayer::start(&file)?
+    let mut summary = AnyReplayer::start(&file)?
         .advance_with(&file, threads)?
-        .summary())
+        .summary();
+    summary.last_time = Some(match file.records().last() {
+        Some(record) => record.time.clone(),
+        None => file.header().created.clone(),
+    });
+    Ok(summary)
 }
 
 /// The seat of the header's player who goes by `name`, if one does.

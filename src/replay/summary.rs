@@ -2,6 +2,7 @@
 
 use super::{Clocks, Phase, Protocol, Replay, Seat, TOSS};
 use crate::digest::Digest;
+use crate::log::Timestamp;
 
 /// A replayed game summed up, the same for every game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +25,11 @@ pub struct Summary {
     pub result: Option<String>,
     /// What the game waits for, or how it ended.
     pub status: String,
+    /// The same, as a value: whom the game waits for, and for what.
+    pub phase: Phase,
+    /// The time of the last document (the header's, before any record), when the summary was
+    /// made from a file.
+    pub last_time: Option<Timestamp>,
     /// Each player's stake in cents (creator, opponent), when the game is played for stakes.
     pub stakes: Option<[u32; 2]>,
     /// The clocks after the last record, when the header sets a time control.
@@ -57,6 +63,8 @@ impl Summary {
             winner_seat,
             result,
             status: last.phase.describe(&replay.seats),
+            phase: last.phase.clone(),
+            last_time: None,
             clocks: replay.clocks.clone(),
             stakes: replay
                 .line

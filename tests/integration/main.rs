@@ -13,6 +13,7 @@ mod cli_refusals;
 mod cli_rules;
 mod clocks;
 mod crossing;
+mod desk;
 mod disputes;
 mod forks;
 mod games;

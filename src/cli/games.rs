@@ -1,0 +1,277 @@
+//! `correspond games`: every game under some folders and where it stands, for the question a
+//! correspondence player asks each day: where is it my move? With `--mine`, only the games
+//! that wait for the user's key, most urgent first.
+
+use super::error::ExitStatus;
+use super::keys::KeyArgs;
+use super::{CliError, Out};
+use correspond::log::Timestamp;
+use correspond::replay::{self, Phase, Player, ReplayError, Seat, Summary};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// List the games under folders (a repository, a club's folder) or named files: the game, the
+/// players, whose turn it is and the command they run, the deadline where there is a clock, and
+/// the time of the last record. Files found in folders that are not game files are passed
+/// over. Exit code: as `verify`'s.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Folders or game files; without any, the current folder.
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Only the games that wait for your key, most urgent first: the nearest deadline, then the
+    /// oldest last record.
+    #[arg(long)]
+    mine: bool,
+    /// Your key, for --mine: a public key file, or a private key file (its public half is read,
+    /// with no passphrase). Default: the key the signing commands would choose.
+    #[arg(long, value_name = "PATH", requires = "mine")]
+    key: Option<PathBuf>,
+    /// Print a JSON array, one object per file (schemas/games.schema.json).
+    #[arg(long)]
+    json: bool,
+}
+
+/// One file, as the listing shows it.
+struct Listed {
+    path: PathBuf,
+    game: Result<Box<Summary>, Problem>,
+}
+
+enum Problem {
+    Invalid(ReplayError),
+    Unreadable(String),
+}
+
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    let here = [PathBuf::from(".")];
+    let paths = if args.paths.is_empty() {
+        &here[..]
+    } else {
+        &args.paths
+    };
+    let (mut files, mut passed) = (Vec::new(), Vec::new());
+    for path in paths {
+        super::verify::collect(path, &mut files, &mut passed);
+    }
+    let games = correspond::parallel::map_in_order(&files, super::cores(), |path| {
+        match correspond::log::read_limited(path) {
+            Err(e) => Err(Problem::Unreadable(e.to_string())),
+            Ok(bytes) => replay::verify_with(&bytes, 1)
+                .map(Box::new)
+                .map_err(Problem::Invalid),
+        }
+    });
+    // Found under the current folder, named from it: `g.yaml`, not `./g.yaml`.
+    let mut listed: Vec<Listed> = files
+        .into_iter()
+        .zip(games)
+        .map(|(path, game)| Listed {
+            path: path
+                .strip_prefix(".")
+                .map_or(path.clone(), Path::to_path_buf),
+            game,
+        })
+        .collect();
+    if args.mine {
+        let near = paths.first().map_or(Path::new("."), PathBuf::as_path);
+        let key = KeyArgs {
+            key: args.key.clone(),
+        }
+        .public_key(near)?;
+        let mine = correspond::sign::fingerprint(&key);
+        listed.retain(|l| l.game.as_ref().is_ok_and(|g| awaited(g) == Some(&mine)));
+        listed.sort_by_key(urgency);
+    }
+    if args.json {
+        let rows: Vec<Row<'_>> = listed.iter().map(Row::of).collect();
+        let text =
+            serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?;
+        writeln!(out, "{}", correspond::text::json(text))?;
+    } else {
+        for l in &listed {
+            write_text(l, out)?;
+        }
+        if listed.is_empty() {
+            writeln!(
+                out,
+                "{}",
+                if args.mine {
+                    "no game waits for you"
+                } else {
+                    "no game files here"
+                }
+            )?;
+        }
+        let passed: Vec<PathBuf> = passed
+            .iter()
+            .map(|p| p.strip_prefix(".").map_or(p.clone(), Path::to_path_buf))
+            .collect();
+        if let Some(line) = super::verify::passed_over(&passed) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(
+        if listed
+            .iter()
+            .any(|l| matches!(l.game, Err(Problem::Unreadable(_))))
+        {
+            ExitStatus::Usage
+        } else if listed.iter().any(|l| l.game.is_err()) {
+            ExitStatus::Rejected
+        } else {
+            ExitStatus::Success
+        },
+    )
+}
+
+/// The fingerprint of the player a game waits for, while it goes on.
+fn awaited(game: &Summary) -> Option<&String> {
+    game.phase
+        .awaited()
+        .map(|seat| &game.fingerprints[seat.index()])
+}
+
+/// How urgent a game is: the nearest deadline first, then games without one, the oldest last
+/// record first; the file's path last, so that the order is always the same.
+fn urgency(listed: &Listed) -> (Option<i64>, Option<Timestamp>, PathBuf) {
+    let game = listed.game.as_ref().ok();
+    let deadline = game
+        .and_then(|g| g.clocks.as_ref())
+        .and_then(|c| c.deadline())
+        .map(|(_, at)| at);
+    // None sorts first: games with no deadline go after those with one.
+    let deadline = deadline.or(Some(i64::MAX));
+    let last = game.and_then(|g| g.last_time.clone());
+    (deadline, last, listed.path.clone())
+}
+
+/// The players, as `Player`s for the words the other commands use.
+fn seats(game: &Summary) -> [Player<String>; 2] {
+    [0, 1].map(|i| Player {
+        name: game.players[i].0.clone(),
+        side: Some(game.players[i].1.clone()),
+        fingerprint: game.fingerprints[i].clone(),
+    })
+}
+
+fn write_text(listed: &Listed, out: &mut Out<'_>) -> Result<(), CliError> {
+    let path = correspond::text::path(&listed.path);
+    let game = match &listed.game {
+        Ok(game) => game,
+        Err(Problem::Invalid(e)) => {
+            writeln!(out, "{path}: INVALID: {e}")?;
+            return Ok(());
+        }
+        Err(Problem::Unreadable(e)) => {
+            writeln!(out, "{path}: cannot read: {e}")?;
+            return Ok(());
+        }
+    };
+    let seats = seats(game);
+    writeln!(out, "{path}: {}, {} v {}", game.game, seats[0], seats[1])?;
+    let last = game
+        .last_time
+        .as_ref()
+        .map_or(String::new(), |t| format!("; last record {}", t.as_str()));
+    match &game.phase {
+        Phase::Over(_) => writeln!(out, "  {}{last}", game.status)?,
+        phase => {
+            let deadline = game
+                .clocks
+                .as_ref()
+                .and_then(|c| c.deadline_time())
+                .map_or(String::new(), |(_, at)| format!(", by {}", at.as_str()));
+            writeln!(out, "  {}{deadline}{last}", game.status)?;
+            if let Some(next) = super::status::next_step(phase, &seats, &path.to_string()) {
+                writeln!(out, "  next: {next}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A file's object in `games --json`.
+#[derive(Serialize)]
+struct Row<'a> {
+    file: String,
+    valid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    players: Option<Vec<RowPlayer<'a>>>,
+    /// The seat (0: the creator, 1: the opponent) the game waits for; `None` once over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    awaited_seat: Option<Option<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadline: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_record: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Option<&'a str>>,
+}
+
+#[derive(Serialize)]
+struct RowPlayer<'a> {
+    name: &'a str,
+    side: &'a str,
+    key: &'a str,
+}
+
+impl<'a> Row<'a> {
+    fn of(listed: &'a Listed) -> Row<'a> {
+        let file = listed.path.to_string_lossy().into_owned();
+        let game = match &listed.game {
+            Ok(game) => game,
+            Err(problem) => {
+                let error = match problem {
+                    Problem::Invalid(e) => e.to_string(),
+                    Problem::Unreadable(e) => format!("cannot read: {e}"),
+                };
+                return Row {
+                    file,
+                    valid: false,
+                    error: Some(error),
+                    game: None,
+                    players: None,
+                    awaited_seat: None,
+                    status: None,
+                    next: None,
+                    deadline: None,
+                    last_record: None,
+                    result: None,
+                };
+            }
+        };
+        Row {
+            valid: true,
+            error: None,
+            game: Some(&game.game),
+            players: Some(
+                game.players
+                    .iter()
+                    .zip(&game.fingerprints)
+                    .map(|((name, side), key)| RowPlayer { name, side, key })
+                    .collect(),
+            ),
+            awaited_seat: Some(game.phase.awaited().map(Seat::index)),
+            status: Some(&game.status),
+            next: Some(super::status::next_step(&game.phase, &seats(game), &file)),
+            deadline: Some(
+                game.clocks
+                    .as_ref()
+                    .and_then(|c| c.deadline_time())
+                    .map(|(_, at)| at.as_str().to_owned()),
+            ),
+            last_record: Some(game.last_time.as_ref().map(Timestamp::as_str)),
+            result: Some(game.result.as_deref()),
+            file,
+        }
+    }
+}
