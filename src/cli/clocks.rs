@@ -30,9 +30,10 @@ pub(crate) fn lines<S: Display>(
         } else {
             format!(
                 "passed {} ago: {} may claim the game on time with `correspond claim-timeout \
-                 {file}`",
+                 {}`",
                 duration(now - at),
-                names[seat.other().index()]
+                names[seat.other().index()],
+                super::status::shell_word(file)
             )
         };
         lines.push(format!(

@@ -73,6 +73,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             game,
         })
         .collect();
+    let status = exit_status(&listed);
     if args.mine {
         let near = paths.first().map_or(Path::new("."), PathBuf::as_path);
         let key = KeyArgs {
@@ -80,8 +81,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         }
         .public_key(near)?;
         let mine = correspond::sign::fingerprint(&key);
-        listed.retain(|l| l.game.as_ref().is_ok_and(|g| awaited(g) == Some(&mine)));
-        listed.sort_by_key(urgency);
+        // Mine, and every file that is not a valid game: a broken game may be mine too.
+        listed.retain(|l| l.game.as_ref().map_or(true, |g| awaited(g) == Some(&mine)));
+        listed.sort_by_cached_key(urgency);
     }
     if args.json {
         let rows: Vec<Row<'_>> = listed.iter().map(Row::of).collect();
@@ -111,18 +113,21 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             writeln!(out, "{line}")?;
         }
     }
-    Ok(
-        if listed
-            .iter()
-            .any(|l| matches!(l.game, Err(Problem::Unreadable(_))))
-        {
-            ExitStatus::Usage
-        } else if listed.iter().any(|l| l.game.is_err()) {
-            ExitStatus::Rejected
-        } else {
-            ExitStatus::Success
-        },
-    )
+    Ok(status)
+}
+
+/// As `verify`'s: 2 if a file cannot be read, 1 if one is invalid, else 0.
+fn exit_status(listed: &[Listed]) -> ExitStatus {
+    if listed
+        .iter()
+        .any(|l| matches!(l.game, Err(Problem::Unreadable(_))))
+    {
+        ExitStatus::Usage
+    } else if listed.iter().any(|l| l.game.is_err()) {
+        ExitStatus::Rejected
+    } else {
+        ExitStatus::Success
+    }
 }
 
 /// The fingerprint of the player a game waits for, while it goes on.
@@ -134,14 +139,13 @@ fn awaited(game: &Summary) -> Option<&String> {
 
 /// How urgent a game is: the nearest deadline first, then games without one, the oldest last
 /// record first; the file's path last, so that the order is always the same.
-fn urgency(listed: &Listed) -> (Option<i64>, Option<Timestamp>, PathBuf) {
+fn urgency(listed: &Listed) -> (i64, Option<Timestamp>, PathBuf) {
     let game = listed.game.as_ref().ok();
+    // Games with no deadline after those with one.
     let deadline = game
         .and_then(|g| g.clocks.as_ref())
         .and_then(|c| c.deadline())
-        .map(|(_, at)| at);
-    // None sorts first: games with no deadline go after those with one.
-    let deadline = deadline.or(Some(i64::MAX));
+        .map_or(i64::MAX, |(_, at)| at);
     let last = game.and_then(|g| g.last_time.clone());
     (deadline, last, listed.path.clone())
 }
@@ -150,7 +154,8 @@ fn urgency(listed: &Listed) -> (Option<i64>, Option<Timestamp>, PathBuf) {
 fn seats(game: &Summary) -> [Player<String>; 2] {
     [0, 1].map(|i| Player {
         name: game.players[i].0.clone(),
-        side: Some(game.players[i].1.clone()),
+        // Before the coin flip that gives out the sides, a player is only a name.
+        side: Some(game.players[i].1.clone()).filter(|side| side != replay::TOSS),
         fingerprint: game.fingerprints[i].clone(),
     })
 }

@@ -52,31 +52,27 @@ impl KeyArgs {
     }
 
     /// The public half of the key the signing commands would choose, read without a
-    /// passphrase: a public key file (`.pub`), the `.pub` beside a private key file, or the
-    /// public key an OpenSSH private key file holds in the clear.
+    /// passphrase: a public key file; the public key an OpenSSH private key file holds in the
+    /// clear, encrypted or not (the one its signer uses); else the `.pub` beside it.
     pub(crate) fn public_key(&self, near: &Path) -> Result<ssh_key::PublicKey, CliError> {
         let path = match self.source(near)? {
             KeySource::Literal(key) => return Ok(key),
             KeySource::File(path) => path,
         };
-        let beside = PathBuf::from(format!("{}.pub", path.display()));
+        let mut beside = path.clone().into_os_string();
+        beside.push(".pub");
         let read = |p: &Path| {
             correspond::files::read_regular(p, 64 * 1024)
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
         };
+        let public = |text: &str| ssh_key::PublicKey::from_openssh(text.trim()).ok();
         let key = match read(&path) {
-            Some(text) if text.trim_start().starts_with("ssh-") => {
-                ssh_key::PublicKey::from_openssh(text.trim()).ok()
-            }
-            Some(text) => read(&beside)
-                .and_then(|t| ssh_key::PublicKey::from_openssh(t.trim()).ok())
-                .or_else(|| {
-                    ssh_key::PrivateKey::from_openssh(text)
-                        .ok()
-                        .map(|k| k.public_key().clone())
-                }),
-            None => None,
+            Some(text) if text.trim_start().starts_with("ssh-") => public(&text),
+            text => text
+                .and_then(|t| ssh_key::PrivateKey::from_openssh(t).ok())
+                .map(|k| k.public_key().clone())
+                .or_else(|| read(Path::new(&beside)).and_then(|t| public(&t))),
         };
         key.ok_or_else(|| {
             CliError::usage(format!(

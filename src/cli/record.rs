@@ -156,6 +156,9 @@ fn near_names(path: &Path) -> Vec<PathBuf> {
         .filter_map(|other| {
             let distance = if swapped.as_deref() == Some(other.as_str()) {
                 0
+            } else if other.chars().count().abs_diff(name.chars().count()) > 2 {
+                // Too long or too short to be two edits away: not worth counting.
+                return None;
             } else {
                 edits(&name, &other)
             };

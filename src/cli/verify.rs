@@ -35,9 +35,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         collect(path, &mut files, &mut passed);
     }
     if files.is_empty() {
-        return Err(CliError::usage(
-            "no game files to check: the folders given hold no *.yaml or *.yml files",
-        ));
+        let error = CliError::usage(
+            "no game files to check: the folders given hold no *.yaml or *.yml game files",
+        );
+        return Err(match passed_over(&passed) {
+            Some(line) => error.hint(line),
+            None => error,
+        });
     }
     // Many files: one thread each, as many at once as there are cores. Fewer files than cores:
     // one at a time, each on every core (its signatures checked ahead of its replay).
@@ -106,7 +110,7 @@ pub(crate) fn collect(path: &Path, files: &mut Vec<PathBuf>, passed: &mut Vec<Pa
         if kind.is_dir() {
             collect(&entry, files, passed);
         } else if kind.is_file() && entry.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-            if starts_as_a_game_file(&entry) {
+            if may_be_a_game_file(&entry) {
                 files.push(entry);
             } else {
                 passed.push(entry);
@@ -340,24 +344,23 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
     Ok(())
 }
 
-/// Whether a file starts as every game file does: comment lines, then `---`, then the format
-/// line. A damaged game file still does, and is checked (and found invalid); a YAML file of
-/// something else does not, and is passed over when found in a folder.
-pub(crate) fn starts_as_a_game_file(path: &Path) -> bool {
+/// Whether a file found in a folder may be a game file, and so is checked. Only a file that is
+/// plainly something else is not: not empty, and with no trace of a game file in its first 64
+/// KiB (the word `correspond`, which the format line and the comment lines hold, or a
+/// `signature:` line). A damaged game file (a blank line or a byte order mark before its
+/// header, cut short, emptied) keeps such a trace, is checked, and is found invalid: a folder
+/// checked in CI never turns a broken game into one passed over.
+pub(crate) fn may_be_a_game_file(path: &Path) -> bool {
     use std::io::Read;
     let mut head = Vec::new();
     let read = correspond::files::open_regular(path)
-        .and_then(|file| file.take(4096).read_to_end(&mut head));
-    if read.is_err() {
-        // Unreadable: checked, so that the reason is said.
+        .and_then(|file| file.take(64 * 1024).read_to_end(&mut head));
+    if read.is_err() || head.is_empty() {
+        // Unreadable or empty: checked, so that the reason is said.
         return true;
     }
     let text = String::from_utf8_lossy(&head);
-    let mut lines = text.lines().skip_while(|l| l.starts_with('#'));
-    lines.next() == Some("---")
-        && lines
-            .next()
-            .is_some_and(|l| l.starts_with("format: correspond/"))
+    text.contains("correspond") || text.lines().any(|l| l.starts_with("signature:"))
 }
 
 /// The line that says which files found in folders were passed over, if any.

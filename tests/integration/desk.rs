@@ -136,6 +136,24 @@ fn games_lists_where_each_game_stands_and_mine_puts_the_most_urgent_first() {
             String::new()
         )
     );
+    // An encrypted private key alone in its folder: its public half is read in the clear,
+    // with no passphrase asked for (there is no terminal here to ask on).
+    let alone = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(keys_dir().join("dora"), alone.path().join("dora")).expect("copy");
+    let dora = alone.path().join("dora");
+    assert_eq!(
+        run(
+            dir,
+            &["games", "--mine", "--key", dora.to_str().expect("UTF-8")]
+        ),
+        (
+            0,
+            "no game waits for you\npassed over 1 file that is not a game file: \
+             docker-compose.yml\n"
+                .to_owned(),
+            String::new()
+        )
+    );
     let carol = keys_dir().join("carol.pub");
     assert_eq!(
         run(
@@ -160,6 +178,33 @@ fn a_folder_passes_over_what_is_not_a_game_but_a_file_named_is_checked() {
              ./docker-compose.yml\n"
         ),
         "{out}"
+    );
+    // A game file damaged before its header (a blank line, as an editor might add) still
+    // bears its traces: checked, and invalid, never passed over.
+    let game = std::fs::read_to_string(dir.join("resigned.yaml")).expect("read");
+    std::fs::write(dir.join("round-2/damaged.yaml"), format!("\n{game}")).expect("write");
+    let (code, out, _) = run(dir, &["verify", "round-2"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("round-2/damaged.yaml: INVALID: line 1: "),
+        "{out}"
+    );
+    std::fs::remove_file(dir.join("round-2/damaged.yaml")).expect("remove");
+    // A folder of nothing but other YAML: nothing to check, and what was passed over is said.
+    let other = tempfile::tempdir().expect("temp dir");
+    std::fs::copy(
+        dir.join("docker-compose.yml"),
+        other.path().join("compose.yaml"),
+    )
+    .expect("copy");
+    let (code, _, err) = run(other.path(), &["verify", "."]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            2,
+            "error: no game files to check: the folders given hold no *.yaml or *.yml game \
+             files\nhint: passed over 1 file that is not a game file: ./compose.yaml\n"
+        )
     );
     let (code, out, _) = run(dir, &["verify", "docker-compose.yml"]);
     assert_eq!(code, 1, "{out}");
