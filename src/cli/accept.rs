@@ -19,7 +19,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
         let nonce = match ctx.file.binding(0) {
-            Some(binding) => Some(derive_nonce(ctx.signer, Part::Respond, &binding)?),
+            Some(binding) => Some(derive_nonce(ctx.key.signer()?, Part::Respond, &binding)?),
             None => None,
         };
         Ok(Action::Accept { nonce })

@@ -37,14 +37,14 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 // the commitment nor the time (written after it) changes.
                 let draft = next_record(ctx.file, seat, Action::FlipCommit(Digest([0; 32])), log::Timestamp::from_unix(0));
                 let binding = log::binding_of(&log::record_unsigned(&draft)).expect("a commitment line");
-                let nonce = derive_nonce(ctx.signer, Part::Commit, &binding)?;
+                let nonce = derive_nonce(ctx.key.signer()?, Part::Commit, &binding)?;
                 Ok(Action::FlipCommit(flip::commitment(&binding, &nonce)))
             }
             Phase::AwaitingNonce(seat) if seat == ctx.seat => {
-                Ok(Action::FlipNonce(derive_nonce(ctx.signer, Part::Respond, &flip_binding(ctx.file))?))
+                Ok(Action::FlipNonce(derive_nonce(ctx.key.signer()?, Part::Respond, &flip_binding(ctx.file))?))
             }
             Phase::AwaitingReveal(seat) if seat == ctx.seat => {
-                Ok(Action::FlipReveal(derive_nonce(ctx.signer, Part::Commit, &flip_binding(ctx.file))?))
+                Ok(Action::FlipReveal(derive_nonce(ctx.key.signer()?, Part::Commit, &flip_binding(ctx.file))?))
             }
             Phase::AwaitingAccept(seat) if seat == ctx.seat => Err(CliError::rejected(
                 "the game is waiting for you to accept it; `correspond accept` answers the coin flip too",

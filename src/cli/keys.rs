@@ -100,6 +100,61 @@ impl KeyArgs {
     }
 }
 
+/// The key a signing command signs with, loaded when first needed: everything a command checks
+/// that does not need the private key (the file, whose turn it is, the move) is checked before
+/// a passphrase is asked for. Its public half, read with no passphrase, says whose seat it is.
+pub(crate) struct Key<'a> {
+    args: &'a KeyArgs,
+    near: &'a Path,
+    public: ssh_key::PublicKey,
+    loaded: std::cell::OnceCell<Box<dyn Signer>>,
+}
+
+impl<'a> Key<'a> {
+    /// The key `args` choose, near `near`: its public half now, the private key when signing.
+    pub(crate) fn new(args: &'a KeyArgs, near: &'a Path) -> Result<Key<'a>, CliError> {
+        let loaded = std::cell::OnceCell::new();
+        let public = match args.public_key(near) {
+            Ok(public) => public,
+            // A key whose public half cannot be read alone: loaded now, as before.
+            Err(_) => {
+                let signer = args.signer(near)?;
+                let public = signer.public_key().clone();
+                let _ = loaded.set(signer);
+                public
+            }
+        };
+        Ok(Key {
+            args,
+            near,
+            public,
+            loaded,
+        })
+    }
+
+    /// The public key.
+    pub(crate) fn public(&self) -> &ssh_key::PublicKey {
+        &self.public
+    }
+
+    /// The signer, loaded (and its passphrase asked for) the first time.
+    pub(crate) fn signer(&self) -> Result<&dyn Signer, CliError> {
+        if let Some(signer) = self.loaded.get() {
+            return Ok(&**signer);
+        }
+        let signer = self.args.signer(self.near)?;
+        if signer.public_key().key_data() != self.public.key_data() {
+            return Err(CliError::usage(format!(
+                "the private key is {}, but its public key says {}; nothing was signed",
+                sign::fingerprint(signer.public_key()),
+                sign::fingerprint(&self.public)
+            ))
+            .hint("choose the key with --key PATH"));
+        }
+        Ok(&**self.loaded.get_or_init(|| signer))
+    }
+}
+
 fn expand_home(path: &Path) -> PathBuf {
     match (path.strip_prefix("~"), std::env::var_os("HOME")) {
         (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),

@@ -88,7 +88,8 @@ pub(crate) struct Context<'a, G: Protocol> {
     pub seat: Seat,
     /// The time the record will carry.
     pub time: &'a log::Timestamp,
-    pub signer: &'a dyn Signer,
+    /// The signing key: its signer is loaded, and its passphrase asked for, when first used.
+    pub key: &'a keys::Key<'a>,
 }
 
 /// The time to date a record with: `now`, or under a time control, where the times of a file
@@ -231,8 +232,8 @@ fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
 }
 
 /// Which seat a key belongs to.
-pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<Seat, CliError> {
-    replay::seat_of_key(file, signer.public_key()).ok_or_else(|| {
+pub(super) fn seat_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Seat, CliError> {
+    replay::seat_of_key(file, key).ok_or_else(|| {
         let players: Vec<String> = file
             .header()
             .players
@@ -241,7 +242,7 @@ pub(super) fn seat_of(file: &GameFile, signer: &dyn Signer) -> Result<Seat, CliE
             .collect();
         CliError::usage(format!(
             "the key {} is not a player's key in this game ({})",
-            sign::fingerprint(signer.public_key()),
+            sign::fingerprint(key),
             players.join(", ")
         ))
         .hint("choose your key with --key PATH")
@@ -323,10 +324,10 @@ pub(crate) fn append<G: CliGame + Protocol>(
         Err(_) => Writer::<G>::of_with(file, super::cores()),
     }
     .map_err(rejected)?;
-    let signer = args.key.signer(path).map_err(with_tidied)?;
+    let key = keys::Key::new(&args.key, path).map_err(with_tidied)?;
     let opened = Opened { writer, journal };
     let (record, after, seat) =
-        sign_and_write::<G>(path, &mut locked, opened, &*signer, time, make, &mut said)
+        sign_and_write::<G>(path, &mut locked, opened, &key, time, make, &mut said)
             .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
@@ -360,19 +361,21 @@ fn sign_and_write<G: CliGame + Protocol>(
     path: &Path,
     locked: &mut log::Locked,
     Opened { writer, journal }: Opened<G>,
-    signer: &dyn Signer,
+    key: &keys::Key<'_>,
     time: log::Timestamp,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
 ) -> Result<(Record, Replay<G>, Seat), CliError> {
-    let seat = seat_of(writer.file(), signer)?;
+    let seat = seat_of(writer.file(), key.public())?;
     let action = make(&Context {
         file: writer.file(),
         replay: writer.replayer(),
         seat,
         time: &time,
-        signer,
+        key,
     })?;
+    // Everything is checked: now the private key is needed.
+    let signer = key.signer()?;
     let record = writer.next(seat, action, time);
     let mut journal = journal?;
     let written = writer

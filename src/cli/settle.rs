@@ -36,7 +36,7 @@ pub(crate) fn settle(
 ) -> Result<Settled, CliError> {
     let void: Vec<Record> = file.records()[document - 1..].to_vec();
     let signer = key.signer(path)?;
-    let seat = super::record::seat_of(file, &*signer)?;
+    let seat = super::record::seat_of(file, signer.public_key())?;
     let yours = &file.header().players[seat].name;
     // The void records are all one player's (a copy holding the other's after the fork shows
     // no crossing); only that player's key settles them.

@@ -1,5 +1,5 @@
 //! The stumbles of a new user, each met with what they meant: a file name nearly right, a move
-//! typed in the wrong case.
+//! typed in the wrong case, and no passphrase asked for before the move is known to be wrong.
 
 use crate::util::{correspond, keys_dir, transcript};
 use std::path::Path;
@@ -106,4 +106,79 @@ fn a_move_in_the_wrong_case_is_named_as_it_is_written() {
          hint: did you mean `Nf3`?\n"
     );
     assert_eq!(std::fs::read(dir.join("g.yaml")).expect("the file"), before);
+}
+
+#[test]
+fn everything_is_checked_before_a_passphrase_is_asked_for() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let dora = keys_dir().join("dora.pub");
+    let signed = |who: &str, args: &[&str], askpass: Option<&Path>| {
+        let mut cmd = correspond();
+        cmd.current_dir(dir)
+            .args(args)
+            .arg("--key")
+            .arg(keys_dir().join(who))
+            .arg("--no-commit");
+        if let Some(program) = askpass {
+            cmd.env("SSH_ASKPASS", program)
+                .env("SSH_ASKPASS_REQUIRE", "force");
+        }
+        transcript(&mut cmd)
+    };
+    // dora's key has a passphrase; the script gives it, where a test has no terminal.
+    let askpass = dir.join("askpass");
+    std::fs::write(&askpass, "#!/bin/sh\necho 'correct horse'\n").expect("write");
+    std::fs::set_permissions(
+        &askpass,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .expect("chmod");
+    let new = [
+        "new",
+        "chess",
+        "g.yaml",
+        "--name",
+        "alice",
+        "--side",
+        "white",
+        "--opponent",
+        "dora",
+        "--opponent-key",
+        dora.to_str().expect("UTF-8"),
+    ];
+    assert_eq!(signed("alice", &new, None).0, 0);
+    assert_eq!(signed("dora", &["accept", "g.yaml"], Some(&askpass)).0, 0);
+    assert_eq!(signed("alice", &["play", "g.yaml", "e4"], None).0, 0);
+    let before = std::fs::read(dir.join("g.yaml")).expect("the file");
+    // With no way to ask for the passphrase, what is wrong with the move is said first...
+    assert_eq!(
+        signed("dora", &["play", "g.yaml", "Zz9"], None),
+        (
+            1,
+            String::new(),
+            "error: Zz9: `Zz9` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        signed("dora", &["claim-timeout", "g.yaml"], None),
+        (
+            1,
+            String::new(),
+            "error: this game has no time control: there is nothing to claim on time\n".to_owned()
+        )
+    );
+    // ...and only a record that would be signed needs the key.
+    let (code, out, err) = signed("dora", &["play", "g.yaml", "e5"], None);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("error: cannot sign: ") && err.contains("is protected by a passphrase"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.join("g.yaml")).expect("the file"), before);
+    assert_eq!(
+        signed("dora", &["play", "g.yaml", "e5"], Some(&askpass)).0,
+        0
+    );
 }
