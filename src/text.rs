@@ -140,9 +140,41 @@ pub fn json(text: String) -> String {
     out
 }
 
+/// A file name as a shell reads it back as one word, so that a command the program shows can
+/// be pasted without running anything a name hides (`$(...)`, `;`): as it is when it holds only
+/// letters, digits and `. _ / + : @ % = , -` and does not start with `-` (which a command would
+/// read as an option: `./` is put before it); else in single quotes. For text already escaped
+/// for the terminal ([`path`], [`escape`]).
+#[must_use]
+pub fn shell_word(text: &str) -> String {
+    let word = if text.starts_with('-') {
+        format!("./{text}")
+    } else {
+        text.to_owned()
+    };
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/+:@%=,-".contains(c));
+    if plain {
+        word
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_name_is_shown_as_one_shell_word() {
+        assert_eq!(shell_word("round-2/g.yaml"), "round-2/g.yaml");
+        assert_eq!(shell_word("my game.yaml"), "'my game.yaml'");
+        assert_eq!(shell_word("$(rm -rf ~).yaml"), "'$(rm -rf ~).yaml'");
+        assert_eq!(shell_word("it's.yaml"), "'it'\\''s.yaml'");
+        assert_eq!(shell_word("-x.yaml"), "./-x.yaml");
+    }
 
     #[test]
     fn what_a_terminal_would_obey_is_escaped() {

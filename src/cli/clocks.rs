@@ -33,7 +33,7 @@ pub(crate) fn lines<S: Display>(
                  {}`",
                 duration(now - at),
                 names[seat.other().index()],
-                super::status::shell_word(file)
+                correspond::text::shell_word(file)
             )
         };
         lines.push(format!(

@@ -104,7 +104,7 @@ pub(crate) fn next_step<S: std::fmt::Display>(
     file: &str,
 ) -> Option<String> {
     let who = |seat: &Seat| seats[*seat].to_string();
-    let file = shell_word(file);
+    let file = correspond::text::shell_word(file);
     Some(match phase {
         Phase::AwaitingAccept(s) => format!("{}: correspond accept {file}", who(s)),
         Phase::AwaitingCommit(s) | Phase::AwaitingNonce(s) => {
@@ -115,38 +115,4 @@ pub(crate) fn next_step<S: std::fmt::Display>(
         Phase::Playing(s) => format!("{}: correspond play {file} MOVE", who(s)),
         Phase::Over(_) => return None,
     })
-}
-
-/// A file name as a shell reads it back as one word, so that a command shown can be pasted: as
-/// it is when it holds only letters, digits and `. _ / + : @ % = , -` and does not start with
-/// `-` (which a command would read as an option: `./` is put before it); else in single quotes.
-pub(crate) fn shell_word(file: &str) -> String {
-    let file = if file.starts_with('-') {
-        format!("./{file}")
-    } else {
-        file.to_owned()
-    };
-    let plain = !file.is_empty()
-        && file
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._/+:@%=,-".contains(c));
-    if plain {
-        file
-    } else {
-        format!("'{}'", file.replace('\'', "'\\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shell_word;
-
-    #[test]
-    fn a_file_name_is_shown_as_one_shell_word() {
-        assert_eq!(shell_word("round-2/g.yaml"), "round-2/g.yaml");
-        assert_eq!(shell_word("my game.yaml"), "'my game.yaml'");
-        assert_eq!(shell_word("$(rm -rf ~).yaml"), "'$(rm -rf ~).yaml'");
-        assert_eq!(shell_word("it's.yaml"), "'it'\\''s.yaml'");
-        assert_eq!(shell_word("-x.yaml"), "./-x.yaml");
-    }
 }
