@@ -4,9 +4,10 @@
 
 use super::error::ExitStatus;
 use super::keys::KeyArgs;
+use super::verify::Checked;
 use super::{CliError, Out};
 use correspond::log::Timestamp;
-use correspond::replay::{self, Phase, Player, ReplayError, Seat, Summary};
+use correspond::replay::{self, Phase, Player, Seat, Summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -35,12 +36,17 @@ pub(crate) struct Args {
 /// One file, as the listing shows it.
 struct Listed {
     path: PathBuf,
-    game: Result<Box<Summary>, Problem>,
+    game: Checked,
 }
 
-enum Problem {
-    Invalid(ReplayError),
-    Unreadable(String),
+impl Listed {
+    /// The game, when the file is a valid one.
+    fn valid(&self) -> Option<&Summary> {
+        match &self.game {
+            Checked::Valid(game) => Some(game),
+            _ => None,
+        }
+    }
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
@@ -54,14 +60,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     for path in paths {
         super::verify::collect(path, &mut files, &mut passed);
     }
-    let games = correspond::parallel::map_in_order(&files, super::cores(), |path| {
-        match correspond::log::read_limited(path) {
-            Err(e) => Err(Problem::Unreadable(e.to_string())),
-            Ok(bytes) => replay::verify_with(&bytes, 1)
-                .map(Box::new)
-                .map_err(Problem::Invalid),
-        }
-    });
+    let games = super::verify::check(&files);
     // Found under the current folder, named from it: `g.yaml`, not `./g.yaml`.
     let mut listed: Vec<Listed> = files
         .into_iter()
@@ -73,7 +72,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             game,
         })
         .collect();
-    let status = exit_status(&listed);
+    let status = super::verify::exit_status(listed.iter().map(|l| &l.game));
     if args.mine {
         let near = paths.first().map_or(Path::new("."), PathBuf::as_path);
         let key = KeyArgs {
@@ -82,7 +81,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .public_key(near)?;
         let mine = correspond::sign::fingerprint(&key);
         // Mine, and every file that is not a valid game: a broken game may be mine too.
-        listed.retain(|l| l.game.as_ref().map_or(true, |g| awaited(g) == Some(&mine)));
+        listed.retain(|l| l.valid().is_none_or(|g| awaited(g) == Some(&mine)));
         listed.sort_by_cached_key(urgency);
     }
     if args.json {
@@ -116,20 +115,6 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     Ok(status)
 }
 
-/// As `verify`'s: 2 if a file cannot be read, 1 if one is invalid, else 0.
-fn exit_status(listed: &[Listed]) -> ExitStatus {
-    if listed
-        .iter()
-        .any(|l| matches!(l.game, Err(Problem::Unreadable(_))))
-    {
-        ExitStatus::Usage
-    } else if listed.iter().any(|l| l.game.is_err()) {
-        ExitStatus::Rejected
-    } else {
-        ExitStatus::Success
-    }
-}
-
 /// The fingerprint of the player a game waits for, while it goes on.
 fn awaited(game: &Summary) -> Option<&String> {
     game.phase
@@ -140,7 +125,7 @@ fn awaited(game: &Summary) -> Option<&String> {
 /// How urgent a game is: the nearest deadline first, then games without one, the oldest last
 /// record first; the file's path last, so that the order is always the same.
 fn urgency(listed: &Listed) -> (i64, Option<Timestamp>, PathBuf) {
-    let game = listed.game.as_ref().ok();
+    let game = listed.valid();
     // Games with no deadline after those with one.
     let deadline = game
         .and_then(|g| g.clocks.as_ref())
@@ -163,12 +148,12 @@ fn seats(game: &Summary) -> [Player<String>; 2] {
 fn write_text(listed: &Listed, out: &mut Out<'_>) -> Result<(), CliError> {
     let path = correspond::text::path(&listed.path);
     let game = match &listed.game {
-        Ok(game) => game,
-        Err(Problem::Invalid(e)) => {
+        Checked::Valid(game) => game,
+        Checked::Invalid(e) => {
             writeln!(out, "{path}: INVALID: {e}")?;
             return Ok(());
         }
-        Err(Problem::Unreadable(e)) => {
+        Checked::Unreadable(e) => {
             writeln!(out, "{path}: cannot read: {e}")?;
             return Ok(());
         }
@@ -232,27 +217,25 @@ struct RowPlayer<'a> {
 impl<'a> Row<'a> {
     fn of(listed: &'a Listed) -> Row<'a> {
         let file = listed.path.to_string_lossy().into_owned();
-        let game = match &listed.game {
-            Ok(game) => game,
-            Err(problem) => {
-                let error = match problem {
-                    Problem::Invalid(e) => e.to_string(),
-                    Problem::Unreadable(e) => format!("cannot read: {e}"),
-                };
-                return Row {
-                    file,
-                    valid: false,
-                    error: Some(error),
-                    game: None,
-                    players: None,
-                    awaited_seat: None,
-                    status: None,
-                    next: None,
-                    deadline: None,
-                    last_record: None,
-                    result: None,
-                };
-            }
+        let error = match &listed.game {
+            Checked::Valid(_) => None,
+            Checked::Invalid(e) => Some(e.to_string()),
+            Checked::Unreadable(e) => Some(format!("cannot read: {e}")),
+        };
+        let Some(game) = listed.valid() else {
+            return Row {
+                file,
+                valid: false,
+                error,
+                game: None,
+                players: None,
+                awaited_seat: None,
+                status: None,
+                next: None,
+                deadline: None,
+                last_record: None,
+                result: None,
+            };
         };
         Row {
             valid: true,

@@ -23,10 +23,45 @@ pub(crate) struct Args {
     json: bool,
 }
 
-enum Checked {
+/// A file checked: what it holds, its first defect, or why it cannot be read.
+pub(crate) enum Checked {
     Valid(Box<Summary>),
     Invalid(ReplayError),
     Unreadable(String),
+}
+
+/// Checks `files`, the results in their order. Many files: one thread each, as many at once as
+/// there are cores. Fewer files than cores: one at a time, each on every core (its signatures
+/// checked ahead of its replay).
+pub(crate) fn check(files: &[PathBuf]) -> Vec<Checked> {
+    let cores = super::cores();
+    let (at_once, per_file) = if files.len() >= cores {
+        (cores, 1)
+    } else {
+        (1, cores)
+    };
+    correspond::parallel::map_in_order(files, at_once, |path| {
+        match correspond::log::read_limited(path) {
+            Err(e) => Checked::Unreadable(e.to_string()),
+            Ok(bytes) => match replay::verify_with(&bytes, per_file) {
+                Ok(summary) => Checked::Valid(Box::new(summary)),
+                Err(e) => Checked::Invalid(e),
+            },
+        }
+    })
+}
+
+/// The exit status of a check: 2 if a file cannot be read, 1 if one is invalid, else 0.
+pub(crate) fn exit_status<'a>(checked: impl IntoIterator<Item = &'a Checked>) -> ExitStatus {
+    let mut status = ExitStatus::Success;
+    for c in checked {
+        match c {
+            Checked::Unreadable(_) => return ExitStatus::Usage,
+            Checked::Invalid(_) => status = ExitStatus::Rejected,
+            Checked::Valid(_) => {}
+        }
+    }
+    status
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
@@ -43,23 +78,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             None => error,
         });
     }
-    // Many files: one thread each, as many at once as there are cores. Fewer files than cores:
-    // one at a time, each on every core (its signatures checked ahead of its replay).
-    let cores = super::cores();
-    let (at_once, per_file) = if files.len() >= cores {
-        (cores, 1)
-    } else {
-        (1, cores)
-    };
-    let checked = correspond::parallel::map_in_order(&files, at_once, |path| {
-        match correspond::log::read_limited(path) {
-            Err(e) => Checked::Unreadable(e.to_string()),
-            Ok(bytes) => match replay::verify_with(&bytes, per_file) {
-                Ok(summary) => Checked::Valid(Box::new(summary)),
-                Err(e) => Checked::Invalid(e),
-            },
-        }
-    });
+    let checked = check(&files);
     let results: Vec<(PathBuf, Checked)> = files.into_iter().zip(checked).collect();
     if args.json {
         write_json(&results, out)?;
@@ -69,19 +88,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             writeln!(out, "{line}")?;
         }
     }
-    let status = if results
-        .iter()
-        .any(|(_, c)| matches!(c, Checked::Unreadable(_)))
-    {
-        ExitStatus::Usage
-    } else if results
-        .iter()
-        .any(|(_, c)| matches!(c, Checked::Invalid(_)))
-    {
-        ExitStatus::Rejected
-    } else {
-        ExitStatus::Success
-    };
+    let status = exit_status(results.iter().map(|(_, c)| c));
     Ok(status)
 }
 
