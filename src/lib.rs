@@ -40,6 +40,7 @@ pub mod log;
 pub mod mail;
 pub mod parallel;
 pub mod pgn;
+pub mod referee;
 pub mod replay;
 pub mod rules;
 pub mod sign;

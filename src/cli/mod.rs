@@ -37,6 +37,7 @@ mod play;
 mod position;
 mod receive;
 mod record;
+mod referee;
 mod render;
 mod resign;
 mod settle;
@@ -96,6 +97,7 @@ enum Command {
     MergeDriver(merge_driver::Args),
     Mail(mail::Args),
     Receive(receive::Args),
+    Referee(referee::Args),
     Extract(extract::Args),
     Pgn(pgn::Args),
     ImportPgn(import_pgn::Args),
@@ -126,6 +128,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::CheckProof(args) => return check_proof::run(&args, out),
         Command::MergeDriver(args) => return merge_driver::run(&args, out),
         Command::Receive(args) => return receive::run(&args, out),
+        Command::Referee(args) => return referee::run(&args, out),
         Command::Journal(args) => return journal::run(&args, out),
         Command::SetupGit(args) => setup_git::run(&args, out),
         Command::New(args) => new::run(&args, out),

@@ -351,23 +351,16 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
     Ok(())
 }
 
-/// Whether a file found in a folder may be a game file, and so is checked. Only a file that is
-/// plainly something else is not: not empty, and with no trace of a game file in its first 64
-/// KiB (the word `correspond`, which the format line and the comment lines hold, or a
-/// `signature:` line). A damaged game file (a blank line or a byte order mark before its
-/// header, cut short, emptied) keeps such a trace, is checked, and is found invalid: a folder
-/// checked in CI never turns a broken game into one passed over.
+/// Whether a file found in a folder may be a game file, and so is checked (see
+/// [`correspond::log::may_be_a_game_file`]); an unreadable one is, so that the reason is said.
 pub(crate) fn may_be_a_game_file(path: &Path) -> bool {
     use std::io::Read;
     let mut head = Vec::new();
-    let read = correspond::files::open_regular(path)
-        .and_then(|file| file.take(64 * 1024).read_to_end(&mut head));
-    if read.is_err() || head.is_empty() {
-        // Unreadable or empty: checked, so that the reason is said.
-        return true;
-    }
-    let text = String::from_utf8_lossy(&head);
-    text.contains("correspond") || text.lines().any(|l| l.starts_with("signature:"))
+    let read = correspond::files::open_regular(path).and_then(|file| {
+        file.take(correspond::log::GAME_FILE_SNIFF as u64)
+            .read_to_end(&mut head)
+    });
+    read.is_err() || correspond::log::may_be_a_game_file(&head)
 }
 
 /// The line that says which files found in folders were passed over, if any.

@@ -8,8 +8,10 @@
 
 mod commit;
 mod history;
+mod push;
 
 pub use commit::Tracked;
+pub use push::{FileUpdate, Receiving, Update};
 
 /// When a commit is made: seconds since the Unix epoch, and the committer's zone in minutes
 /// east of UTC. Given by the caller: the library reads no clock.
@@ -44,6 +46,9 @@ pub enum GitError {
     /// No git repository holds the file.
     #[error("{0} is not in a git repository")]
     NoRepository(PathBuf),
+    /// A repository with a work tree, where a bare one is needed.
+    #[error("{} is a repository with a work tree, not a bare one", crate::text::path(.0))]
+    NotBare(PathBuf),
     /// The repository has no commit yet.
     #[error("the repository has no commits yet")]
     NoCommits,

@@ -41,8 +41,8 @@ pub use format::{
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
 
 use crate::digest::Digest;
-pub use read::Document;
 use read::{Base, line_of, read_document, split};
+pub use read::{Document, GAME_FILE_SNIFF, may_be_a_game_file};
 use std::ops::Range;
 
 /// Where a document sits in the file.

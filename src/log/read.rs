@@ -7,6 +7,26 @@ use super::{
 };
 use crate::text::shown;
 
+/// How many bytes from its start [`may_be_a_game_file`] looks at.
+pub const GAME_FILE_SNIFF: usize = 64 * 1024;
+
+/// Whether a file found among others (in a folder, in a pushed tree) may be a game file, and so
+/// is checked, from its first [`GAME_FILE_SNIFF`] bytes. Only a file that is plainly something
+/// else is not: not empty, and with no trace of a game file (the word `correspond`, which the
+/// format line and the comment lines hold, or a `signature:` line). A damaged game file (a
+/// blank line or a byte order mark before its header, cut short, emptied) keeps such a trace,
+/// is checked, and is found invalid: a folder checked in CI, or a push to a referee, never
+/// turns a broken game into one passed over.
+#[must_use]
+pub fn may_be_a_game_file(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(GAME_FILE_SNIFF)];
+    if head.is_empty() {
+        return true;
+    }
+    let text = String::from_utf8_lossy(head);
+    text.contains("correspond") || text.lines().any(|l| l.starts_with("signature:"))
+}
+
 /// The parser's message without what this file's error already says (where) or what only a
 /// programmer can act on (the parser's options, Rust types).
 fn yaml_message(message: &str) -> String {

@@ -15,6 +15,7 @@ trait Erased {
         self: Box<Self>,
         file: &GameFile,
         threads: usize,
+        vouched: usize,
     ) -> Result<Box<dyn Erased>, ReplayError>;
     fn awaited(&self) -> Option<Seat>;
     fn summary(self: Box<Self>) -> Summary;
@@ -25,8 +26,9 @@ impl<G: Protocol + 'static> Erased for Replayer<G> {
         self: Box<Self>,
         file: &GameFile,
         threads: usize,
+        vouched: usize,
     ) -> Result<Box<dyn Erased>, ReplayError> {
-        Ok(Box::new((*self).advance_with(file, threads)?))
+        Ok(Box::new((*self).advance_vouched(file, threads, vouched)?))
     }
 
     fn awaited(&self) -> Option<Seat> {
@@ -70,7 +72,21 @@ impl AnyReplayer {
     /// # Errors
     /// The first defect among them.
     pub fn advance_with(self, file: &GameFile, threads: usize) -> Result<AnyReplayer, ReplayError> {
-        Ok(AnyReplayer(self.0.advance(file, threads)?))
+        Ok(AnyReplayer(self.0.advance(file, threads, 0)?))
+    }
+
+    /// [`AnyReplayer::advance_with`], the signatures before document `vouched` taken on its
+    /// caller's word (see [`Replayer::advance_vouched`]).
+    ///
+    /// # Errors
+    /// The first defect among the records not yet replayed.
+    pub fn advance_vouched(
+        self,
+        file: &GameFile,
+        threads: usize,
+        vouched: usize,
+    ) -> Result<AnyReplayer, ReplayError> {
+        Ok(AnyReplayer(self.0.advance(file, threads, vouched)?))
     }
 
     /// The seat the game awaits after the records replayed so far (`None` once it is over).

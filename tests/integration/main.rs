@@ -33,6 +33,7 @@ mod mail_clients;
 mod mail_refusals;
 mod perft_files;
 mod readme;
+mod referee;
 mod reports;
 mod schema;
 mod shell;

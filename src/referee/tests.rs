@@ -1,0 +1,197 @@
+//! The referee over versions cut from a real game: each push it must take, and each it must
+//! refuse, with the document the refusal names.
+
+use super::*;
+use crate::log::LogErrorKind;
+use crate::replay::ErrorKind;
+
+/// The example game (document k, k ≥ 1, is dated 09:0(1+k) on 2025-11-11), and the byte
+/// offsets where its documents end.
+fn game() -> (Vec<u8>, Vec<usize>) {
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/campaign/run-off-claim.yaml"
+    ))
+    .expect("an example game");
+    let s = String::from_utf8(text.clone()).expect("UTF-8");
+    let ends = s
+        .match_indices("\nsignature: ")
+        .map(|(at, _)| at + 1 + s[at + 1..].find('\n').expect("a line end") + 1)
+        .collect();
+    (text, ends)
+}
+
+/// The referee's clock at `time` on the game's day, taking records within ten minutes of it.
+fn at(time: &str) -> Terms {
+    let now = Timestamp::parse(&format!("2025-11-11T{time}Z")).expect("a time");
+    Terms {
+        now: now.to_unix(),
+        max_skew: 600,
+    }
+}
+
+fn push<'a>(before: Option<&'a [u8]>, after: Option<&'a [u8]>) -> Versions<'a> {
+    Versions {
+        before,
+        after,
+        between: &[],
+    }
+}
+
+#[test]
+fn an_append_is_taken_at_the_cost_of_its_records() {
+    let (text, ends) = game();
+    let accepted = judge_file(
+        &push(Some(&text[..ends[3]]), Some(&text[..ends[6]])),
+        at("09:07:00"),
+    )
+    .expect("records appended, dated now");
+    assert_eq!(accepted.added, 4..7);
+    assert_eq!(accepted.summary.records, 6);
+    let whole = judge_file(&push(None, Some(&text)), at("09:10:00")).expect("a new game");
+    assert_eq!(whole.added, 0..ends.len());
+    assert!(whole.summary.result.is_some(), "the game is over");
+}
+
+#[test]
+fn a_signature_on_the_branch_is_taken_on_the_referees_word_and_a_pushed_one_is_checked() {
+    let (text, ends) = game();
+    // A byte of record 3's signature changed (the next record's `prev` would bind it): on the
+    // branch, it was checked when it was pushed.
+    let mut forged = text[..ends[3]].to_vec();
+    let sig = ends[3] - 10;
+    forged[sig] = if forged[sig] == b'A' { b'B' } else { b'A' };
+    let vouched = judge_file(&push(Some(&forged), Some(&forged)), at("09:05:00"));
+    assert_eq!(
+        vouched
+            .expect("the branch's version is the referee's")
+            .added,
+        4..4
+    );
+    // Pushed, it is refused.
+    let refused = judge_file(&push(Some(&text[..ends[1]]), Some(&forged)), at("09:04:00"));
+    let Err(Refusal::Invalid(e)) = refused else {
+        panic!("a forged signature pushed: {refused:?}");
+    };
+    assert_eq!(e.document, Some(3));
+    assert!(matches!(e.kind, ErrorKind::BadSignature(_)), "{e}");
+}
+
+#[test]
+fn a_rewrite_a_cut_and_a_deletion_are_refused() {
+    let (text, ends) = game();
+    let mut changed = text[..ends[5]].to_vec();
+    let in_record_2 = ends[1] + 5;
+    changed[in_record_2] ^= 1;
+    let refused = judge_file(
+        &push(Some(&text[..ends[3]]), Some(&changed)),
+        at("09:06:00"),
+    );
+    let Err(Refusal::Rewritten(e)) = refused else {
+        panic!("a rewrite: {refused:?}");
+    };
+    assert_eq!((e.document, e.kind), (Some(2), LogErrorKind::Changed));
+    let cut = judge_file(
+        &push(Some(&text[..ends[4]]), Some(&text[..ends[2]])),
+        at("09:06:00"),
+    );
+    let Err(Refusal::Rewritten(e)) = cut else {
+        panic!("a move taken back: {cut:?}");
+    };
+    assert_eq!(e.kind, LogErrorKind::Shortened { dropped: 3 });
+    assert_eq!(
+        judge_file(&push(Some(&text[..ends[4]]), None), at("09:06:00")).err(),
+        Some(Refusal::Deleted { commit: None })
+    );
+}
+
+#[test]
+fn a_rewrite_undone_later_in_the_push_is_refused_and_named_by_its_commit() {
+    let (text, ends) = game();
+    let mut changed = text[..ends[4]].to_vec();
+    changed[ends[1] + 5] ^= 1;
+    let between = [
+        ("c1".to_owned(), Some(&text[..ends[4]])),
+        ("c2".to_owned(), Some(&changed[..])),
+    ];
+    let versions = Versions {
+        before: Some(&text[..ends[3]]),
+        after: Some(&text[..ends[6]]),
+        between: &between,
+    };
+    assert_eq!(
+        judge_file(&versions, at("09:07:00")).err(),
+        Some(Refusal::Between("c2".to_owned()))
+    );
+    // A version cut inside a document is not one the file passed through either.
+    let between = [("c3".to_owned(), Some(&text[..ends[4] - 3]))];
+    let versions = Versions {
+        between: &between,
+        ..versions
+    };
+    assert_eq!(
+        judge_file(&versions, at("09:07:00")).err(),
+        Some(Refusal::Between("c3".to_owned()))
+    );
+    let between = [("c4".to_owned(), None)];
+    let versions = Versions {
+        between: &between,
+        ..versions
+    };
+    assert_eq!(
+        judge_file(&versions, at("09:07:00")).err(),
+        Some(Refusal::Deleted {
+            commit: Some("c4".to_owned())
+        })
+    );
+    let between = [("c5".to_owned(), Some(&text[..ends[4]]))];
+    let versions = Versions {
+        between: &between,
+        ..versions
+    };
+    assert_eq!(
+        judge_file(&versions, at("09:07:00"))
+            .expect("appends only")
+            .added,
+        4..7
+    );
+}
+
+#[test]
+fn pushed_documents_are_dated_within_the_skew_of_the_referees_clock() {
+    let (text, ends) = game();
+    let versions = push(Some(&text[..ends[3]]), Some(&text[..ends[6]]));
+    // Record 4 is dated 09:05, record 6 09:07: at 09:15:30, record 4 is 10m30s behind.
+    let refused = judge_file(&versions, at("09:15:30")).expect_err("backdated");
+    assert_eq!(
+        refused.to_string(),
+        "record 4 (line 44): dated 2025-11-11T09:05:00Z, 11 minutes behind the referee's \
+         clock (2025-11-11T09:15:30Z); a document pushed here must be dated within 10 minutes \
+         of it"
+    );
+    assert!(
+        judge_file(&versions, at("09:15:00")).is_ok(),
+        "exactly 10 minutes"
+    );
+    let ahead = judge_file(&versions, at("08:56:59")).expect_err("dated in the future");
+    assert!(
+        matches!(ahead, Refusal::Skew { document: 6, .. }),
+        "{ahead:?}"
+    );
+    assert!(ahead.to_string().contains("11 minutes ahead of"), "{ahead}");
+    // A new game's header is pushed too.
+    let new = judge_file(&push(None, Some(&text[..ends[1]])), at("09:12:00"));
+    assert!(
+        matches!(new, Err(Refusal::Skew { document: 0, .. })),
+        "{new:?}"
+    );
+}
+
+#[test]
+fn a_branch_holding_games_is_neither_deleted_nor_forced() {
+    assert_eq!(judge_branch(true, true, 2), Err(Refusal::BranchDeleted(2)));
+    assert_eq!(judge_branch(false, false, 1), Err(Refusal::ForcePush(1)));
+    assert_eq!(judge_branch(false, true, 3), Ok(()));
+    assert_eq!(judge_branch(true, true, 0), Ok(()), "no game is lost");
+    assert_eq!(judge_branch(false, false, 0), Ok(()));
+}

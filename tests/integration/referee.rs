@@ -1,0 +1,592 @@
+//! The referee through real git: a bare repository with the hook `correspond referee install`
+//! writes, and two players' clones pushing over `file://`. Valid pushes land; each kind of bad
+//! push is refused with the lines git shows the player, and leaves the server as it was.
+
+use crate::util::{correspond, git, keys_dir, transcript};
+use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned};
+use std::path::{Path, PathBuf};
+
+/// A bare repository with the referee, its clock pinned, and alice's and bob's clones.
+struct Server {
+    dir: tempfile::TempDir,
+    /// The time the referee's clock is pinned to.
+    now: std::cell::RefCell<String>,
+}
+
+/// What git's push said: whether it landed, and the hook's `remote:` lines.
+#[derive(Debug, PartialEq, Eq)]
+struct Pushed {
+    landed: bool,
+    remote: Vec<String>,
+}
+
+impl Server {
+    fn new() -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        git(
+            dir.path(),
+            &["init", "-q", "--bare", "-b", "main", "server.git"],
+        );
+        let (code, out, err) = transcript(correspond().current_dir(dir.path()).args([
+            "referee",
+            "install",
+            "server.git",
+        ]));
+        assert_eq!(
+            (code, out.as_str(), err.as_str()),
+            (
+                0,
+                "installed the referee as server.git/hooks/pre-receive: pushes that break a \
+                 game's rules are refused, and records must be dated within 10 minutes of this \
+                 server's clock\nchecked 0 game files on 0 branches: all valid\n",
+                ""
+            )
+        );
+        for (who, name) in [("alice", "Alice Liddell"), ("bob", "Bob Cratchit")] {
+            let url = format!("file://{}", dir.path().join("server.git").display());
+            git(dir.path(), &["clone", "-q", &url, who]);
+            let clone = dir.path().join(who);
+            git(&clone, &["config", "user.name", name]);
+            git(
+                &clone,
+                &["config", "user.email", &format!("{who}@example.org")],
+            );
+            git(&clone, &["checkout", "-q", "-b", "main"]);
+        }
+        Server {
+            dir,
+            now: std::cell::RefCell::default(),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Pins the referee's clock, as a test may (and a player cannot).
+    fn clock(&self, time: &str) {
+        self.now.replace(time.to_owned());
+        git(
+            &self.path("server.git"),
+            &["config", "correspond.refereeTime", time],
+        );
+    }
+
+    /// `who` signs in their clone at `time` (the command commits).
+    fn sign(&self, who: &str, time: &str, args: &[&str]) {
+        let (code, _, err) = transcript(
+            correspond()
+                .current_dir(self.path(who))
+                .env("CORRESPOND_TIME", time)
+                .args(args)
+                .arg("--key")
+                .arg(keys_dir().join(who)),
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}");
+    }
+
+    fn git(&self, who: &str, args: &[&str]) -> String {
+        git(&self.path(who), args)
+    }
+
+    /// `who` pushes with `args` after `git push`.
+    fn push(&self, who: &str, args: &[&str]) -> Pushed {
+        let out = std::process::Command::new("git")
+            .current_dir(self.path(who))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .arg("push")
+            .args(args)
+            .output()
+            .expect("run git");
+        let remote = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter_map(|l| l.strip_prefix("remote: "))
+            .map(|l| l.trim_end().to_owned())
+            .collect();
+        Pushed {
+            landed: out.status.success(),
+            remote,
+        }
+    }
+
+    /// Everything the server holds: its references and its objects.
+    fn state(&self) -> String {
+        let server = self.path("server.git");
+        git(&server, &["for-each-ref"])
+            + &git(
+                &server,
+                &["cat-file", "--batch-all-objects", "--batch-check"],
+            )
+    }
+
+    /// alice creates a chess game at 10:00 (she plays White) with `terms` (more arguments
+    /// for `new`), bob accepts at 10:05 and alice plays e4 at 10:09, each pushing at once.
+    fn opening(&self, terms: &[&str]) {
+        self.clock("2026-03-01T10:00:00Z");
+        let bob = keys_dir().join("bob.pub");
+        let mut new = vec![
+            "new",
+            "chess",
+            "game.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            bob.to_str().expect("UTF-8"),
+        ];
+        new.extend(terms);
+        self.sign("alice", "2026-03-01T10:00:00Z", &new);
+        assert_eq!(
+            self.push("alice", &["-q", "-u", "origin", "main"]),
+            self.landed(&[
+                "refs/heads/main: game.yaml: a new game, verified; waiting for bob (black) to accept \
+                 the game",
+            ])
+        );
+        self.clock("2026-03-01T10:06:00Z");
+        self.git("bob", &["pull", "-q", "origin", "main"]);
+        self.git("bob", &["branch", "-q", "--set-upstream-to", "origin/main"]);
+        self.sign("bob", "2026-03-01T10:05:00Z", &["accept", "game.yaml"]);
+        assert_eq!(
+            self.push("bob", &["-q"]),
+            self.landed(&["refs/heads/main: game.yaml: record 1 taken; alice (white) to move"])
+        );
+        self.clock("2026-03-01T10:10:00Z");
+        self.git("alice", &["pull", "-q"]);
+        self.sign(
+            "alice",
+            "2026-03-01T10:09:00Z",
+            &["play", "game.yaml", "e4"],
+        );
+        assert_eq!(
+            self.push("alice", &["-q"]),
+            self.landed(&["refs/heads/main: game.yaml: record 2 taken; bob (black) to move"])
+        );
+        self.git("bob", &["pull", "-q"]);
+    }
+
+    /// A record of bob's for the game in his clone, `action` at `time`, signed by `key`'s
+    /// holder with OpenSSH (not by this program, which would refuse to sign it), and committed.
+    fn forge(&self, key: &str, action: Action, time: &str) {
+        let path = self.path("bob").join("game.yaml");
+        let bytes = std::fs::read(&path).expect("the game");
+        let file = GameFile::parse(&bytes).expect("well-formed");
+        let record = Record {
+            seq: file.documents() as u64,
+            prev: file.digest(file.documents() - 1),
+            signer: "bob".into(),
+            action,
+            time: Timestamp::parse(time).expect("a time"),
+        };
+        let unsigned = record_unsigned(&record);
+        let signature = ssh_sign(self.dir.path(), key, &unsigned);
+        let grown = [
+            bytes,
+            format!("{unsigned}signature: {signature}\n").into_bytes(),
+        ]
+        .concat();
+        std::fs::write(&path, grown).expect("write");
+        self.git("bob", &["commit", "-q", "-am", "a record made by hand"]);
+    }
+}
+
+impl Server {
+    /// A push that landed: the hook's lines, after its note of the pinned clock.
+    fn landed(&self, lines: &[&str]) -> Pushed {
+        self.said(true, lines)
+    }
+
+    /// A push refused: the hook's lines, and its last.
+    fn refused(&self, lines: &[&str]) -> Pushed {
+        self.said(false, lines)
+    }
+
+    fn said(&self, landed: bool, lines: &[&str]) -> Pushed {
+        let mut remote = vec![format!(
+            "correspond referee: the clock is pinned to {} by correspond.refereeTime, which is \
+             for tests only",
+            self.now.borrow()
+        )];
+        remote.extend(lines.iter().map(|l| format!("correspond referee: {l}")));
+        if !landed {
+            let n = lines.len();
+            remote.push(format!(
+                "correspond referee: push refused ({n} {}); nothing was changed",
+                if n == 1 { "problem" } else { "problems" }
+            ));
+        }
+        Pushed { landed, remote }
+    }
+}
+
+/// `bytes` signed by the test key `key` with `ssh-keygen -Y sign`: the signature line's value.
+fn ssh_sign(dir: &Path, key: &str, bytes: &str) -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let private = dir.join(format!("{key}.key"));
+    std::fs::copy(keys_dir().join(key), &private).expect("copy the key");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let message = dir.join("record.bytes");
+    std::fs::write(&message, bytes).expect("write");
+    let _ = std::fs::remove_file(dir.join("record.bytes.sig"));
+    let out = std::process::Command::new("ssh-keygen")
+        .args(["-Y", "sign", "-n", "correspond", "-f"])
+        .arg(&private)
+        .arg(&message)
+        .output()
+        .expect("ssh-keygen");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(dir.join("record.bytes.sig"))
+        .expect("the signature")
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .collect()
+}
+
+#[test]
+fn valid_pushes_land_and_each_bad_push_is_refused_and_changes_nothing() {
+    let server = Server::new();
+    server.opening(&[]);
+    server.clock("2026-03-01T10:20:00Z");
+    type Forged<'a> = (&'a str, &'a dyn Fn(&Server), Vec<&'a str>);
+    let refusals: [Forged<'_>; 4] = [
+        (
+            "an illegal move",
+            &|s: &Server| s.forge("bob", Action::Move("e7e4".into()), "2026-03-01T10:19:00Z"),
+            vec![
+                "refused refs/heads/main: game.yaml: record 3 (line 33): illegal move e7e4: a \
+                 pawn on e7 cannot move to e4",
+            ],
+        ),
+        (
+            "a record signed with another key",
+            &|s: &Server| s.forge("carol", Action::Move("e7e5".into()), "2026-03-01T10:19:00Z"),
+            vec![
+                "refused refs/heads/main: game.yaml: record 3 (line 33): bad signature: made \
+                 with the key SHA256:0LfYJQ9mKakoqO6Wwop8fxBWNHS1ZPaQVYyH6YnC/PQ, which is not \
+                 bob's",
+            ],
+        ),
+        (
+            "a backdated record",
+            &|s: &Server| s.forge("bob", Action::Move("e7e5".into()), "2026-03-01T10:09:30Z"),
+            vec![
+                "refused refs/heads/main: game.yaml: record 3 (line 33): dated \
+                 2026-03-01T10:09:30Z, 11 minutes behind the referee's clock \
+                 (2026-03-01T10:20:00Z); a document pushed here must be dated within 10 \
+                 minutes of it",
+            ],
+        ),
+        (
+            "a record dated in the future",
+            &|s: &Server| s.forge("bob", Action::Move("e7e5".into()), "2026-03-01T11:00:00Z"),
+            vec![
+                "refused refs/heads/main: game.yaml: record 3 (line 33): dated \
+                 2026-03-01T11:00:00Z, 40 minutes ahead of the referee's clock \
+                 (2026-03-01T10:20:00Z); a document pushed here must be dated within 10 \
+                 minutes of it",
+            ],
+        ),
+    ];
+    for (what, forge, lines) in refusals {
+        let before = server.state();
+        forge(&server);
+        assert_eq!(
+            server.push("bob", &["-q"]),
+            server.refused(&lines),
+            "{what}"
+        );
+        assert_eq!(server.state(), before, "{what}: the server is as it was");
+        server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
+    }
+    // After all that, bob's real move lands.
+    server.sign("bob", "2026-03-01T10:19:00Z", &["play", "game.yaml", "e5"]);
+    assert_eq!(
+        server.push("bob", &["-q"]),
+        server.landed(&["refs/heads/main: game.yaml: record 3 taken; alice (white) to move"])
+    );
+}
+
+#[test]
+fn no_game_is_rewritten_deleted_moved_or_forced_away() {
+    let server = Server::new();
+    server.opening(&[]);
+    server.clock("2026-03-01T10:15:00Z");
+    let game = server.path("alice").join("game.yaml");
+    let text = std::fs::read_to_string(&game).expect("the game");
+    let rewritten = text.replace(
+        "time: \"2026-03-01T10:09:00Z\"",
+        "time: \"2026-03-01T10:08:00Z\"",
+    );
+    assert_ne!(rewritten, text);
+    type Push = (
+        &'static str,
+        Box<dyn Fn(&Server)>,
+        Vec<String>,
+        Vec<&'static str>,
+    );
+    let rewrite = rewritten.clone();
+    let cases: Vec<Push> = vec![
+        (
+            "a record rewritten",
+            Box::new(move |s: &Server| {
+                std::fs::write(s.path("alice").join("game.yaml"), &rewrite).expect("write");
+                s.git("alice", &["commit", "-q", "-am", "e4 a minute earlier"]);
+            }),
+            // Line 31 is record 2's time, the line changed.
+            vec![
+                "refused refs/heads/main: game.yaml: this push rewrites the game: record 2 \
+                 (line 31): this document was changed; a later version may only append records"
+                    .to_owned(),
+            ],
+            vec!["-q"],
+        ),
+        (
+            "a rewrite undone by the next commit",
+            Box::new(move |s: &Server| {
+                std::fs::write(s.path("alice").join("game.yaml"), &rewritten).expect("write");
+                s.git("alice", &["commit", "-q", "-am", "e4 a minute earlier"]);
+                s.git("alice", &["revert", "--no-edit", "HEAD"]);
+            }),
+            vec!["COMMIT".to_owned()],
+            vec!["-q"],
+        ),
+        (
+            "the game deleted",
+            Box::new(|s: &Server| {
+                s.git("alice", &["rm", "-q", "game.yaml"]);
+                s.git("alice", &["commit", "-q", "-m", "tidy up"]);
+            }),
+            vec![
+                "refused refs/heads/main: game.yaml: the game file is deleted; a referee keeps \
+                 every game file where it is (never deleted, moved or renamed)"
+                    .to_owned(),
+            ],
+            vec!["-q"],
+        ),
+        (
+            "a force-push taking e4 back",
+            Box::new(|s: &Server| {
+                s.git("alice", &["reset", "-q", "--hard", "HEAD~1"]);
+            }),
+            vec![
+                "refused refs/heads/main: this is a force-push to a branch that holds 1 game \
+                 file, which could take records away; put your commits on top of the branch \
+                 (git pull) and push again"
+                    .to_owned(),
+            ],
+            vec!["-q", "--force"],
+        ),
+    ];
+    for (what, change, lines, push) in cases {
+        let before = server.state();
+        change(&server);
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let pushed = server.push("alice", &push);
+        let lines = if lines == ["COMMIT"] {
+            let commit = server.git("alice", &["rev-parse", "--short=12", "HEAD~1"]);
+            vec![format!(
+                "refused refs/heads/main: game.yaml: commit {} holds a version of the game that \
+                 the pushed file does not extend (a record changed there and restored later is \
+                 a rewrite too); push a history that only appends",
+                commit.trim()
+            )]
+        } else {
+            lines.iter().map(|l| (*l).to_owned()).collect()
+        };
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(pushed, server.refused(&lines), "{what}");
+        assert_eq!(server.state(), before, "{what}: the server is as it was");
+        server.git("alice", &["reset", "-q", "--hard", "origin/main"]);
+    }
+    // A branch made from main holds the same game: nothing new is judged, and it lands; then
+    // it cannot be deleted.
+    assert_eq!(
+        server.push("alice", &["-q", "origin", "main:club"]),
+        server.landed(&[])
+    );
+    let before = server.state();
+    assert_eq!(
+        server.push("alice", &["-q", "origin", ":club"]),
+        server.refused(&[
+            "refused refs/heads/club: this deletes a branch that holds 1 game file; \
+                          a referee keeps every game"
+        ])
+    );
+    assert_eq!(server.state(), before);
+    // A game moved is a game deleted, and its new copy is a new game, whose header is dated
+    // too long ago to be pushed now.
+    server.git("alice", &["mv", "game.yaml", "moved.yaml"]);
+    server.git("alice", &["commit", "-q", "-m", "rename"]);
+    assert_eq!(
+        server.push("alice", &["-q"]),
+        server.refused(&[
+            "refused refs/heads/main: game.yaml: the game file is deleted; a referee keeps \
+             every game file where it is (never deleted, moved or renamed)",
+            "refused refs/heads/main: moved.yaml: header (line 4): dated 2026-03-01T10:00:00Z, \
+             15 minutes behind the referee's clock (2026-03-01T10:15:00Z); a document pushed \
+             here must be dated within 10 minutes of it",
+        ])
+    );
+}
+
+#[test]
+fn the_referee_goes_only_where_it_can_hold_every_game_already_there() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let install = |args: &[&str]| {
+        transcript(
+            correspond()
+                .current_dir(dir)
+                .args(["referee", "install"])
+                .args(args),
+        )
+    };
+    // A clone with a work tree is not where players push.
+    git(dir, &["init", "-q", "-b", "main", "work"]);
+    let hint = "hint: the referee guards the repository players push to, made with `git init \
+                --bare`\n";
+    assert_eq!(
+        install(&["work"]),
+        (
+            2,
+            String::new(),
+            format!("error: work is a repository with a work tree, not a bare one\n{hint}")
+        )
+    );
+    assert_eq!(
+        install(&["nowhere"]),
+        (
+            2,
+            String::new(),
+            format!("error: nowhere is not a git repository\n{hint}")
+        )
+    );
+    // A repository holding a game that does not verify: no record could mend it.
+    git(dir, &["init", "-q", "--bare", "-b", "main", "club.git"]);
+    git(dir, &["clone", "-q", "club.git", "clone"]);
+    let clone = dir.join("clone");
+    std::fs::create_dir(clone.join("games")).expect("mkdir");
+    let invalid = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/invalid");
+    for name in ["illegal-move.yaml", "gap.yaml"] {
+        std::fs::copy(invalid.join(name), clone.join("games").join(name)).expect("copy");
+    }
+    std::fs::write(clone.join("compose.yml"), "services: {}\n").expect("write");
+    git(&clone, &["add", "."]);
+    git(
+        &clone,
+        &[
+            "-c",
+            "user.name=c",
+            "-c",
+            "user.email=c@example.org",
+            "commit",
+            "-q",
+            "-m",
+            "games",
+        ],
+    );
+    git(&clone, &["push", "-q", "origin", "HEAD:main"]);
+    let (code, out, err) = install(&["club.git"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    let gap = correspond::replay::verify(&std::fs::read(invalid.join("gap.yaml")).expect("read"))
+        .expect_err("invalid");
+    let illegal = correspond::replay::verify(
+        &std::fs::read(invalid.join("illegal-move.yaml")).expect("read"),
+    )
+    .expect_err("invalid");
+    assert_eq!(
+        err,
+        format!(
+            "error: not installed: 2 game files on club.git do not verify, and no record \
+             appended could mend it\nhint: refs/heads/main: games/gap.yaml: {gap}\nhint: \
+             refs/heads/main: games/illegal-move.yaml: {illegal}\nhint: move those games out \
+             of the branches, then install again\n"
+        )
+    );
+    assert!(
+        !dir.join("club.git/hooks/pre-receive").exists(),
+        "nothing installed"
+    );
+    // Someone else's hook is left as it is.
+    git(dir, &["init", "-q", "--bare", "-b", "main", "other.git"]);
+    let theirs = dir.join("other.git/hooks/pre-receive");
+    std::fs::write(&theirs, "#!/bin/sh\nexit 0\n").expect("write");
+    let (code, out, err) = install(&["other.git"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with(
+            "error: other.git/hooks/pre-receive is there already, and is not the referee's; it \
+             was left as it is\nhint: run the referee from it: pass its standard input to `'"
+        ) && err.ends_with(
+            "' referee hook --max-skew 10` and refuse the push when that exits non-zero\n"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&theirs).expect("read"),
+        "#!/bin/sh\nexit 0\n"
+    );
+    // The referee's own hook is replaced, with the new terms.
+    std::fs::remove_file(&theirs).expect("remove");
+    assert_eq!(install(&["other.git"]).0, 0);
+    let (code, out, err) = install(&["other.git", "--max-skew", "3"]);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            "installed the referee as other.git/hooks/pre-receive: pushes that break a game's \
+             rules are refused, and records must be dated within 3 minutes of this server's \
+             clock\nchecked 0 game files on 0 branches: all valid\n",
+            ""
+        )
+    );
+    let hook = std::fs::read_to_string(&theirs).expect("the hook");
+    assert!(hook.ends_with(" referee hook --max-skew 3\n"), "{hook}");
+    assert_eq!(
+        install(&["other.git", "--max-skew", "0"]).0,
+        2,
+        "at least a minute"
+    );
+}
+
+#[test]
+fn a_claim_on_time_lands_only_once_the_referees_clock_has_passed_the_deadline() {
+    let server = Server::new();
+    server.opening(&["--time-control", "1/move"]);
+    // bob does not move; his deadline is 10:09 the next day. alice's claim, dated 10:10, is
+    // pushed at 09:55 by the server's clock: a time the referee has not reached is refused.
+    server.clock("2026-03-02T09:55:00Z");
+    server.sign(
+        "alice",
+        "2026-03-02T10:10:00Z",
+        &["claim-timeout", "game.yaml"],
+    );
+    let before = server.state();
+    assert_eq!(
+        server.push("alice", &["-q"]),
+        server.refused(&[
+            "refused refs/heads/main: game.yaml: record 3 (line 35): dated \
+             2026-03-02T10:10:00Z, 15 minutes ahead of the referee's clock \
+             (2026-03-02T09:55:00Z); a document pushed here must be dated within 10 minutes \
+             of it",
+        ])
+    );
+    assert_eq!(server.state(), before);
+    // At 10:12 it lands, and ends the game.
+    server.clock("2026-03-02T10:12:00Z");
+    assert_eq!(
+        server.push("alice", &["-q"]),
+        server.landed(&[
+            "refs/heads/main: game.yaml: record 3 taken; game over: white wins: bob (black) ran \
+             out of time",
+        ])
+    );
+}
