@@ -1,4 +1,5 @@
-//! `correspond audit`: check a game file's git history, commit by commit.
+//! `correspond audit`: check a game file's git history, commit by commit; or every game file a
+//! folder's history holds or held.
 
 use super::CliError;
 use super::error::ExitStatus;
@@ -18,65 +19,130 @@ use std::path::{Path, PathBuf};
 /// pass. Exit code: 0 if the history is clean, 1 if there is any violation, 2 if the history
 /// cannot be read, 3 if it holds no violation but cannot be checked whole (run
 /// `git fetch --unshallow`).
+///
+/// A folder stands for every game file that the branch's history holds or ever held under it
+/// (found as `verify FOLDER` finds them, in every commit of the line), so that a game deleted
+/// since is audited too: `correspond audit .` in CI checks a whole club's history. The files
+/// are audited in turn, and the exit code is the worst of theirs.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The game file, inside a git work tree (it need not exist any more).
-    file: PathBuf,
-    /// Print one JSON object.
+    /// Game files or folders, inside a git work tree (a file need not exist any more).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Print JSON: one object for one file named, an array of them otherwise.
     #[arg(long)]
     json: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    if args.file.is_dir() {
-        return Err(CliError::usage(format!(
-            "{} is a folder; audit takes one game file",
-            correspond::text::path(&args.file)
-        )));
-    }
-    let history = History::of(&args.file).map_err(|e| {
-        // That error names the file itself.
-        let message = if matches!(e, correspond::git::GitError::NoRepository(_)) {
-            e.to_string()
+    let mut files = Vec::new();
+    for path in &args.paths {
+        if path.is_dir() {
+            files.extend(correspond::git::game_files_held(path).map_err(|e| {
+                CliError::usage(e.to_string())
+                    .hint("audit reads the history of the git repository that holds the folder")
+            })?);
         } else {
-            format!("{}: {e}", correspond::text::path(&args.file))
-        };
-        CliError::usage(message)
-            .hint("audit reads the file's history from the git repository that holds it")
-    })?;
-    // The working copy, when the file is there, is checked against the last commit's.
-    let work = correspond::log::read_limited(&args.file).ok();
-    let report = audit_history(&history, work.as_deref()).map_err(|e| match e {
-        HistoryError::Git(e) => read_error(&args.file, &e),
-        never @ HistoryError::NeverHeld { .. } => {
-            CliError::usage(format!("{}: {never}", correspond::text::path(&args.file)))
+            files.push(path.clone());
         }
-    })?;
+    }
+    let one = args.paths.len() == 1 && !args.paths[0].is_dir();
+    let mut reports = Vec::with_capacity(files.len());
+    for file in &files {
+        reports.push((file, audit(file)?));
+    }
     if args.json {
-        /// The report, after the file it is about.
+        /// A report, after the file it is about.
         #[derive(serde::Serialize)]
         struct Json<'a> {
             file: String,
             #[serde(flatten)]
             report: &'a Report,
         }
-        let json = Json {
-            file: args.file.to_string_lossy().into_owned(),
-            report: &report,
-        };
-        let text =
-            serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
+        let json: Vec<Json<'_>> = reports
+            .iter()
+            .map(|(file, report)| Json {
+                file: file.to_string_lossy().into_owned(),
+                report,
+            })
+            .collect();
+        let text = if one {
+            serde_json::to_string_pretty(&json[0])
+        } else {
+            serde_json::to_string_pretty(&json)
+        }
+        .map_err(|e| CliError::usage(e.to_string()))?;
         writeln!(out, "{}", correspond::text::json(text))?;
     } else {
-        render(&args.file, &report, out)?;
+        for (i, (file, report)) in reports.iter().enumerate() {
+            if i > 0 {
+                writeln!(out)?;
+            }
+            render(file, report, out)?;
+        }
+        if !one {
+            summary(&reports, out)?;
+        }
     }
-    Ok(if report.violations > 0 {
-        ExitStatus::Rejected
-    } else if !report.complete {
-        ExitStatus::Incomplete
-    } else {
-        ExitStatus::Success
-    })
+    let status = |report: &Report| {
+        if report.violations > 0 {
+            ExitStatus::Rejected
+        } else if !report.complete {
+            ExitStatus::Incomplete
+        } else {
+            ExitStatus::Success
+        }
+    };
+    let statuses: Vec<ExitStatus> = reports.iter().map(|(_, r)| status(r)).collect();
+    Ok([ExitStatus::Rejected, ExitStatus::Incomplete]
+        .into_iter()
+        .find(|worst| statuses.contains(worst))
+        .unwrap_or(ExitStatus::Success))
+}
+
+/// The last line of an audit of several files.
+fn summary(reports: &[(&PathBuf, Report)], out: &mut Out<'_>) -> Result<(), CliError> {
+    let violated = reports.iter().filter(|(_, r)| r.violations > 0).count();
+    let incomplete = reports
+        .iter()
+        .filter(|(_, r)| r.violations == 0 && !r.complete)
+        .count();
+    if !reports.is_empty() {
+        writeln!(out)?;
+    }
+    let audited = count(reports.len(), "game file");
+    match (violated, incomplete) {
+        (0, 0) => writeln!(out, "{audited} audited: every history clean")?,
+        _ => writeln!(
+            out,
+            "{audited} audited: {} with violations, {} not seen whole",
+            violated, incomplete
+        )?,
+    }
+    Ok(())
+}
+
+/// Audits one file's history.
+fn audit(file: &Path) -> Result<Report, CliError> {
+    let history = History::of(file).map_err(|e| {
+        // That error names the file itself.
+        let message = if matches!(e, correspond::git::GitError::NoRepository(_)) {
+            e.to_string()
+        } else {
+            format!("{}: {e}", correspond::text::path(file))
+        };
+        CliError::usage(message)
+            .hint("audit reads the file's history from the git repository that holds it")
+    })?;
+    // The working copy, when the file is there, is checked against the last commit's.
+    let work = correspond::log::read_limited(file).ok();
+    let report = audit_history(&history, work.as_deref()).map_err(|e| match e {
+        HistoryError::Git(e) => read_error(file, &e),
+        never @ HistoryError::NeverHeld { .. } => {
+            CliError::usage(format!("{}: {never}", correspond::text::path(file)))
+        }
+    })?;
+    Ok(report)
 }
 
 /// The report as text, a line per commit.

@@ -400,3 +400,60 @@ impl History {
         }
     }
 }
+
+/// Every game file that the first-parent line from `HEAD` holds or ever held under `folder` (a
+/// folder of a work tree), as paths under it: found as `correspond verify FOLDER` finds them in
+/// a checkout, in any commit of the line, so that a game deleted since is audited too. Sorted.
+///
+/// # Errors
+/// When no repository holds the folder, it has no commits, or git fails.
+pub fn game_files_held(folder: &Path) -> Result<Vec<PathBuf>, GitError> {
+    let no_repository = || GitError::NoRepository(folder.to_owned());
+    let absolute = std::fs::canonicalize(folder).map_err(|_| no_repository())?;
+    let repo = Repository::discover(&absolute).map_err(|_| no_repository())?;
+    let workdir = repo
+        .workdir()
+        .and_then(|w| w.canonicalize().ok())
+        .ok_or_else(no_repository)?;
+    let within = absolute
+        .strip_prefix(&workdir)
+        .map_err(|_| GitError::Outside(folder.to_owned()))?;
+    let mut prefix = std::os::unix::ffi::OsStrExt::as_bytes(within.as_os_str()).to_vec();
+    if !prefix.is_empty() {
+        prefix.push(b'/');
+    }
+    repo.head().map_err(|_| GitError::NoCommits)?;
+    let mut walk = repo.revwalk()?;
+    walk.push_head()?;
+    walk.simplify_first_parent()?;
+    let mut versions: std::collections::BTreeMap<Vec<u8>, std::collections::BTreeSet<Oid>> =
+        std::collections::BTreeMap::new();
+    for id in walk {
+        let tree = repo.find_commit(id?)?.tree()?;
+        for (path, blob) in super::push::yaml_blobs(&repo, &tree)? {
+            if path.starts_with(&prefix) {
+                versions.entry(path).or_default().insert(blob);
+            }
+        }
+    }
+    let mut held = Vec::new();
+    for (path, blobs) in versions {
+        let mut game = false;
+        for blob in blobs {
+            if crate::log::may_be_a_game_file(repo.find_blob(blob)?.content()) {
+                game = true;
+                break;
+            }
+        }
+        if game {
+            let relative: &std::ffi::OsStr =
+                std::os::unix::ffi::OsStrExt::from_bytes(&path[prefix.len()..]);
+            held.push(if folder == Path::new(".") {
+                PathBuf::from(relative)
+            } else {
+                folder.join(relative)
+            });
+        }
+    }
+    Ok(held)
+}

@@ -23,7 +23,7 @@ pub struct When {
     pub offset_minutes: i32,
 }
 pub use git2::Oid;
-pub use history::{Boundary, Content, Cut, History, Rewind, Step, Version};
+pub use history::{Boundary, Content, Cut, History, Rewind, Step, Version, game_files_held};
 
 use git2::Repository;
 use std::path::{Path, PathBuf};

@@ -232,45 +232,8 @@ impl Receiving {
         Ok(files)
     }
 
-    /// The `*.yaml` and `*.yml` blobs of a tree, by path, hidden entries and symbolic links
-    /// passed over as `verify FOLDER` passes them over.
     fn candidates(&self, tree: &Tree<'_>) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
-        let mut found = BTreeMap::new();
-        self.walk(tree, &mut Vec::new(), &mut found)?;
-        Ok(found)
-    }
-
-    fn walk(
-        &self,
-        tree: &Tree<'_>,
-        prefix: &mut Vec<u8>,
-        found: &mut BTreeMap<Vec<u8>, Oid>,
-    ) -> Result<(), GitError> {
-        for entry in tree {
-            let name = entry.name_bytes();
-            if name.starts_with(b".") {
-                continue;
-            }
-            let start = prefix.len();
-            prefix.extend_from_slice(name);
-            match entry.kind() {
-                Some(ObjectType::Tree) => {
-                    prefix.push(b'/');
-                    let subtree = self.repo.find_tree(entry.id())?;
-                    self.walk(&subtree, prefix, found)?;
-                }
-                // 0o120000 is a symbolic link, which is stored as a blob too.
-                Some(ObjectType::Blob)
-                    if entry.filemode() != 0o120_000
-                        && (name.ends_with(b".yaml") || name.ends_with(b".yml")) =>
-                {
-                    found.insert(prefix.clone(), entry.id());
-                }
-                _ => {}
-            }
-            prefix.truncate(start);
-        }
-        Ok(())
+        yaml_blobs(&self.repo, tree)
     }
 
     /// A blob's bytes, up to one more than a game file may hold: a larger file is refused as
@@ -281,4 +244,50 @@ impl Receiving {
         let content = blob.content();
         Ok(content[..content.len().min(limit.saturating_add(1))].to_vec())
     }
+}
+
+/// The `*.yaml` and `*.yml` blobs of a tree, by path, hidden entries and symbolic links passed
+/// over as `verify FOLDER` passes them over.
+///
+/// # Errors
+/// When git cannot read a tree.
+pub(super) fn yaml_blobs(
+    repo: &Repository,
+    tree: &Tree<'_>,
+) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
+    let mut found = BTreeMap::new();
+    walk(repo, tree, &mut Vec::new(), &mut found)?;
+    Ok(found)
+}
+
+fn walk(
+    repo: &Repository,
+    tree: &Tree<'_>,
+    prefix: &mut Vec<u8>,
+    found: &mut BTreeMap<Vec<u8>, Oid>,
+) -> Result<(), GitError> {
+    for entry in tree {
+        let name = entry.name_bytes();
+        if name.starts_with(b".") {
+            continue;
+        }
+        let start = prefix.len();
+        prefix.extend_from_slice(name);
+        match entry.kind() {
+            Some(ObjectType::Tree) => {
+                prefix.push(b'/');
+                walk(repo, &repo.find_tree(entry.id())?, prefix, found)?;
+            }
+            // 0o120000 is a symbolic link, which is stored as a blob too.
+            Some(ObjectType::Blob)
+                if entry.filemode() != 0o120_000
+                    && (name.ends_with(b".yaml") || name.ends_with(b".yml")) =>
+            {
+                found.insert(prefix.clone(), entry.id());
+            }
+            _ => {}
+        }
+        prefix.truncate(start);
+    }
+    Ok(())
 }

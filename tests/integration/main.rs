@@ -40,6 +40,7 @@ mod shell;
 mod stumbles;
 mod util;
 mod vs_shakmaty;
+mod workflows;
 
 /// Every `.rs` file in this folder must be a module above, or its tests would silently not run.
 #[test]
