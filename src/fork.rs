@@ -7,7 +7,7 @@
 //! file up to the fork) followed by the two conflicting records, each exactly as signed.
 
 use crate::log::{Action, GameFile};
-use crate::replay::{AnyReplayer, ReplayError, Seat, check_record};
+use crate::replay::{AnyReplayer, ReplayError, Seat, Signatory, check_record};
 
 /// Which copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +170,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     let common = &a[..fa.span(document).start];
     let base = parse(Copy::A, common)?;
     let awaited = replayed(Copy::A, &base)?.awaited();
-    let mut signers = [Seat::Creator; 2];
+    let mut signers = [Signatory::Player(Seat::Creator); 2];
     let mut lines = [0; 2];
     let mut records = [
         (String::new(), Action::Resign),
@@ -199,16 +199,19 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
             .map(|e| e.to_string())
     });
     let equivocation = signers[0] == signers[1];
-    let seen = if equivocation {
-        None
-    } else {
-        not_crossed([&fa, &fb], document, signers, awaited)
+    // The crossing rule is the players'; a record of the arbiter's crossing a player's is a
+    // race that neither wins by it.
+    let seats = signers.map(Signatory::seat);
+    let seen = match seats {
+        [Some(a), Some(b)] if !equivocation => not_crossed([&fa, &fb], document, [a, b], awaited),
+        _ => None,
     };
+    let awaits = |seat: Option<Seat>| seat.is_some() && seat == awaited;
     let stands = if equivocation || seen.is_some() || defects.iter().any(Option::is_some) {
         None
-    } else if Some(signers[0]) == awaited {
+    } else if awaits(seats[0]) {
         Some(Copy::A)
-    } else if Some(signers[1]) == awaited {
+    } else if awaits(seats[1]) {
         Some(Copy::B)
     } else {
         None
@@ -384,9 +387,8 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
     let mut signers = Vec::new();
     let mut actions = Vec::new();
     for file in &rivals {
-        let seat =
-            check_record(file, document).map_err(|e| format!("a conflicting record: {e}"))?;
-        signers.push(file.header().players[seat.index()].name.clone());
+        check_record(file, document).map_err(|e| format!("a conflicting record: {e}"))?;
+        signers.push(file.records()[document - 1].signer.clone());
         actions.push(file.records()[document - 1].action.to_string());
     }
     if signers[0] != signers[1] {

@@ -11,7 +11,7 @@ use crate::log::{
     self, Action, Document, GameFile, Kind, LogError, Record, Timestamp, record_unsigned,
     signature_line,
 };
-use crate::replay::{ErrorKind, Protocol, Replay, ReplayError, Replayer, Seat};
+use crate::replay::{ErrorKind, Protocol, Replay, ReplayError, Replayer, Seat, Signatory};
 use crate::sign::{SignError, Signer};
 use ssh_key::PublicKey;
 
@@ -169,10 +169,11 @@ impl<G: Protocol> Writer<G> {
         self.replayer.finish()
     }
 
-    /// The next record: numbered, chained to the last document, and naming the seat's player.
+    /// The next record: numbered, chained to the last document, and naming its signer (a
+    /// player by seat, or the arbiter).
     #[must_use]
-    pub fn next(&self, seat: Seat, action: Action, time: Timestamp) -> Record {
-        next_record(&self.file, seat, action, time)
+    pub fn next(&self, signer: impl Into<Signatory>, action: Action, time: Timestamp) -> Record {
+        next_record(&self.file, signer, action, time)
     }
 
     /// Signs `record` (the one [`Writer::next`] made) with `signer`, and checks the file with it.
@@ -235,14 +236,29 @@ impl<G: Protocol> Writer<G> {
     }
 }
 
-/// The record after the last document of `file`: numbered, chained, naming the seat's player.
+/// The record after the last document of `file`: numbered, chained, naming its signer (a
+/// player by seat, or the arbiter).
 #[must_use]
-pub fn next_record(file: &GameFile, seat: Seat, action: Action, time: Timestamp) -> Record {
+pub fn next_record(
+    file: &GameFile,
+    signer: impl Into<Signatory>,
+    action: Action,
+    time: Timestamp,
+) -> Record {
     let last = file.documents() - 1;
+    let header = file.header();
+    let signer = match signer.into() {
+        Signatory::Player(seat) => header.players[seat.index()].name.clone(),
+        // No name when the header has no arbiter: the record is then refused as malformed.
+        Signatory::Arbiter => header
+            .arbiter
+            .as_ref()
+            .map_or_else(String::new, |a| a.name.clone()),
+    };
     Record {
         seq: file.documents() as u64,
         prev: file.digest(last),
-        signer: file.header().players[seat.index()].name.clone(),
+        signer,
         action,
         time,
     }

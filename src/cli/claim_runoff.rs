@@ -21,8 +21,9 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        let my_seat = ctx.seat()?;
         let phase = &ctx.replay.last().phase;
-        if !matches!(phase, correspond::replay::Phase::Playing(seat) if *seat == ctx.seat) {
+        if !matches!(phase, correspond::replay::Phase::Playing(seat) if *seat == my_seat) {
             return Err(CliError::rejected(format!(
                 "it is not your turn to claim: {}",
                 phase.describe(ctx.replay.seats())

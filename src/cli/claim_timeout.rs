@@ -18,6 +18,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        let my_seat = ctx.seat()?;
         let seats = ctx.replay.seats();
         let Some(clocks) = ctx.replay.clocks() else {
             return Err(CliError::rejected(
@@ -30,7 +31,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 ctx.replay.last().phase.describe(seats)
             )));
         };
-        if late == ctx.seat {
+        if late == my_seat {
             return Err(CliError::rejected(format!(
                 "the game waits for you ({}), until {}: it is your clock that runs",
                 seats[late],

@@ -30,9 +30,10 @@ fn flip_binding(file: &GameFile) -> Digest {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        let my_seat = ctx.seat()?;
         let seats = ctx.replay.seats();
         match ctx.replay.last().phase {
-            Phase::AwaitingCommit(seat) if seat == ctx.seat => {
+            Phase::AwaitingCommit(seat) if seat == my_seat => {
                 // The binding is the record's bytes before its commitment line, which neither
                 // the commitment nor the time (written after it) changes.
                 let draft = next_record(ctx.file, seat, Action::FlipCommit(Digest([0; 32])), log::Timestamp::from_unix(0));
@@ -40,13 +41,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 let nonce = derive_nonce(ctx.key.signer()?, Part::Commit, &binding)?;
                 Ok(Action::FlipCommit(flip::commitment(&binding, &nonce)))
             }
-            Phase::AwaitingNonce(seat) if seat == ctx.seat => {
+            Phase::AwaitingNonce(seat) if seat == my_seat => {
                 Ok(Action::FlipNonce(derive_nonce(ctx.key.signer()?, Part::Respond, &flip_binding(ctx.file))?))
             }
-            Phase::AwaitingReveal(seat) if seat == ctx.seat => {
+            Phase::AwaitingReveal(seat) if seat == my_seat => {
                 Ok(Action::FlipReveal(derive_nonce(ctx.key.signer()?, Part::Commit, &flip_binding(ctx.file))?))
             }
-            Phase::AwaitingAccept(seat) if seat == ctx.seat => Err(CliError::rejected(
+            Phase::AwaitingAccept(seat) if seat == my_seat => Err(CliError::rejected(
                 "the game is waiting for you to accept it; `correspond accept` answers the coin flip too",
             )),
             ref phase => Err(CliError::rejected(format!(

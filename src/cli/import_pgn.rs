@@ -185,6 +185,7 @@ fn import<G: ChessGame>(
         // A game played elsewhere is imported whole: its times are when it was imported.
         time_control: None,
         leave_days: 0,
+        arbiter: None,
     };
     let sign = |signer: &dyn Signer, text: &str| {
         signer

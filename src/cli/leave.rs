@@ -21,20 +21,21 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        let my_seat = ctx.seat()?;
         let seats = ctx.replay.seats();
         let Some(clocks) = ctx.replay.clocks() else {
             return Err(CliError::rejected(
                 "this game has no time control: there is no clock to stop",
             ));
         };
-        let me = &seats[ctx.seat];
-        if let Some(until) = clocks.on_leave_until(ctx.seat).filter(|until| until > ctx.time) {
+        let me = &seats[my_seat];
+        if let Some(until) = clocks.on_leave_until(my_seat).filter(|until| until > ctx.time) {
             return Err(CliError::rejected(format!(
                 "you ({me}) are on leave until {}",
                 until.as_str()
             )));
         }
-        let left = clocks.leave_left(ctx.seat);
+        let left = clocks.leave_left(my_seat);
         if log::TimeControl::seconds(args.days) > left {
             return Err(CliError::rejected(format!(
                 "you ({me}) have {} of leave left, not {} days",

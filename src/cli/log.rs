@@ -34,9 +34,9 @@ fn log<G: CliGame>(
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     writeln!(out, "game id: {}", replay.game_id)?;
     let width = replay
-        .seats
+        .steps
         .iter()
-        .map(|s| s.to_string().chars().count())
+        .map(|s| replay.signed_by(s.signer).chars().count())
         .max()
         .unwrap_or(0);
     for step in &replay.steps {
@@ -44,7 +44,7 @@ fn log<G: CliGame>(
             0 => file.header().created.as_str(),
             n => file.records()[n - 1].time.as_str(),
         };
-        let who = replay.seats[step.signer].to_string();
+        let who = replay.signed_by(step.signer);
         let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
         let hash = if hashes {
             format!("{}  ", step.state_hash().short())

@@ -212,7 +212,7 @@ fn action<G: CliGame>(file: &GameFile, replay: &Replay<G>, n: usize) -> String {
     // A move as players write it (SAN in chess), with what it did.
     match step.events.iter().find(|e| matches!(e, Event::Moved(..))) {
         Some(Event::Moved(mv, _)) => {
-            format!("{} plays {mv}", record::who(&replay.seats[step.signer]))
+            format!("{} plays {mv}", record::signer_word(replay, step.signer))
         }
         _ => record::document_headline(file, replay, n),
     }

@@ -7,6 +7,7 @@
 
 mod accept;
 mod accept_runoff;
+mod adjudicate;
 mod audit;
 mod check_proof;
 mod claim_runoff;
@@ -57,7 +58,8 @@ use std::process::ExitCode;
 /// Play board games by correspondence, with signed game files anyone can verify.
 ///
 /// Game files: `new`, `accept`, `play`, `flip`/`reveal`, `resign`, `offer-runoff`,
-/// `accept-runoff`, `claim-runoff`, `claim-timeout`, `leave` sign and append records;
+/// `accept-runoff`, `claim-runoff`, `claim-timeout`, `leave` sign and append records, and
+/// `adjudicate` the game's arbiter's;
 /// `status`, `show`, `log`, `verify`, `audit` and `extract` read them; `mail` and `receive`
 /// carry records by email. Rules: `moves`, `perft`, `position` and `show` answer questions
 /// about positions of a game.
@@ -85,6 +87,7 @@ enum Command {
     #[command(visible_alias = "claim-forfeit")]
     ClaimTimeout(claim_timeout::Args),
     Leave(leave::Args),
+    Adjudicate(adjudicate::Args),
     Status(status::Args),
     Games(games::Args),
     Show(show::Args),
@@ -138,6 +141,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::Resign(args) => resign::run(&args, out),
         Command::ClaimTimeout(args) => claim_timeout::run(&args, out),
         Command::Leave(args) => leave::run(&args, out),
+        Command::Adjudicate(args) => adjudicate::run(&args, out),
         Command::OfferRunoff(args) => offer_runoff::run(&args, out),
         Command::AcceptRunoff(args) => accept_runoff::run(&args, out),
         Command::ClaimRunoff(args) => claim_runoff::run(&args, out),

@@ -8,7 +8,8 @@ use crate::cli::Out;
 use correspond::digest::Digest;
 use correspond::flip::{self, Part};
 use correspond::log::{
-    self, GameFile, Header, Player, TimeControl, header_document, header_unsigned, valid_name,
+    self, Arbiter, GameFile, Header, Player, TimeControl, header_document, header_unsigned,
+    valid_name,
 };
 use correspond::replay::{self, TOSS};
 use std::path::{Path, PathBuf};
@@ -48,6 +49,14 @@ pub(crate) struct Args {
     /// take with `correspond leave` and which stop their clock.
     #[arg(long, value_name = "DAYS", requires = "time_control", value_parser = log::parse_leave_days)]
     leave: Option<u32>,
+    /// Name an arbiter, whom your opponent agrees to by accepting: the only one who may end
+    /// the game by `correspond adjudicate` (an abandoned game, a dispute over times, a
+    /// tournament's end, a proven equivocation).
+    #[arg(long, value_name = "NAME", requires = "arbiter_key")]
+    arbiter: Option<String>,
+    /// The arbiter's SSH public key: a .pub file, or the key itself.
+    #[arg(long, value_name = "KEY", requires = "arbiter")]
+    arbiter_key: Option<String>,
     #[command(flatten)]
     key: KeyArgs,
     /// Do not commit the new file to git, even inside a git work tree.
@@ -62,7 +71,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
 }
 
 fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    for name in [&args.name, &args.opponent] {
+    for name in [&args.name, &args.opponent]
+        .into_iter()
+        .chain(&args.arbiter)
+    {
         if !valid_name(name) {
             return Err(CliError::usage(format!(
                 "`{name}` is not a valid player name: 1 to 40 letters, digits, spaces and . _ - ' @"
@@ -72,6 +84,15 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     if args.name == args.opponent {
         return Err(CliError::usage(
             "you and your opponent need different names",
+        ));
+    }
+    if args
+        .arbiter
+        .as_ref()
+        .is_some_and(|a| *a == args.name || *a == args.opponent)
+    {
+        return Err(CliError::usage(
+            "the arbiter needs a name of their own, not a player's",
         ));
     }
     let toss_allowed = !G::TOSS_FOR_FIRST_MOVE;
@@ -115,6 +136,24 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             "your key and your opponent's key are the same key",
         ));
     }
+    let arbiter = match (&args.arbiter, &args.arbiter_key) {
+        (Some(name), Some(key)) => {
+            let key = read_public_key(key)?;
+            if [signer.public_key(), &opponent_key]
+                .iter()
+                .any(|k| k.key_data() == key.key_data())
+            {
+                return Err(CliError::usage(
+                    "the arbiter's key is a player's key: an arbiter is someone else",
+                ));
+            }
+            Some(Arbiter {
+                name: name.clone(),
+                key,
+            })
+        }
+        _ => None,
+    };
     let mut header = Header {
         game: G::NAME.to_owned(),
         options,
@@ -135,6 +174,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         commitment: None,
         time_control: args.time_control,
         leave_days: args.leave.unwrap_or(0),
+        arbiter,
     };
     if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
         // The binding is the header's bytes before its commitment line, which the value of the

@@ -116,6 +116,7 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
             let termination = match verdict.ending {
                 // PGN's own word for it, which chess programs read.
                 Ending::Timeout(_) => "time forfeit".to_owned(),
+                Ending::Adjudicated(_) => "adjudication".to_owned(),
                 _ => verdict.reason(&replay.seats),
             };
             (result, termination)

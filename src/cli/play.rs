@@ -27,12 +27,13 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        let my_seat = ctx.seat()?;
         let last = ctx.replay.last();
         let Some(text) = &args.mv else {
             return Ok(Action::Defer);
         };
         let position = match last.phase {
-            Phase::Playing(seat) | Phase::Choosing(seat) if seat == ctx.seat => match &last.phase {
+            Phase::Playing(seat) | Phase::Choosing(seat) if seat == my_seat => match &last.phase {
                 Phase::Choosing(_) => {
                     let side = ctx.replay.seats()[seat].side.expect("a toss for the first move needs fixed sides");
                     G::start_with(ctx.replay.options(), side)

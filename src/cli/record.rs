@@ -8,7 +8,7 @@ use super::keys::{self, KeyArgs};
 use crate::cli::Out;
 use correspond::journal::GameJournal;
 use correspond::log::{self, Action, GameFile, Record, Settlement};
-use correspond::replay::{self, Event, Protocol, Replay, ReplayError, Seat, Step};
+use correspond::replay::{self, Event, Protocol, Replay, ReplayError, Seat, Signatory, Step};
 use correspond::sign::{self, Signer};
 use correspond::writer::{WriteError, Writer};
 use std::io::Write;
@@ -84,12 +84,28 @@ pub(crate) struct Context<'a, G: Protocol> {
     pub file: &'a GameFile,
     /// The file replayed: the state after its last record.
     pub replay: &'a replay::Replayer<G>,
-    /// The signer's seat.
-    pub seat: Seat,
+    /// Who signs: a player, by seat, or the arbiter.
+    pub signatory: Signatory,
     /// The time the record will carry.
     pub time: &'a log::Timestamp,
     /// The signing key: its signer is loaded, and its passphrase asked for, when first used.
     pub key: &'a keys::Key<'a>,
+}
+
+impl<G: Protocol> Context<'_, G> {
+    /// The signer's seat: the key is a player's, since the arbiter's signs only adjudications.
+    pub(crate) fn seat(&self) -> Result<Seat, CliError> {
+        match self.signatory {
+            Signatory::Player(seat) => Ok(seat),
+            Signatory::Arbiter => Err(arbiters_key()),
+        }
+    }
+}
+
+/// The arbiter's key, given to a command that only a player may sign.
+fn arbiters_key() -> CliError {
+    CliError::usage("this is the arbiter's key: an arbiter signs only `correspond adjudicate`")
+        .hint("a player signs with their own key (--key PATH)")
 }
 
 /// The time to date a record with: `now`, or under a time control, where the times of a file
@@ -233,20 +249,34 @@ fn invalid(path: &Path, e: &dyn std::fmt::Display) -> CliError {
 
 /// Which seat a key belongs to.
 pub(super) fn seat_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Seat, CliError> {
-    replay::seat_of_key(file, key).ok_or_else(|| {
-        let players: Vec<String> = file
-            .header()
-            .players
-            .iter()
-            .map(|p| format!("{} {}", p.name, sign::fingerprint(&p.key)))
-            .collect();
-        CliError::usage(format!(
-            "the key {} is not a player's key in this game ({})",
-            sign::fingerprint(key),
-            players.join(", ")
-        ))
-        .hint("choose your key with --key PATH")
-    })
+    replay::seat_of_key(file, key).ok_or_else(|| not_in_the_game(file, key))
+}
+
+/// Whose key this is: a player's, or the arbiter's.
+fn signatory_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Signatory, CliError> {
+    replay::signatory_of_key(file, key).ok_or_else(|| not_in_the_game(file, key))
+}
+
+fn not_in_the_game(file: &GameFile, key: &ssh_key::PublicKey) -> CliError {
+    let header = file.header();
+    let mut named: Vec<String> = header
+        .players
+        .iter()
+        .map(|p| format!("{} {}", p.name, sign::fingerprint(&p.key)))
+        .collect();
+    if let Some(arbiter) = &header.arbiter {
+        named.push(format!(
+            "the arbiter {} {}",
+            arbiter.name,
+            sign::fingerprint(&arbiter.key)
+        ));
+    }
+    CliError::usage(format!(
+        "the key {} is not a player's key in this game ({})",
+        sign::fingerprint(key),
+        named.join(", ")
+    ))
+    .hint("choose your key with --key PATH")
 }
 
 /// A game file under its lock, read once, tidied, its game known: the first half of a signing
@@ -326,14 +356,14 @@ pub(crate) fn append<G: CliGame + Protocol>(
     .map_err(rejected)?;
     let key = keys::Key::new(&args.key, path).map_err(with_tidied)?;
     let opened = Opened { writer, journal };
-    let (record, after, seat) =
+    let (record, after, signatory) =
         sign_and_write::<G>(path, &mut locked, opened, &key, time, make, &mut said)
             .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
             "{}: {} (record {})",
             G::NAME,
-            headline(&after.seats[seat], &record.action),
+            headline(&after, signatory, &record.action),
             record.seq
         );
         said.push(super::commit::commit(tracked, &message, locked.bytes())?);
@@ -365,18 +395,21 @@ fn sign_and_write<G: CliGame + Protocol>(
     time: log::Timestamp,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
-) -> Result<(Record, Replay<G>, Seat), CliError> {
-    let seat = seat_of(writer.file(), key.public())?;
+) -> Result<(Record, Replay<G>, Signatory), CliError> {
+    let signatory = signatory_of(writer.file(), key.public())?;
     let action = make(&Context {
         file: writer.file(),
         replay: writer.replayer(),
-        seat,
+        signatory,
         time: &time,
         key,
     })?;
+    if signatory == Signatory::Arbiter && !matches!(action, Action::Adjudicate(_)) {
+        return Err(arbiters_key());
+    }
     // Everything is checked: now the private key is needed.
     let signer = key.signer()?;
-    let record = writer.next(seat, action, time);
+    let record = writer.next(signatory, action, time);
     let mut journal = journal?;
     let written = writer
         .write(record, signer, Some(&mut journal))
@@ -399,7 +432,7 @@ fn sign_and_write<G: CliGame + Protocol>(
         "now: {}",
         after.last().phase.describe(&after.seats)
     ));
-    Ok((written.record, after, seat))
+    Ok((written.record, after, signatory))
 }
 
 /// A record the writer did not make, as the user hears it.
@@ -468,8 +501,12 @@ pub(crate) fn report(out: &mut Out<'_>, lines: &[String], done: &str) -> Result<
 }
 
 /// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.
-pub(crate) fn headline<S: std::fmt::Display>(seat: &replay::Player<S>, action: &Action) -> String {
-    format!("{} {}", who(seat), summary(action))
+pub(crate) fn headline<G: Protocol>(
+    replay: &Replay<G>,
+    signer: Signatory,
+    action: &Action,
+) -> String {
+    format!("{} {}", signer_word(replay, signer), summary(action))
 }
 
 /// Who signed, in a headline: the side, the role a reader of a game's history follows; before
@@ -487,9 +524,18 @@ pub(crate) fn document_headline<G: Protocol>(
     n: usize,
 ) -> String {
     headline(
-        &replay.seats[replay.steps[n].signer],
+        replay,
+        replay.steps[n].signer,
         &file.records()[n - 1].action,
     )
+}
+
+/// Who signed, in a headline: as [`who`] says a player, or `the arbiter carol`.
+pub(crate) fn signer_word<G: Protocol>(replay: &Replay<G>, signer: Signatory) -> String {
+    match signer {
+        Signatory::Player(seat) => who(&replay.seats[seat]),
+        Signatory::Arbiter => replay.signed_by(signer),
+    }
 }
 
 /// What a document did, as the signing commands and `receive` print it:
@@ -499,7 +545,7 @@ pub(crate) fn step_line<G: Protocol>(replay: &Replay<G>, step: &Step<G>) -> Stri
     format!(
         "record {}: {} {}",
         step.document,
-        replay.seats[step.signer],
+        replay.signed_by(step.signer),
         events.join("; ")
     )
 }
@@ -522,6 +568,11 @@ fn summary(action: &Action) -> String {
         Action::Claim(Settlement::Draw, reason) => format!("claims a draw ({reason})"),
         Action::ClaimTimeout => "claims the game on time".into(),
         Action::Leave(days) => format!("takes {days} days of leave"),
+        Action::Adjudicate(a) => format!(
+            "adjudicates the game: {} ({})",
+            a.result.name(),
+            a.reason.name()
+        ),
     }
 }
 

@@ -8,7 +8,7 @@
 //! quoting or number spellings, duplicate or unknown keys).
 
 use super::kind::Field;
-pub use super::kind::{Action, Kind, Settlement};
+pub use super::kind::{Action, Adjudged, Adjudication, AdjudicationReason, Kind, Settlement};
 use super::time_control::{RawTimeControl, TimeControl, leave_line};
 pub use super::timestamp::Timestamp;
 use crate::digest::Digest;
@@ -68,6 +68,16 @@ pub struct Player {
     pub key: PublicKey,
 }
 
+/// The arbiter a header may name, whom the opponent agrees to by accepting: the only one who
+/// may sign an `adjudicate` record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arbiter {
+    /// The name the arbiter's records use.
+    pub name: String,
+    /// The arbiter's SSH public key (Ed25519).
+    pub key: PublicKey,
+}
+
 /// The first document: what game, between whom, on what terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -90,6 +100,8 @@ pub struct Header {
     pub time_control: Option<TimeControl>,
     /// The days of leave each player may take under the time control (0: none).
     pub leave_days: u32,
+    /// The arbiter, if the game has one.
+    pub arbiter: Option<Arbiter>,
 }
 
 /// Every document after the header.
@@ -155,6 +167,11 @@ pub fn header_unsigned(header: &Header) -> String {
         let _ = writeln!(out, "  side: {}", p.side);
         let _ = writeln!(out, "  key: {}", key_text(&p.key));
     }
+    if let Some(arbiter) = &header.arbiter {
+        out.push_str("arbiter:\n");
+        let _ = writeln!(out, "  name: \"{}\"", arbiter.name);
+        let _ = writeln!(out, "  key: {}", key_text(&arbiter.key));
+    }
     let _ = writeln!(out, "created: \"{}\"", header.created.as_str());
     let _ = writeln!(out, "salt: {}", header.salt);
     if let Some(c) = header.commitment {
@@ -195,7 +212,8 @@ pub fn record_unsigned(record: &Record) -> String {
         | Action::Resign
         | Action::Offer(_)
         | Action::AcceptOffer(_)
-        | Action::ClaimTimeout => None,
+        | Action::ClaimTimeout
+        | Action::Adjudicate(_) => None,
     };
     line("seq", &seq, false);
     line("prev", &prev, false);
@@ -203,6 +221,10 @@ pub fn record_unsigned(record: &Record) -> String {
     line("kind", record.action.kind().name(), false);
     if let Some((name, value)) = &carried {
         line(name, value, false);
+    }
+    if let Action::Adjudicate(a) = &record.action {
+        line("result", a.result.name(), false);
+        line("reason", a.reason.name(), false);
     }
     line("time", record.time.as_str(), true);
     out
@@ -227,6 +249,8 @@ pub(super) struct RawHeader {
     #[serde(rename = "time-control", default)]
     time_control: Option<RawTimeControl>,
     players: Vec<RawPlayer>,
+    #[serde(default)]
+    arbiter: Option<RawArbiter>,
     created: String,
     salt: String,
     #[serde(default)]
@@ -239,6 +263,13 @@ pub(super) struct RawHeader {
 struct RawPlayer {
     name: String,
     side: String,
+    key: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArbiter {
+    name: String,
     key: String,
 }
 
@@ -259,6 +290,10 @@ pub(super) struct RawRecord {
     claim: Option<String>,
     #[serde(default)]
     days: Option<u32>,
+    #[serde(default)]
+    result: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
     time: String,
     pub(super) signature: String,
 }
@@ -289,6 +324,8 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         commitment: None,
         claim: None,
         days: None,
+        result: None,
+        reason: None,
         time: String::new(),
         signature: String::new(),
     };
@@ -383,6 +420,18 @@ impl RawHeader {
         if players[0].key.key_data() == players[1].key.key_data() {
             return Err("the two players must have different keys".into());
         }
+        let arbiter = self.arbiter.map(RawArbiter::validate).transpose()?;
+        if let Some(arbiter) = &arbiter {
+            if players.iter().any(|p| p.name == arbiter.name) {
+                return Err("the arbiter's name must differ from the players'".into());
+            }
+            if players
+                .iter()
+                .any(|p| p.key.key_data() == arbiter.key.key_data())
+            {
+                return Err("the arbiter's key must differ from the players'".into());
+            }
+        }
         check_signature_text(&self.signature)?;
         let (time_control, leave_days) = match self.time_control.map(RawTimeControl::validate) {
             Some(terms) => {
@@ -403,6 +452,23 @@ impl RawHeader {
                 .transpose()?,
             time_control,
             leave_days,
+            arbiter,
+        })
+    }
+}
+
+impl RawArbiter {
+    fn validate(self) -> Result<Arbiter, String> {
+        // Checked as a player's name and key are.
+        let player = RawPlayer {
+            name: self.name,
+            side: "arbiter".to_owned(),
+            key: self.key,
+        }
+        .validate()?;
+        Ok(Arbiter {
+            name: player.name,
+            key: player.key,
         })
     }
 }
@@ -453,6 +519,8 @@ impl RawRecord {
             (Field::Commitment, "commitment", self.commitment.is_some()),
             (Field::Claim, "claim", self.claim.is_some()),
             (Field::Days, "days", self.days.is_some()),
+            (Field::Adjudication, "result", self.result.is_some()),
+            (Field::Adjudication, "reason", self.reason.is_some()),
         ];
         let carried = kind.field();
         if let Some((_, name, _)) = fields.iter().find(|(field, _, present)| {
@@ -501,6 +569,27 @@ impl RawRecord {
                     ));
                 }
                 Action::Leave(days)
+            }
+            Kind::Adjudicate => {
+                let result = need("result", self.result)?;
+                let reason = need("reason", self.reason)?;
+                let words = |all: Vec<&str>| all.join(", ");
+                Action::Adjudicate(Adjudication {
+                    result: Adjudged::named(&result).ok_or_else(|| {
+                        format!(
+                            "`{}` is not a result ({})",
+                            shown(&result),
+                            words(Adjudged::ALL.iter().map(|r| r.name()).collect())
+                        )
+                    })?,
+                    reason: AdjudicationReason::named(&reason).ok_or_else(|| {
+                        format!(
+                            "`{}` is not a reason for an adjudication ({})",
+                            shown(&reason),
+                            words(AdjudicationReason::ALL.iter().map(|r| r.name()).collect())
+                        )
+                    })?,
+                })
             }
             Kind::Claim(settlement) => {
                 let claim = need("claim", self.claim)?;

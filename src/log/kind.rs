@@ -37,6 +37,109 @@ pub enum Action {
     ClaimTimeout,
     /// The signer takes this many days of leave, from the record's time: their clock stops.
     Leave(u32),
+    /// The header's arbiter ends the game with a result, for a reason.
+    Adjudicate(Adjudication),
+}
+
+/// An arbiter's decision: who wins, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// The result.
+    pub result: Adjudged,
+    /// Why.
+    pub reason: AdjudicationReason,
+}
+
+/// The result an arbiter gives, by seat: the header's first player (the creator) or second
+/// (the opponent), since sides may not be decided yet when a game is adjudicated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Adjudged {
+    /// `creator-wins`
+    CreatorWins,
+    /// `opponent-wins`
+    OpponentWins,
+    /// `draw`
+    Draw,
+}
+
+/// Why an arbiter ends a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AdjudicationReason {
+    /// `abandoned`: a player stopped playing.
+    Abandoned,
+    /// `time-dispute`: the players disagree about the times (by mail, where nobody witnesses
+    /// them).
+    TimeDispute,
+    /// `tournament-end`: the tournament ended with the game unfinished.
+    TournamentEnd,
+    /// `equivocation`: a player signed two different records at one place (a proof of
+    /// equivocation).
+    Equivocation,
+}
+
+impl Adjudged {
+    /// Every result, in the order the documentation lists them.
+    pub const ALL: [Adjudged; 3] = [
+        Adjudged::CreatorWins,
+        Adjudged::OpponentWins,
+        Adjudged::Draw,
+    ];
+
+    /// The word in the `result` field.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Adjudged::CreatorWins => "creator-wins",
+            Adjudged::OpponentWins => "opponent-wins",
+            Adjudged::Draw => "draw",
+        }
+    }
+
+    /// The result a `result` field names.
+    #[must_use]
+    pub fn named(name: &str) -> Option<Adjudged> {
+        Adjudged::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl AdjudicationReason {
+    /// Every reason, in the order the documentation lists them.
+    pub const ALL: [AdjudicationReason; 4] = [
+        AdjudicationReason::Abandoned,
+        AdjudicationReason::TimeDispute,
+        AdjudicationReason::TournamentEnd,
+        AdjudicationReason::Equivocation,
+    ];
+
+    /// The word in the `reason` field: a stable code.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            AdjudicationReason::Abandoned => "abandoned",
+            AdjudicationReason::TimeDispute => "time-dispute",
+            AdjudicationReason::TournamentEnd => "tournament-end",
+            AdjudicationReason::Equivocation => "equivocation",
+        }
+    }
+
+    /// In words, for people.
+    #[must_use]
+    pub const fn words(self) -> &'static str {
+        match self {
+            AdjudicationReason::Abandoned => "the game was abandoned",
+            AdjudicationReason::TimeDispute => "a dispute over the times",
+            AdjudicationReason::TournamentEnd => "the tournament ended",
+            AdjudicationReason::Equivocation => "a proven equivocation",
+        }
+    }
+
+    /// The reason a `reason` field names.
+    #[must_use]
+    pub fn named(name: &str) -> Option<AdjudicationReason> {
+        AdjudicationReason::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+    }
 }
 
 /// How a game can end by agreement or claim: Campaign settles by a Run-Off (a coin flip),
@@ -96,6 +199,8 @@ pub enum Kind {
     ClaimTimeout,
     /// `leave`
     Leave,
+    /// `adjudicate`
+    Adjudicate,
 }
 
 /// The field besides the common ones that a kind's record carries.
@@ -106,10 +211,12 @@ pub(super) enum Field {
     Commitment,
     Claim,
     Days,
+    /// `result` and `reason`.
+    Adjudication,
 }
 
 /// The table: each kind, its name in the file, and the field it carries.
-const TABLE: [(Kind, &str, Option<Field>); 15] = [
+const TABLE: [(Kind, &str, Option<Field>); 16] = [
     (Kind::Accept, "accept", Some(Field::Nonce)),
     (Kind::Move, "move", Some(Field::Move)),
     (Kind::Defer, "defer", None),
@@ -133,12 +240,13 @@ const TABLE: [(Kind, &str, Option<Field>); 15] = [
     ),
     (Kind::ClaimTimeout, "claim-timeout", None),
     (Kind::Leave, "leave", Some(Field::Days)),
+    (Kind::Adjudicate, "adjudicate", Some(Field::Adjudication)),
 ];
 
 impl Kind {
     /// Every kind, in the table's order.
-    pub const ALL: [Kind; 15] = {
-        let mut all = [Kind::Accept; 15];
+    pub const ALL: [Kind; 16] = {
+        let mut all = [Kind::Accept; 16];
         let mut i = 0;
         while i < TABLE.len() {
             all[i] = TABLE[i].0;
@@ -195,6 +303,7 @@ impl Action {
             Action::Claim(s, _) => Kind::Claim(*s),
             Action::ClaimTimeout => Kind::ClaimTimeout,
             Action::Leave(_) => Kind::Leave,
+            Action::Adjudicate(_) => Kind::Adjudicate,
         }
     }
 }
@@ -207,6 +316,9 @@ impl fmt::Display for Action {
             Action::Move(mv) => write!(f, "move {mv}"),
             Action::Claim(_, claim) => write!(f, "{} {claim}", self.kind()),
             Action::Leave(days) => write!(f, "leave {days} days"),
+            Action::Adjudicate(a) => {
+                write!(f, "adjudicate {} ({})", a.result.name(), a.reason.name())
+            }
             other => write!(f, "{}", other.kind()),
         }
     }

@@ -35,8 +35,9 @@ pub use append::{
     AppendError, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace,
 };
 pub use format::{
-    Action, COMMITMENT_PREFIX, FORMAT, Header, Kind, Player, Record, Settlement, Timestamp,
-    header_unsigned, preamble, record_unsigned, signature_line, valid_name,
+    Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, FORMAT, Header,
+    Kind, Player, Record, Settlement, Timestamp, header_unsigned, preamble, record_unsigned,
+    signature_line, valid_name,
 };
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
 

@@ -31,6 +31,7 @@ fn header() -> Header {
         time_control: None,
         leave_days: 0,
         commitment: Some(Digest::of(b"c")),
+        arbiter: None,
     }
 }
 

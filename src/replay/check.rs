@@ -5,7 +5,7 @@
 //! is the same however the work was shared: each verdict is a function of its record alone,
 //! and the replay meets them in file order.
 
-use super::{ErrorKind, ReplayError, Seat, seat_named};
+use super::{ErrorKind, ReplayError, Seat, Signatory, signatory_named};
 use crate::log::GameFile;
 use crate::sign::{self, SignError, Verifier};
 use std::sync::OnceLock;
@@ -14,19 +14,22 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// Below this many records, other threads cost more to start than they save.
 const PARALLEL_FROM: usize = 32;
 
-/// The players' keys, each made ready once per game to check its many signatures.
+/// The players' keys and the arbiter's, each made ready once per game to check its many
+/// signatures.
 #[derive(Clone, Debug)]
-pub(super) struct Keys([Verifier; 2]);
+pub(super) struct Keys {
+    players: [Verifier; 2],
+    arbiter: Option<Verifier>,
+}
 
 impl Keys {
     /// The keys of `file`'s header.
     pub(super) fn of(file: &GameFile) -> Keys {
-        Keys(
-            file.header()
-                .players
-                .each_ref()
-                .map(|p| Verifier::new(&p.key)),
-        )
+        let header = file.header();
+        Keys {
+            players: header.players.each_ref().map(|p| Verifier::new(&p.key)),
+            arbiter: header.arbiter.as_ref().map(|a| Verifier::new(&a.key)),
+        }
     }
 
     /// Checks record `document`'s signer, signature, number and `prev` (see
@@ -35,20 +38,25 @@ impl Keys {
         &self,
         file: &GameFile,
         document: usize,
-    ) -> Result<Seat, ReplayError> {
+    ) -> Result<Signatory, ReplayError> {
         self.check(file, document, true)
     }
 
     /// [`Keys::check_record`], the signature left out when it is vouched for (see
     /// [`super::Replayer::advance_vouched`]).
-    fn check(&self, file: &GameFile, document: usize, signed: bool) -> Result<Seat, ReplayError> {
+    fn check(
+        &self,
+        file: &GameFile,
+        document: usize,
+        signed: bool,
+    ) -> Result<Signatory, ReplayError> {
         let record = &file.records()[document - 1];
         let fail = |kind| ReplayError {
             document: Some(document),
             line: file.line(document),
             kind,
         };
-        let signer = seat_named(file, &record.signer)
+        let signer = signatory_named(file, &record.signer)
             .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
         if signed {
             self.check_signature(file, document, signer)?;
@@ -91,35 +99,55 @@ impl Keys {
         Ok(signer)
     }
 
-    /// Checks document `document`'s signature against the key of seat `signer`.
+    /// Checks document `document`'s signature against the key of `signer`.
     pub(super) fn check_signature(
         &self,
         file: &GameFile,
         document: usize,
-        signer: Seat,
+        signer: Signatory,
     ) -> Result<(), ReplayError> {
-        let players = &file.header().players;
-        let player = &players[signer.index()];
+        let header = file.header();
+        // Everyone the header names, with their keys: the signer's, then the others.
+        let mut named: Vec<(Signatory, &str, &ssh_key::PublicKey)> = header
+            .players
+            .iter()
+            .zip(Seat::BOTH)
+            .map(|(p, seat)| (Signatory::Player(seat), p.name.as_str(), &p.key))
+            .chain(
+                header
+                    .arbiter
+                    .iter()
+                    .map(|a| (Signatory::Arbiter, a.name.as_str(), &a.key)),
+            )
+            .collect();
+        named.sort_by_key(|(who, _, _)| *who != signer);
+        let name = named[0].1;
         let fail = |kind| ReplayError {
             document: Some(document),
             line: file.line(document),
             kind,
         };
-        let verifier = &self.0[signer.index()];
+        let verifier = match signer {
+            Signatory::Player(seat) => &self.players[seat.index()],
+            Signatory::Arbiter => self
+                .arbiter
+                .as_ref()
+                .expect("a record names the arbiter only when the header has one"),
+        };
         match verifier.verify(file.signed_bytes(document), file.signature(document)) {
             Ok(()) => Ok(()),
             Err(SignError::OtherKey(fingerprint)) => {
-                let other = &players[signer.other().index()];
-                if sign::fingerprint(&other.key) == fingerprint {
-                    Err(fail(ErrorKind::WrongSigner {
-                        named: player.name.clone(),
-                        actual: other.name.clone(),
-                    }))
-                } else {
-                    Err(fail(ErrorKind::BadSignature(format!(
-                        "made with the key {fingerprint}, which is not {}'s",
-                        player.name
-                    ))))
+                match named[1..]
+                    .iter()
+                    .find(|(_, _, key)| sign::fingerprint(key) == fingerprint)
+                {
+                    Some((_, actual, _)) => Err(fail(ErrorKind::WrongSigner {
+                        named: name.to_owned(),
+                        actual: (*actual).to_owned(),
+                    })),
+                    None => Err(fail(ErrorKind::BadSignature(format!(
+                        "made with the key {fingerprint}, which is not {name}'s"
+                    )))),
                 }
             }
             Err(e) => Err(fail(ErrorKind::BadSignature(e.to_string()))),
@@ -135,7 +163,7 @@ pub(super) struct Ahead<'a> {
     first: usize,
     /// The documents before this one are vouched for: their signatures are not checked.
     vouched: usize,
-    verdicts: Vec<OnceLock<Result<Seat, ReplayError>>>,
+    verdicts: Vec<OnceLock<Result<Signatory, ReplayError>>>,
     next: AtomicUsize,
     stop: AtomicBool,
     /// A thread panicked while checking a record: its verdict will never come.
@@ -212,7 +240,7 @@ impl<'a> Ahead<'a> {
     /// Record `document`'s verdict: checked here if no thread has taken it yet, and while
     /// another thread checks it, later records are checked here. If a helper panicked, the
     /// record is checked here again, so that the panic comes here too rather than a wait.
-    pub(super) fn verdict(&self, document: usize) -> Result<Seat, ReplayError> {
+    pub(super) fn verdict(&self, document: usize) -> Result<Signatory, ReplayError> {
         let slot = &self.verdicts[document - self.first];
         loop {
             if let Some(verdict) = slot.get() {

@@ -18,7 +18,7 @@ mod summary;
 
 pub use any::AnyReplayer;
 pub use clock::Clocks;
-pub use phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict, state_hash};
+pub use phase::{Ending, Event, Offer, Phase, Reason, Seat, Signatory, Verdict, state_hash};
 pub use protocol::Protocol;
 pub use refusal::ProtocolError;
 pub use summary::Summary;
@@ -37,8 +37,8 @@ pub struct Step<G: Protocol> {
     pub document: usize,
     /// Its 1-based line in the file.
     pub line: usize,
-    /// The seat of the player who signed it.
-    pub signer: Seat,
+    /// Who signed it: a player, by seat, or the arbiter.
+    pub signer: Signatory,
     /// What happened, in order.
     pub events: Vec<Event>,
     /// The position after it (the start position until the game begins).
@@ -96,9 +96,17 @@ pub struct Replay<G: Protocol> {
     pub line: Option<Line<G>>,
     /// The clocks after the last record, when the header sets a time control.
     pub clocks: Option<Clocks>,
+    /// The arbiter the header names, if any (with no side).
+    pub arbiter: Option<Player<G::Side>>,
 }
 
 impl<G: Protocol> Replay<G> {
+    /// Who signed, in words: `alice (heads)`, or `the arbiter carol`.
+    #[must_use]
+    pub fn signed_by(&self, signer: Signatory) -> String {
+        signer.describe(&self.seats, self.arbiter.as_ref())
+    }
+
     /// The state after the last record.
     #[must_use]
     pub fn last(&self) -> &Step<G> {
@@ -259,6 +267,7 @@ pub struct Replayer<G: Protocol> {
     options: G::Options,
     state: State<G>,
     steps: Vec<Step<G>>,
+    arbiter: Option<Player<G::Side>>,
 }
 
 impl<G: Protocol> Replayer<G> {
@@ -281,18 +290,25 @@ impl<G: Protocol> Replayer<G> {
             ))));
         }
         let keys = Keys::of(file);
-        keys.check_signature(file, 0, Seat::Creator)?;
+        keys.check_signature(file, 0, Signatory::Player(Seat::Creator))?;
         let options =
             G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let named = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let state = State::<G>::new(file, named, options.clone())
             .map_err(|e| at_header(ErrorKind::Header(e)))?;
-        let steps = vec![state.step(0, file.line(0), Seat::Creator, vec![Event::Created])];
+        let creator = Signatory::Player(Seat::Creator);
+        let steps = vec![state.step(0, file.line(0), creator, vec![Event::Created])];
+        let arbiter = header.arbiter.as_ref().map(|a| Player {
+            name: a.name.clone(),
+            side: None,
+            fingerprint: sign::fingerprint(&a.key),
+        });
         Ok(Replayer {
             keys,
             options,
             state,
             steps,
+            arbiter,
         })
     }
 
@@ -434,6 +450,7 @@ impl<G: Protocol> Replayer<G> {
             steps: self.steps,
             line,
             clocks,
+            arbiter: self.arbiter,
         }
     }
 }
@@ -472,6 +489,24 @@ pub fn seat_named(file: &GameFile, name: &str) -> Option<Seat> {
         .and_then(Seat::at)
 }
 
+/// Who goes by `name` in the header: a player, or the arbiter.
+#[must_use]
+pub fn signatory_named(file: &GameFile, name: &str) -> Option<Signatory> {
+    seat_named(file, name).map(Signatory::Player).or_else(|| {
+        let arbiter = file.header().arbiter.as_ref()?;
+        (arbiter.name == name).then_some(Signatory::Arbiter)
+    })
+}
+
+/// Whose key this is in the header: a player's, or the arbiter's.
+#[must_use]
+pub fn signatory_of_key(file: &GameFile, key: &ssh_key::PublicKey) -> Option<Signatory> {
+    seat_of_key(file, key).map(Signatory::Player).or_else(|| {
+        let arbiter = file.header().arbiter.as_ref()?;
+        (arbiter.key.key_data() == key.key_data()).then_some(Signatory::Arbiter)
+    })
+}
+
 /// The seat of the header's player whose key this is, if one's is.
 #[must_use]
 pub fn seat_of_key(file: &GameFile, key: &ssh_key::PublicKey) -> Option<Seat> {
@@ -483,15 +518,15 @@ pub fn seat_of_key(file: &GameFile, key: &ssh_key::PublicKey) -> Option<Seat> {
 }
 
 /// Checks what makes record `document` (1 or more) part of its file, before its meaning: that
-/// it names a player of the game, is signed by that player's key over its exact bytes, and has
-/// the right number and the digest of the document before it. Returns the signer's seat.
+/// it names a player of the game (or its arbiter), is signed by that one's key over its exact bytes, and has
+/// the right number and the digest of the document before it. Returns who signed it.
 ///
 /// # Errors
 /// The first of those that fails.
 ///
 /// # Panics
 /// If the file has no document `document`, or it is the header.
-pub fn check_record(file: &GameFile, document: usize) -> Result<Seat, ReplayError> {
+pub fn check_record(file: &GameFile, document: usize) -> Result<Signatory, ReplayError> {
     Keys::of(file).check_record(file, document)
 }
 

@@ -7,7 +7,7 @@
 use super::Player;
 use crate::digest::Digest;
 use crate::flip::Coin;
-use crate::log::Settlement;
+use crate::log::{AdjudicationReason, Settlement};
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
@@ -73,6 +73,46 @@ impl<T> Index<Seat> for [T; 2] {
 impl<T> IndexMut<Seat> for [T; 2] {
     fn index_mut(&mut self, seat: Seat) -> &mut T {
         &mut self[seat.index()]
+    }
+}
+
+/// Who signed a record: a player, by seat, or the header's arbiter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Signatory {
+    /// The player in this seat.
+    Player(Seat),
+    /// The arbiter the header names.
+    Arbiter,
+}
+
+impl From<Seat> for Signatory {
+    fn from(seat: Seat) -> Signatory {
+        Signatory::Player(seat)
+    }
+}
+
+impl Signatory {
+    /// The seat, when a player signed.
+    #[must_use]
+    pub const fn seat(self) -> Option<Seat> {
+        match self {
+            Signatory::Player(seat) => Some(seat),
+            Signatory::Arbiter => None,
+        }
+    }
+
+    /// Who signed, in words: the player as `alice (heads)`, or `the arbiter carol`.
+    #[must_use]
+    pub fn describe<S: fmt::Display>(
+        self,
+        seats: &[Player<S>; 2],
+        arbiter: Option<&Player<S>>,
+    ) -> String {
+        match (self, arbiter) {
+            (Signatory::Player(seat), _) => seats[seat].to_string(),
+            (Signatory::Arbiter, Some(arbiter)) => format!("the arbiter {}", arbiter.name),
+            (Signatory::Arbiter, None) => "the arbiter".to_owned(),
+        }
     }
 }
 
@@ -146,6 +186,8 @@ pub enum Ending {
     Rules(Reason),
     /// This seat was past its deadline, and the other player claimed the game on time.
     Timeout(Seat),
+    /// The arbiter decided it, for this reason.
+    Adjudicated(AdjudicationReason),
     /// A Run-Off's coin flip decided it, after an outcome that called for one.
     RunOff {
         /// That outcome.
@@ -182,6 +224,9 @@ impl Verdict {
             ),
             Ending::RunOff { outcome, coin } => {
                 format!("{} (the coin showed {coin})", outcome.words)
+            }
+            Ending::Adjudicated(reason) => {
+                format!("adjudicated by the arbiter ({})", reason.words())
             }
         }
     }
@@ -248,6 +293,8 @@ pub enum Event {
     Forfeit(String),
     /// The signer takes this many days of leave.
     Leave(u32),
+    /// The arbiter adjudicated the game, for this reason.
+    Adjudicated(AdjudicationReason),
     /// The game ended.
     Over(String),
 }
@@ -274,6 +321,7 @@ impl fmt::Display for Event {
             Event::Forfeit(meaning) => write!(f, "by forfeit, {meaning}"),
             Event::Leave(1) => f.write_str("takes a day of leave"),
             Event::Leave(days) => write!(f, "takes {days} days of leave"),
+            Event::Adjudicated(reason) => write!(f, "adjudicates: {}", reason.words()),
             Event::Over(verdict) => write!(f, "game over: {verdict}"),
         }
     }
@@ -285,7 +333,8 @@ impl fmt::Display for Event {
 /// the position string; the phase as a word and the seat index (`accept 1`, `commit 0`,
 /// `nonce 1`, `reveal 0`, `choose 0`, `play 1`); for a game over, `over`, the winner's seat
 /// index or `draw`, and the ending (`resigned 0`, `rules CODE`, `run-off CODE COIN`, with CODE
-/// the outcome's [`Reason::code`]); and the offer (`offer 0 draw`) or nothing.
+/// the outcome's [`Reason::code`], `timeout 0`, `adjudicated CODE` with CODE the reason's
+/// name); and the offer (`offer 0 draw`) or nothing.
 #[must_use]
 pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest {
     let phase = match phase {
@@ -304,6 +353,7 @@ pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest
                 Ending::Rules(reason) => format!("rules {}", reason.code),
                 Ending::Timeout(s) => format!("timeout {}", s.index()),
                 Ending::RunOff { outcome, coin } => format!("run-off {} {coin}", outcome.code),
+                Ending::Adjudicated(reason) => format!("adjudicated {}", reason.name()),
             };
             format!("over {winner} {ending}")
         }

@@ -8,6 +8,27 @@ use crate::log::Settlement;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProtocolError {
+    /// An adjudication signed by a player.
+    #[error("only the arbiter, {arbiter}, may adjudicate this game")]
+    NotTheArbiter {
+        /// The header's arbiter.
+        arbiter: String,
+    },
+    /// An adjudication in a game without an arbiter.
+    #[error("this game has no arbiter, so nobody may adjudicate it")]
+    NoArbiter,
+    /// A record of the arbiter's other than an adjudication.
+    #[error("the arbiter, {arbiter}, may only adjudicate; the players sign everything else")]
+    ArbiterOnlyAdjudicates {
+        /// The header's arbiter.
+        arbiter: String,
+    },
+    /// An adjudication before the opponent accepted the game, and with it the arbiter.
+    #[error(
+        "the game has not been accepted yet, and with it the arbiter: there is nothing to \
+         adjudicate"
+    )]
+    AdjudicateBeforeAccept,
     /// A resignation before the game was accepted.
     #[error(
         "the game has not been accepted yet, so there is nothing to resign: {accepter} accepts \

@@ -2,11 +2,11 @@
 //! end. [`State::apply`] takes one record whose signature and chain are already checked.
 
 use super::clock::Clocks;
-use super::phase::{Ending, Event, Offer, Phase, Reason, Seat, Verdict};
+use super::phase::{Ending, Event, Offer, Phase, Reason, Seat, Signatory, Verdict};
 use super::refusal::ProtocolError;
 use super::{ErrorKind, Player, Protocol, Step};
 use crate::digest::Digest;
-use crate::log::{Action, GameFile, Settlement};
+use crate::log::{Action, Adjudged, GameFile, Settlement};
 use crate::rules::{Decision, Line, MoveError};
 
 mod flips;
@@ -47,6 +47,8 @@ pub(super) struct State<G: Protocol> {
     offer: Option<Offer>,
     /// The clocks, when the header sets a time control.
     clocks: Option<Clocks>,
+    /// The arbiter's name, when the header names one.
+    arbiter: Option<String>,
 }
 
 type Applied = Result<Vec<Event>, ErrorKind>;
@@ -117,6 +119,7 @@ impl<G: Protocol> State<G> {
             clocks: header
                 .time_control
                 .map(|control| Clocks::new(control, header.leave_days, &header.created)),
+            arbiter: header.arbiter.as_ref().map(|a| a.name.clone()),
         })
     }
 
@@ -169,7 +172,7 @@ impl<G: Protocol> State<G> {
         &self,
         document: usize,
         line: usize,
-        signer: Seat,
+        signer: Signatory,
         events: Vec<Event>,
     ) -> Step<G> {
         let position = self.position();
@@ -202,15 +205,27 @@ impl<G: Protocol> State<G> {
         }
     }
 
-    /// Applies one record, signed by seat `signer`, found at `document`, and charges the time
-    /// since the document before it to the clocks.
+    /// Applies one record, signed by `signer`, found at `document`, and charges the time since
+    /// the document before it to the clocks.
     pub(super) fn apply(
         &mut self,
         file: &GameFile,
-        signer: Seat,
+        signer: Signatory,
         action: &Action,
         document: usize,
     ) -> Applied {
+        let signer = match (signer, action) {
+            (Signatory::Arbiter, _) => return self.adjudicate(action),
+            (Signatory::Player(_), Action::Adjudicate(_)) => {
+                return Err(ErrorKind::Protocol(match &self.arbiter {
+                    Some(arbiter) => ProtocolError::NotTheArbiter {
+                        arbiter: arbiter.clone(),
+                    },
+                    None => ProtocolError::NoArbiter,
+                }));
+            }
+            (Signatory::Player(seat), _) => seat,
+        };
         let before = self.clocked();
         let owing = std::mem::discriminant(&self.phase);
         let events = self.act(file, signer, action, document)?;
@@ -264,6 +279,33 @@ impl<G: Protocol> State<G> {
         }?;
         events.extend(more);
         Ok(events)
+    }
+
+    /// The arbiter's record: an adjudication ends the game, once the opponent has accepted it
+    /// (and with it the arbiter). No clock is charged: the game is over.
+    fn adjudicate(&mut self, action: &Action) -> Applied {
+        if let Phase::Over(verdict) = &self.phase {
+            return Err(ErrorKind::AfterEnd(verdict.describe(&self.seats)));
+        }
+        let Action::Adjudicate(adjudication) = action else {
+            return Err(ErrorKind::Protocol(ProtocolError::ArbiterOnlyAdjudicates {
+                arbiter: self.arbiter.clone().unwrap_or_default(),
+            }));
+        };
+        if let Phase::AwaitingAccept(_) = self.phase {
+            return Err(ErrorKind::Protocol(ProtocolError::AdjudicateBeforeAccept));
+        }
+        let winner = match adjudication.result {
+            Adjudged::CreatorWins => Some(Seat::Creator),
+            Adjudged::OpponentWins => Some(Seat::Opponent),
+            Adjudged::Draw => None,
+        };
+        let reason = adjudication.reason;
+        Ok(self.end(
+            vec![Event::Adjudicated(reason)],
+            winner,
+            Ending::Adjudicated(reason),
+        ))
     }
 
     fn end(&mut self, mut events: Vec<Event>, winner: Option<Seat>, ending: Ending) -> Vec<Event> {
@@ -397,7 +439,7 @@ impl<G: Protocol> State<G> {
             Action::FlipCommit(_) | Action::FlipNonce(_) | Action::FlipReveal(_) => {
                 Err(ErrorKind::Protocol(ProtocolError::NoFlip))
             }
-            Action::Resign | Action::ClaimTimeout | Action::Leave(_) => {
+            Action::Resign | Action::ClaimTimeout | Action::Leave(_) | Action::Adjudicate(_) => {
                 unreachable!("resignations, claims on time and leave are handled before the phase")
             }
         }

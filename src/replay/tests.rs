@@ -41,6 +41,15 @@ impl Builder {
     }
 
     fn with_clock(time_control: Option<crate::log::TimeControl>) -> Builder {
+        Builder::with_terms(time_control, false)
+    }
+
+    /// A game whose header names carol (key 4) its arbiter.
+    fn with_arbiter() -> Builder {
+        Builder::with_terms(None, true)
+    }
+
+    fn with_terms(time_control: Option<crate::log::TimeControl>, arbiter: bool) -> Builder {
         let keys = [key(1), key(2)];
         let player = |name: &str, side: &str, k: &KeySigner| Player {
             name: name.into(),
@@ -62,6 +71,10 @@ impl Builder {
             commitment: Some(Digest([0; 32])),
             time_control,
             leave_days: 2,
+            arbiter: arbiter.then(|| crate::log::Arbiter {
+                name: "carol".into(),
+                key: key(4).public_key().clone(),
+            }),
         };
         let binding = binding_of(&header_unsigned(&header)).expect("binding");
         header.commitment = Some(flip::commitment(
@@ -111,22 +124,36 @@ impl Builder {
     }
 
     /// A record of `seat`'s, signed by `key` or else by the player's own.
-    fn add_signed(mut self, seat: usize, action: Action, key: Option<&KeySigner>) -> Builder {
-        self.seq += 1;
+    fn add_signed(self, seat: usize, action: Action, key: Option<&KeySigner>) -> Builder {
+        let doc = self.document(
+            ["alice", "bob"][seat],
+            action,
+            key.unwrap_or(&self.keys[seat]),
+        );
+        self.push(doc)
+    }
+
+    /// A record of the arbiter's (carol, key 4).
+    fn by_arbiter(self, action: Action) -> Builder {
+        let doc = self.document("carol", action, &key(4));
+        self.push(doc)
+    }
+
+    /// The next record, naming `signer` and signed by `key`.
+    fn document(&self, signer: &str, action: Action, key: &KeySigner) -> String {
         let record = Record {
-            seq: self.seq,
+            seq: self.seq + 1,
             prev: Digest::of(self.last.as_bytes()),
-            signer: ["alice", "bob"][seat].into(),
+            signer: signer.into(),
             action,
             time: Timestamp::parse(self.time).expect("time"),
         };
         let unsigned = record_unsigned(&record);
-        let doc = unsigned.clone()
-            + &signature_line(
-                &key.unwrap_or(&self.keys[seat])
-                    .sign(unsigned.as_bytes())
-                    .expect("sign"),
-            );
+        unsigned.clone() + &signature_line(&key.sign(unsigned.as_bytes()).expect("sign"))
+    }
+
+    fn push(mut self, doc: String) -> Builder {
+        self.seq += 1;
         self.text.push_str(&doc);
         self.last = doc;
         self
@@ -457,5 +484,6 @@ fn each_games_options_are_one_table_read_and_written_alike() {
     );
 }
 
+mod arbiter;
 mod clocks;
 mod vouched;

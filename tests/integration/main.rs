@@ -1,6 +1,7 @@
 //! The integration tests, compiled into one binary (as ripgrep and jj do) so that a test run
 //! links once.
 
+mod arbiter;
 mod campaign_agreement;
 mod campaign_naive;
 mod campaign_props;
