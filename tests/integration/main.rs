@@ -15,6 +15,7 @@ mod cli_rules;
 mod clocks;
 mod crossing;
 mod desk;
+mod editor_schema;
 mod disputes;
 mod forks;
 mod games;
