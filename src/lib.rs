@@ -44,5 +44,6 @@ pub mod referee;
 pub mod replay;
 pub mod rules;
 pub mod sign;
+pub mod standings;
 pub mod text;
 pub mod writer;

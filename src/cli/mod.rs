@@ -45,6 +45,7 @@ mod settle;
 mod setup_git;
 mod show;
 mod signing_journal;
+mod standings;
 mod status;
 mod verify;
 
@@ -90,6 +91,7 @@ enum Command {
     Adjudicate(adjudicate::Args),
     Status(status::Args),
     Games(games::Args),
+    Standings(standings::Args),
     Show(show::Args),
     Log(log::Args),
     Verify(verify::Args),
@@ -126,6 +128,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let done = match cli.command {
         Command::Verify(args) => return verify::run(&args, out),
         Command::Games(args) => return games::run(&args, out),
+        Command::Standings(args) => return standings::run(&args, out),
         Command::Audit(args) => return audit::run(&args, out),
         Command::Compare(args) => return compare::run(&args, out),
         Command::CheckProof(args) => return check_proof::run(&args, out),

@@ -89,8 +89,10 @@ fn the_editor_schema_takes_every_game_document_and_refuses_what_the_format_forbi
             let start = text.find("---\n").expect("a header");
             for doc in text[start..].split("---\n").filter(|d| !d.is_empty()) {
                 let value: Value = serde_saphyr::from_str(doc).expect("YAML");
-                let problems: Vec<String> =
-                    validator.iter_errors(&value).map(|e| e.to_string()).collect();
+                let problems: Vec<String> = validator
+                    .iter_errors(&value)
+                    .map(|e| e.to_string())
+                    .collect();
                 assert!(problems.is_empty(), "{}: {problems:?}", path.display());
                 checked += 1;
             }
@@ -105,9 +107,15 @@ fn the_editor_schema_takes_every_game_document_and_refuses_what_the_format_forbi
     for (what, change) in [
         ("an unknown kind", json!({ "kind": "castle" })),
         ("a comment where none may be", json!({ "comment": "gg" })),
-        ("a header's field in a record", json!({ "format": "correspond/1" })),
+        (
+            "a header's field in a record",
+            json!({ "format": "correspond/1" }),
+        ),
         ("a move in a resignation", json!({ "move": "e2e4" })),
-        ("an adjudication without a reason", json!({ "kind": "adjudicate", "result": "draw" })),
+        (
+            "an adjudication without a reason",
+            json!({ "kind": "adjudicate", "result": "draw" }),
+        ),
     ] {
         let mut bad = record.clone();
         bad.as_object_mut()

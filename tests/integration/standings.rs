@@ -1,0 +1,138 @@
+//! `correspond standings`: a club's tables over a folder of games, each game counted once
+//! however many copies there are, a player being a key; the JSON held to its schema.
+
+use crate::util::{correspond, keys_dir, transcript};
+use std::path::Path;
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    transcript(correspond().current_dir(dir).args(args))
+}
+
+fn sign(dir: &Path, who: &str, args: &[&str]) {
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-01T00:00:00Z")
+            .args(args)
+            .arg("--key")
+            .arg(keys_dir().join(who))
+            .arg("--no-commit"),
+    );
+    assert_eq!(code, 0, "{who} {args:?}: {err}");
+}
+
+/// A chess game in `file`, `white` against `black`, accepted.
+fn chess(dir: &Path, file: &str, white: &str, black: &str) {
+    let key = keys_dir().join(format!("{black}.pub"));
+    let args = [
+        "new",
+        "chess",
+        file,
+        "--name",
+        white,
+        "--side",
+        "white",
+        "--opponent",
+        black,
+        "--opponent-key",
+        key.to_str().expect("UTF-8"),
+    ];
+    sign(dir, white, &args);
+    sign(dir, black, &["accept", file]);
+}
+
+/// alice beats bob (twice: a copy of the game is in another folder), draws with carol, and
+/// bob plays carol still; a broken file and a compose file beside them.
+fn club(dir: &Path) {
+    std::fs::create_dir(dir.join("copies")).expect("mkdir");
+    chess(dir, "alice-bob.yaml", "alice", "bob");
+    sign(dir, "bob", &["resign", "alice-bob.yaml"]);
+    std::fs::copy(
+        dir.join("alice-bob.yaml"),
+        dir.join("copies/alice-bob.yaml"),
+    )
+    .expect("copy");
+    chess(dir, "alice-carol.yaml", "alice", "carol");
+    sign(dir, "alice", &["offer-draw", "alice-carol.yaml"]);
+    sign(dir, "carol", &["accept-draw", "alice-carol.yaml"]);
+    chess(dir, "bob-carol.yaml", "bob", "carol");
+    std::fs::write(
+        dir.join("broken.yaml"),
+        "# correspond game file\n---\nformat: correspond/1\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("compose.yml"), "services: {}\n").expect("write");
+}
+
+fn fingerprint(who: &str) -> String {
+    let key = std::fs::read_to_string(keys_dir().join(format!("{who}.pub"))).expect("a key");
+    let key = ssh_key::PublicKey::from_openssh(&key).expect("an OpenSSH key");
+    key.fingerprint(ssh_key::HashAlg::Sha256).to_string()
+}
+
+#[test]
+fn the_standings_count_each_game_once_for_each_key() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    club(dir);
+    let (code, out, err) = run(dir, &["standings"]);
+    let broken = correspond::replay::verify(b"# correspond game file\n---\nformat: correspond/1\n")
+        .expect_err("broken");
+    let [alice, bob, carol] = ["alice", "bob", "carol"].map(fingerprint);
+    assert_eq!(
+        (code, out, err),
+        (
+            1,
+            format!(
+                "chess (3 games)\n       points  played  won  drawn  lost  going on  player\n\
+                 \x20  1.      1½       2    1      1     0         0  alice {alice}\n\
+                 \x20  2.       ½       1    0      1     0         1  carol {carol}\n\
+                 \x20  3.       0       1    0      0     1         1  bob {bob}\n\
+                 not counted: broken.yaml: {broken}\n\
+                 passed over 1 file that is not a game file: compose.yml\n"
+            ),
+            String::new()
+        )
+    );
+}
+
+#[test]
+fn the_standings_json_is_held_to_its_schema() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    club(dir);
+    std::fs::remove_file(dir.join("broken.yaml")).expect("remove");
+    let (code, out, err) = run(dir, &["standings", "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/standings.schema.json"),
+        )
+        .expect("the schema"),
+    )
+    .expect("JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let errors: Vec<String> = validator
+        .iter_errors(&json)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(json["games"], 3);
+    let alice = &json["tables"][0]["lines"][0];
+    assert_eq!(
+        (
+            alice["names"][0].as_str(),
+            alice["points"].as_f64(),
+            alice["played"].as_u64()
+        ),
+        (Some("alice"), Some(1.5), Some(2))
+    );
+    // The schema can fail: a point that is not a half is refused, and so is a missing table.
+    let mut wrong = json.clone();
+    wrong["tables"][0]["lines"][0]["points"] = serde_json::json!(1.25);
+    assert!(!validator.is_valid(&wrong));
+    let mut wrong = json.clone();
+    wrong.as_object_mut().expect("an object").remove("tables");
+    assert!(!validator.is_valid(&wrong));
+}
