@@ -399,13 +399,15 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
         ));
     }
     let signer = signers.swap_remove(0);
-    let key = &common
-        .header()
+    let header = common.header();
+    let key = header
         .players
         .iter()
-        .find(|p| p.name == signer)
-        .expect("the signer is a player")
-        .key;
+        .map(|p| (&p.name, &p.key))
+        .chain(header.arbiter.iter().map(|a| (&a.name, &a.key)))
+        .find(|(name, _)| **name == signer)
+        .map(|(_, key)| key)
+        .ok_or_else(|| format!("record {document} names {signer}, who is not in the header"))?;
     Ok(Equivocation {
         game_id: common.game_id(),
         fingerprint: crate::sign::fingerprint(key),
@@ -443,7 +445,10 @@ pub fn settles(old: &GameFile, new: &[u8]) -> Option<usize> {
         return None;
     }
     let awaited = awaited_at(&new, document)?;
-    let void_by_other = (document..old.documents()).all(|d| signer_seat(old, d) != Some(awaited));
+    // Void records are the other player's only: never the arbiter's, whose adjudication no
+    // crossing undoes.
+    let void_by_other =
+        (document..old.documents()).all(|d| signer_seat(old, d) == Some(awaited.other()));
     let verified = |file: &GameFile| {
         AnyReplayer::start(file)
             .and_then(|r| r.advance(file))

@@ -69,10 +69,19 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                     player.name == *winner
                         || player.side.as_ref().is_some_and(|s| s.to_string() == *winner)
                 };
-                match Seat::BOTH.into_iter().find(|s| named(*s)) {
-                    Some(Seat::Creator) => Adjudged::CreatorWins,
-                    Some(Seat::Opponent) => Adjudged::OpponentWins,
-                    None => {
+                match Seat::BOTH.map(named) {
+                    [true, true] => {
+                        return Err(CliError::usage(format!(
+                            "`{}` names both players ({} v {})",
+                            correspond::text::shown(winner),
+                            seats[0],
+                            seats[1]
+                        ))
+                        .hint("name the winner by the name the other does not have"));
+                    }
+                    [true, false] => Adjudged::CreatorWins,
+                    [false, true] => Adjudged::OpponentWins,
+                    [false, false] => {
                         return Err(CliError::usage(format!(
                             "`{}` is neither player of this game ({} v {})",
                             correspond::text::shown(winner),

@@ -182,6 +182,10 @@ fn ascii_seats<G: CliGame>(replay: &Replay<G>) -> Replay<G> {
             .to_owned();
         }
     }
+    // Unnamed, the arbiter is `the arbiter`.
+    if plain.arbiter.as_ref().is_some_and(|a| !a.name.is_ascii()) {
+        plain.arbiter = None;
+    }
     plain
 }
 

@@ -247,3 +247,162 @@ fn a_game_without_an_arbiter_is_adjudicated_by_nobody_and_an_arbiter_is_someone_
     );
     assert!(!dir.join("h.yaml").exists());
 }
+
+#[test]
+fn an_adjudication_replaced_by_a_players_record_is_a_violation_not_a_crossing() {
+    use crate::util::git;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    git(dir, &["init", "-q", "-b", "main"]);
+    let commit = |message: &str| {
+        git(dir, &["add", "g.yaml"]);
+        git(
+            dir,
+            &[
+                "-c",
+                "user.name=c",
+                "-c",
+                "user.email=c@example.org",
+                "commit",
+                "-q",
+                "-m",
+                message,
+            ],
+        );
+    };
+    game(dir, true);
+    assert_eq!(run(dir, Some("bob"), &["accept", "g.yaml"]).0, 0);
+    assert_eq!(run(dir, Some("alice"), &["play", "g.yaml", "e4"]).0, 0);
+    commit("e4");
+    let before = std::fs::read(dir.join("g.yaml")).expect("read");
+    let adjudicate = [
+        "adjudicate",
+        "g.yaml",
+        "--winner",
+        "alice",
+        "--reason",
+        "abandoned",
+    ];
+    assert_eq!(run(dir, Some("carol"), &adjudicate).0, 0);
+    commit("adjudicated");
+    // bob, the player the game awaited, signs his move at the adjudication's place on the
+    // copy from before it, and commits that over the adjudication.
+    std::fs::write(dir.join("g.yaml"), before).expect("write");
+    assert_eq!(run(dir, Some("bob"), &["play", "g.yaml", "e5"]).0, 0);
+    commit("e5");
+    let (code, out, _) = run(dir, None, &["audit", "g.yaml"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("      VIOLATION: "), "{out}");
+    assert!(!out.contains("void by the crossing rule"), "{out}");
+}
+
+#[test]
+fn an_arbiter_who_signs_two_adjudications_at_one_place_is_proven_to_have_equivocated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    game(dir, true);
+    assert_eq!(run(dir, Some("bob"), &["accept", "g.yaml"]).0, 0);
+    std::fs::copy(dir.join("g.yaml"), dir.join("h.yaml")).expect("copy");
+    let adjudicate = |file: &str, winner: &str, journal: &Path| {
+        let mut cmd = correspond();
+        cmd.current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-01T10:00:00Z")
+            .env("CORRESPOND_JOURNAL", journal)
+            .args([
+                "adjudicate",
+                file,
+                "--winner",
+                winner,
+                "--reason",
+                "abandoned",
+                "--no-commit",
+            ])
+            .arg("--key")
+            .arg(keys_dir().join("carol"));
+        assert_eq!(transcript(&mut cmd).0, 0);
+    };
+    adjudicate("g.yaml", "alice", &dir.join("journal-1"));
+    // On another machine, with a journal of its own: the journal would refuse here.
+    adjudicate("h.yaml", "bob", &dir.join("journal-2"));
+    let (code, out, _) = run(
+        dir,
+        None,
+        &["compare", "g.yaml", "h.yaml", "--proof", "p.proof"],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("EQUIVOCATION: "), "{out}");
+    let (code, out, err) = run(dir, None, &["check-proof", "p.proof"]);
+    let game_id = out
+        .split_whitespace()
+        .nth(5)
+        .unwrap_or_default()
+        .trim_end_matches(',');
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            format!(
+                "p.proof: valid proof: in game {game_id}, carol signed two different records \
+                 numbered 2: adjudicate creator-wins (abandoned) and adjudicate opponent-wins \
+                 (abandoned)\ncarol's key in the proof is {}: check that it is the key you know \
+                 to be theirs, and the game id against the game's\n",
+                fingerprint("carol")
+            )
+            .as_str(),
+            ""
+        )
+    );
+}
+
+fn fingerprint(who: &str) -> String {
+    let key = std::fs::read_to_string(keys_dir().join(format!("{who}.pub"))).expect("a key");
+    let key = ssh_key::PublicKey::from_openssh(&key).expect("an OpenSSH key");
+    key.fingerprint(ssh_key::HashAlg::Sha256).to_string()
+}
+
+#[test]
+fn a_winner_named_by_a_word_that_fits_both_players_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let (bob, carol) = (keys_dir().join("bob.pub"), keys_dir().join("carol.pub"));
+    let new = [
+        "new",
+        "chess",
+        "g.yaml",
+        "--name",
+        "black",
+        "--side",
+        "white",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        bob.to_str().expect("UTF-8"),
+        "--arbiter",
+        "carol",
+        "--arbiter-key",
+        carol.to_str().expect("UTF-8"),
+    ];
+    assert_eq!(run(dir, Some("alice"), &new).0, 0);
+    assert_eq!(run(dir, Some("bob"), &["accept", "g.yaml"]).0, 0);
+    assert_eq!(
+        run(
+            dir,
+            Some("carol"),
+            &[
+                "adjudicate",
+                "g.yaml",
+                "--winner",
+                "black",
+                "--reason",
+                "abandoned"
+            ]
+        ),
+        (
+            2,
+            String::new(),
+            "error: `black` names both players (black (white) v bob (black))\nhint: name the \
+             winner by the name the other does not have\n"
+                .into()
+        )
+    );
+}
