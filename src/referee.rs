@@ -23,12 +23,12 @@ pub struct Terms {
 /// One game file's versions in a push.
 #[derive(Clone, Copy, Debug)]
 pub struct Versions<'a> {
-    /// On the branch before the push (`None`: not there).
+    /// On the branch before the push (`None`: not there, or a branch made).
     pub before: Option<&'a [u8]>,
+    /// On the repository's other branches, by branch: what the referee took before.
+    pub elsewhere: &'a [(String, &'a [u8])],
     /// As the push leaves it (`None`: not there).
     pub after: Option<&'a [u8]>,
-    /// In the other pushed commits, named, where it differs from both (`None`: not there).
-    pub between: &'a [(String, Option<&'a [u8]>)],
 }
 
 /// Why the referee refuses a push, for a game file or for the branch.
@@ -77,8 +77,32 @@ pub enum Refusal {
     )]
     InvalidBefore(ReplayError),
     /// The file is larger than a game file may be.
-    #[error("larger than the {} bytes a game file may hold", MAX_FILE_SIZE)]
-    TooLarge,
+    #[error(
+        "{} bytes{}, larger than the {} bytes a game file may hold",
+        .size,
+        .commit.as_ref().map(|c| format!(" in commit {c}")).unwrap_or_default(),
+        MAX_FILE_SIZE
+    )]
+    TooLarge {
+        /// Its size.
+        size: u64,
+        /// The pushed commit that holds it, when it is not the last.
+        commit: Option<String>,
+    },
+    /// Another branch holds another line of the game.
+    #[error(
+        "{branch} holds another line of this game, which parts from this one at {}; a game \
+         has one line of records in the repository",
+        crate::log::place(Some(*document), *line)
+    )]
+    Forked {
+        /// The other branch.
+        branch: String,
+        /// The first document where the two differ.
+        document: usize,
+        /// Its line in the pushed file.
+        line: usize,
+    },
     /// A pushed document is dated too far from the referee's clock.
     #[error(
         "{}: dated {}, {} {} the referee's clock ({}); a document pushed here must be dated \
@@ -126,6 +150,9 @@ pub struct Accepted {
     pub added: std::ops::Range<usize>,
     /// How the game stands after the push.
     pub summary: Summary,
+    /// Where each document of the pushed file ends: a version in a pushed commit must end at
+    /// one of them.
+    ends: Vec<usize>,
 }
 
 /// Whether a branch update may be made at all: not a deletion or a force-push of a branch that
@@ -142,10 +169,11 @@ pub fn judge_branch(deleted: bool, fast_forward: bool, held: usize) -> Result<()
     }
 }
 
-/// Judges one game file's versions in a push. The branch's version is taken on the referee's
-/// earlier word: its signatures were checked when it was pushed (or when the referee was
-/// installed), and its rules are replayed again without them, so that a push costs the checking
-/// of the documents it adds.
+/// Judges one game file's versions in a push. What a branch holds already (this one, or
+/// another) is taken on the referee's earlier word: its signatures were checked when it came
+/// (or when the referee was installed), and its rules are replayed again without them, so that
+/// a push costs the checking of the documents it adds. A version on another branch must be
+/// the same line of the game, behind or ahead.
 ///
 /// # Errors
 /// The first refusal.
@@ -153,20 +181,42 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
     let Some(after) = versions.after else {
         return Err(Refusal::Deleted { commit: None });
     };
-    if after.len() as u64 > MAX_FILE_SIZE {
-        return Err(Refusal::TooLarge);
+    let size = after.len() as u64;
+    if size > MAX_FILE_SIZE {
+        return Err(Refusal::TooLarge { size, commit: None });
     }
     // A file that was plainly something else before becomes a game file: a new game.
     let before = versions
         .before
         .filter(|b| crate::log::may_be_a_game_file(b));
-    let (mut file, replayer, base) = match before {
-        Some(before) => {
-            let file = GameFile::parse(before)
-                .map_err(|e| Refusal::InvalidBefore(ReplayError::from(e)))?;
-            let replayer = AnyReplayer::start(&file)
-                .and_then(|r| r.advance_vouched(&file, 1, file.documents()))
-                .map_err(Refusal::InvalidBefore)?;
+    let mut taken: Option<(GameFile, AnyReplayer)> = None;
+    if let Some(before) = before {
+        let (file, replayer) = vouched(before).map_err(Refusal::InvalidBefore)?;
+        if !after.starts_with(before) {
+            let mut probe = file.clone();
+            if let Err(e) = probe.extend(after) {
+                return Err(Refusal::Rewritten(e));
+            }
+        }
+        taken = Some((file, replayer));
+    }
+    // The longest version another branch holds of this line, if longer, is the base.
+    let mut elsewhere: Vec<&(String, &[u8])> = versions.elsewhere.iter().collect();
+    elsewhere.sort_by_key(|(_, other)| std::cmp::Reverse(other.len()));
+    for (branch, other) in elsewhere {
+        if after.starts_with(other) {
+            let longer = taken
+                .as_ref()
+                .is_none_or(|(f, _)| f.text().len() < other.len());
+            if longer && let Ok(found) = vouched(other) {
+                taken = Some(found);
+            }
+        } else if !other.starts_with(after) && crate::log::may_be_a_game_file(other) {
+            return Err(forked(branch, other, after));
+        }
+    }
+    let (mut file, replayer, base) = match taken {
+        Some((file, replayer)) => {
             let base = file.documents();
             (file, replayer, base)
         }
@@ -176,30 +226,71 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
             (file, replayer, 0)
         }
     };
-    if before.is_some() {
+    if base > 0 {
         file.extend(after).map_err(Refusal::Rewritten)?;
     }
     let replayer = replayer.advance(&file).map_err(Refusal::Invalid)?;
-    for (commit, version) in versions.between {
-        let Some(version) = version else {
-            if before.is_some() {
-                return Err(Refusal::Deleted {
-                    commit: Some(commit.clone()),
-                });
-            }
-            continue;
-        };
-        let extends_before = before.is_none_or(|b| version.starts_with(b));
-        let at_a_boundary = (0..file.documents()).any(|d| file.span(d).end == version.len());
-        if !(extends_before && at_a_boundary && after.starts_with(version)) {
-            return Err(Refusal::Between(commit.clone()));
-        }
-    }
     check_times(&file, base, terms)?;
     Ok(Accepted {
         added: base..file.documents(),
         summary: replayer.summary(),
+        ends: (0..file.documents()).map(|d| file.span(d).end).collect(),
     })
+}
+
+/// Judges a file's version in a pushed commit other than the last: it must be one the pushed
+/// file passed through (its bytes up to a document's end), or not there when no parent of the
+/// commit held it either (a commit from before the game began).
+///
+/// # Errors
+/// The refusal, naming the commit.
+pub fn judge_between(
+    accepted: &Accepted,
+    after: &[u8],
+    commit: &str,
+    version: Option<&[u8]>,
+    parent_held: bool,
+) -> Result<(), Refusal> {
+    match version {
+        None if parent_held => Err(Refusal::Deleted {
+            commit: Some(commit.to_owned()),
+        }),
+        None => Ok(()),
+        Some(version) if after.starts_with(version) && accepted.ends.contains(&version.len()) => {
+            Ok(())
+        }
+        Some(_) => Err(Refusal::Between(commit.to_owned())),
+    }
+}
+
+/// A version the referee took before, replayed without its signatures (see [`judge_file`]).
+fn vouched(bytes: &[u8]) -> Result<(GameFile, AnyReplayer), ReplayError> {
+    let file = GameFile::parse(bytes)?;
+    let replayer = AnyReplayer::start(&file)?.advance_vouched(&file, 1, file.documents())?;
+    Ok((file, replayer))
+}
+
+/// Where another branch's line of a game parts from the pushed one.
+fn forked(branch: &str, other: &[u8], after: &[u8]) -> Refusal {
+    let first = other
+        .iter()
+        .zip(after)
+        .position(|(a, b)| a != b)
+        .unwrap_or(other.len().min(after.len()));
+    let (document, line) = match GameFile::parse(after) {
+        Ok(file) => {
+            let document = (0..file.documents())
+                .find(|&d| file.span(d).end > first)
+                .unwrap_or(0);
+            (document, file.line(document))
+        }
+        Err(_) => (0, 1),
+    };
+    Refusal::Forked {
+        branch: branch.to_owned(),
+        document,
+        line,
+    }
 }
 
 /// Each document from `from` on must be dated within the skew of the referee's clock.

@@ -38,10 +38,19 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let mut files = Vec::new();
     for path in &args.paths {
         if path.is_dir() {
-            files.extend(correspond::git::game_files_held(path).map_err(|e| {
+            let held = correspond::git::game_files_held(path).map_err(|e| {
                 CliError::usage(e.to_string())
                     .hint("audit reads the history of the git repository that holds the folder")
-            })?);
+            })?;
+            if held.is_empty() {
+                // Nothing audited is not a clean history: a CI check must not pass on it.
+                return Err(CliError::usage(format!(
+                    "no game file has ever been in {} on this branch: nothing to audit",
+                    correspond::text::path(path)
+                ))
+                .hint("audit looks for *.yaml and *.yml game files, passing over hidden ones"));
+            }
+            files.extend(held);
         } else {
             files.push(path.clone());
         }

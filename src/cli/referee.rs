@@ -6,9 +6,11 @@
 use super::CliError;
 use super::error::ExitStatus;
 use crate::cli::Out;
-use correspond::git::{GitError, Oid, Receiving};
+use correspond::git::{Blob, FileUpdate, GitError, Oid, Receiving};
 use correspond::log::Timestamp;
-use correspond::referee::{Refusal, Terms, Versions, judge_branch, judge_file};
+use correspond::referee::{
+    Accepted, Refusal, Terms, Versions, judge_between, judge_branch, judge_file,
+};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -79,6 +81,14 @@ fn open(repo: &Path, quarantine: Option<&Path>) -> Result<Receiving, CliError> {
 
 fn install(repo: &Path, max_skew: u32, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let receiving = open(repo, None)?;
+    if let Some(elsewhere) = receiving.setting("core.hooksPath") {
+        return Err(CliError::usage(format!(
+            "git runs this repository's hooks from {} (core.hooksPath), not from its hooks \
+             folder: nothing was installed",
+            correspond::text::escape(&elsewhere)
+        ))
+        .hint("unset core.hooksPath, or run the referee from the pre-receive hook there"));
+    }
     let (checked, invalid) = check_branches(&receiving)?;
     if !invalid.is_empty() {
         let (count, verb) = match invalid.len() {
@@ -104,9 +114,13 @@ fn install(repo: &Path, max_skew: u32, out: &mut Out<'_>) -> Result<ExitStatus, 
     // A bare repository is its own git folder: the path as the user gave it.
     let hooks = repo.join("hooks");
     let path = hooks.join("pre-receive");
-    if let Ok(existing) = std::fs::read_to_string(&path)
-        && !existing.lines().nth(1).is_some_and(|l| l.starts_with(MARK))
-    {
+    // Anything there that is not the referee's own script (a program, a file that cannot be
+    // read) is someone else's.
+    let ours = |bytes: &[u8]| {
+        std::str::from_utf8(bytes)
+            .is_ok_and(|text| text.lines().nth(1).is_some_and(|l| l.starts_with(MARK)))
+    };
+    if std::fs::symlink_metadata(&path).is_ok() && !std::fs::read(&path).is_ok_and(|b| ours(&b)) {
         return Err(CliError::usage(format!(
             "{} is there already, and is not the referee's; it was left as it is",
             correspond::text::path(&path)
@@ -266,27 +280,16 @@ fn judge_update(
     out: &mut Out<'_>,
 ) -> Result<usize, CliError> {
     let name = correspond::text::escape(reference).into_owned();
-    let update = receiving
-        .update(old, new)
-        .map_err(|e| CliError::usage(format!("cannot read the push to {name}: {e}")))?;
+    let unreadable = |e: GitError| CliError::usage(format!("cannot read the push to {name}: {e}"));
+    let update = receiving.update(reference, old, new).map_err(unreadable)?;
     if let Err(refusal) = judge_branch(new.is_none(), update.fast_forward, update.held) {
         writeln!(out, "correspond referee: refused {name}: {refusal}")?;
         return Ok(1);
     }
     let mut refused = 0;
     for file in &update.files {
-        let between: Vec<(String, Option<&[u8]>)> = file
-            .between
-            .iter()
-            .map(|(commit, bytes)| (short(*commit), bytes.as_deref()))
-            .collect();
-        let versions = Versions {
-            before: file.before.as_deref(),
-            after: file.after.as_deref(),
-            between: &between,
-        };
         let path = shown_path(&file.path);
-        match judge_file(&versions, terms) {
+        match judge_one(receiving, file, terms).map_err(unreadable)? {
             Ok(accepted) => writeln!(
                 out,
                 "correspond referee: {name}: {path}: {}; {}",
@@ -304,6 +307,69 @@ fn judge_update(
         }
     }
     Ok(refused)
+}
+
+/// Reads one file's versions and judges them: the new version against what the branches held,
+/// then each pushed commit's version against it, one at a time.
+fn judge_one(
+    receiving: &Receiving,
+    file: &FileUpdate,
+    terms: Terms,
+) -> Result<Result<Accepted, Refusal>, GitError> {
+    let read = |blob: Option<Oid>| -> Result<Option<Blob>, GitError> {
+        blob.map(|b| receiving.read(b)).transpose()
+    };
+    let bytes = |blob: Option<Blob>| match blob {
+        Some(Blob::Bytes(bytes)) => Some(bytes),
+        _ => None,
+    };
+    let after = match read(file.after)? {
+        Some(Blob::TooLarge(size)) => return Ok(Err(Refusal::TooLarge { size, commit: None })),
+        after => bytes(after),
+    };
+    let before = bytes(read(file.before)?);
+    let mut elsewhere = Vec::new();
+    for (branch, blob) in &file.elsewhere {
+        if let Some(b) = bytes(read(Some(*blob))?) {
+            elsewhere.push((branch.clone(), b));
+        }
+    }
+    let elsewhere: Vec<(String, &[u8])> = elsewhere
+        .iter()
+        .map(|(n, b)| (n.clone(), b.as_slice()))
+        .collect();
+    let versions = Versions {
+        before: before.as_deref(),
+        elsewhere: &elsewhere,
+        after: after.as_deref(),
+    };
+    let accepted = match judge_file(&versions, terms) {
+        Ok(accepted) => accepted,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    let after = after.unwrap_or_default();
+    for between in &file.between {
+        let commit = short(between.commit);
+        let version = match read(between.blob)? {
+            Some(Blob::TooLarge(size)) => {
+                return Ok(Err(Refusal::TooLarge {
+                    size,
+                    commit: Some(commit),
+                }));
+            }
+            version => bytes(version),
+        };
+        if let Err(refusal) = judge_between(
+            &accepted,
+            &after,
+            &commit,
+            version.as_deref(),
+            between.parent_held,
+        ) {
+            return Ok(Err(refusal));
+        }
+    }
+    Ok(Ok(accepted))
 }
 
 fn taken(added: &std::ops::Range<usize>) -> String {

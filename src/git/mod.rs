@@ -11,7 +11,7 @@ mod history;
 mod push;
 
 pub use commit::Tracked;
-pub use push::{FileUpdate, Receiving, Update};
+pub use push::{Between, Blob, FileUpdate, Receiving, Update};
 
 /// When a commit is made: seconds since the Unix epoch, and the committer's zone in minutes
 /// east of UTC. Given by the caller: the library reads no clock.
@@ -162,8 +162,16 @@ fn locate(path: &Path) -> Result<Option<(Repository, PathBuf)>, GitError> {
     // Through a symbolic link, the file is its target (which is what gets written).
     let resolved = std::fs::canonicalize(path).ok();
     let path = resolved.as_deref().unwrap_or(path);
-    let dir = existing_dir(path);
-    let repo = match Repository::discover(&dir) {
+    let outside = || GitError::Outside(path.to_owned());
+    let absolute = std::path::absolute(path).map_err(|_| outside())?;
+    // The nearest folder that is there: a file deleted with its folder has a history too.
+    let dir = absolute
+        .ancestors()
+        .skip(1)
+        .find(|a| a.is_dir())
+        .ok_or_else(outside)?;
+    let missing = absolute.strip_prefix(dir).map_err(|_| outside())?;
+    let repo = match Repository::discover(dir) {
         Ok(repo) => repo,
         Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
         // A repository is there, but git cannot read it (damaged grafts, a broken HEAD): saying
@@ -173,14 +181,12 @@ fn locate(path: &Path) -> Result<Option<(Repository, PathBuf)>, GitError> {
     let Some(workdir) = repo.workdir() else {
         return Ok(None);
     };
-    let outside = || GitError::Outside(path.to_owned());
     let workdir = workdir.canonicalize().map_err(|_| outside())?;
     let dir = dir.canonicalize().map_err(|_| outside())?;
-    let name = path.file_name().ok_or_else(outside)?;
     let relative = dir
         .strip_prefix(&workdir)
         .map_err(|_| outside())?
-        .join(name);
+        .join(missing);
     Ok(Some((repo, relative)))
 }
 

@@ -26,25 +26,50 @@ pub struct Update {
     pub fast_forward: bool,
     /// The game files the old commit holds: what a deletion or a force-push would take away.
     pub held: usize,
-    /// Each game file whose bytes the update changes in any pushed commit, by path.
+    /// Each game file the update may change, by path: those whose version at the new commit,
+    /// or in a pushed commit, no branch holds yet, and those it deletes.
     pub files: Vec<FileUpdate>,
 }
 
-/// A game file in a commit: its path, as git stores it, and its bytes.
-pub type GameFileAt = (Vec<u8>, Vec<u8>);
-
-/// One game file's versions in an update.
+/// One game file's versions in an update, as blobs, read with [`Receiving::read`].
 #[derive(Clone, Debug)]
 pub struct FileUpdate {
     /// Its path in the tree, as git stores it.
     pub path: Vec<u8>,
-    /// The file in the old commit (`None`: not there).
-    pub before: Option<Vec<u8>>,
-    /// The file in the new commit (`None`: not there).
-    pub after: Option<Vec<u8>>,
-    /// The other pushed commits whose version differs from both, oldest first, with that
-    /// version (`None`: not there).
-    pub between: Vec<(Oid, Option<Vec<u8>>)>,
+    /// The file at the branch's old commit (`None`: not there, or a branch made).
+    pub before: Option<Oid>,
+    /// The file at the new commit (`None`: not there).
+    pub after: Option<Oid>,
+    /// The file at the tips of the repository's other branches, by branch, where it is there
+    /// and differs from `after`.
+    pub elsewhere: Vec<(String, Oid)>,
+    /// The pushed commits that no branch holds yet, other than the new one, oldest first, where
+    /// the file differs from both `before` and `after`.
+    pub between: Vec<Between>,
+}
+
+/// A pushed commit's version of a file.
+#[derive(Clone, Copy, Debug)]
+pub struct Between {
+    /// The commit.
+    pub commit: Oid,
+    /// The file in it (`None`: not there).
+    pub blob: Option<Oid>,
+    /// Whether one of its parents holds the file: then its absence is a deletion.
+    pub parent_held: bool,
+}
+
+/// A game file in a commit: its path, as git stores it, and its bytes (none when it is too
+/// large to read).
+pub type GameFileAt = (Vec<u8>, Vec<u8>);
+
+/// A blob as read for the referee.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Blob {
+    /// Its bytes.
+    Bytes(Vec<u8>),
+    /// Larger than a game file may be: this many bytes, not read.
+    TooLarge(u64),
 }
 
 impl Receiving {
@@ -75,6 +100,12 @@ impl Receiving {
         self.repo.path()
     }
 
+    /// A setting as git finds it for the repository (its own, the user's, the system's).
+    #[must_use]
+    pub fn setting(&self, name: &str) -> Option<String> {
+        self.repo.config().ok()?.get_string(name).ok()
+    }
+
     /// A setting of the repository's own configuration (not the user's or the system's).
     #[must_use]
     pub fn local_setting(&self, name: &str) -> Option<String> {
@@ -99,93 +130,77 @@ impl Receiving {
         Ok(branches)
     }
 
-    /// What updating a reference from `old` to `new` does to its game files (`None`: the
-    /// reference is made, or deleted).
+    /// What updating `reference` from `old` to `new` does to its game files (`None`: the
+    /// reference is made, or deleted). The commits judged are those the push brings that no
+    /// branch holds yet; the versions on the other branches are what the referee took before.
     ///
     /// # Errors
     /// When git cannot read a commit or a blob.
-    /// A branch made (`old` absent) is compared with where it leaves the repository's
-    /// history: the newest commit it shares with the branch `HEAD` names (or, failing that,
-    /// with another), whose games the referee has judged already.
-    pub fn update(&self, old: Option<Oid>, new: Option<Oid>) -> Result<Update, GitError> {
-        let held_before = match old {
-            Some(id) => self.candidates(&self.repo.find_commit(id)?.tree()?)?,
-            None => BTreeMap::new(),
-        };
-        let base = match (old, new) {
-            (None, Some(new)) => self.base_of(new)?,
-            _ => old,
-        };
-        let before = match base {
-            Some(id) => self.candidates(&self.repo.find_commit(id)?.tree()?)?,
-            None => BTreeMap::new(),
-        };
-        let after = match new {
-            Some(id) => self.candidates(&self.repo.find_commit(id)?.tree()?)?,
-            None => BTreeMap::new(),
-        };
+    pub fn update(
+        &self,
+        reference: &str,
+        old: Option<Oid>,
+        new: Option<Oid>,
+    ) -> Result<Update, GitError> {
+        let (before, after) = (self.files_at(old)?, self.files_at(new)?);
         let fast_forward = match (old, new) {
             (Some(old), Some(new)) => old == new || self.repo.graph_descendant_of(new, old)?,
             _ => true,
         };
-        let mut between: Vec<(Oid, BTreeMap<Vec<u8>, Oid>)> = Vec::new();
-        if let Some(new) = new {
-            let mut walk = self.repo.revwalk()?;
-            walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
-            walk.push(new)?;
-            if let Some(base) = base {
-                walk.hide(base)?;
-            }
-            for id in walk {
-                let id = id?;
-                if id != new {
-                    let tree = self.repo.find_commit(id)?.tree()?;
-                    between.push((id, self.candidates(&tree)?));
-                }
-            }
+        let others: Vec<(String, Oid)> = self
+            .branches()?
+            .into_iter()
+            .filter(|(name, _)| name != reference)
+            .collect();
+        let mut elsewhere = Vec::new();
+        for (name, tip) in &others {
+            elsewhere.push((name.clone(), self.files_at(Some(*tip))?));
         }
+        let pushed = match new {
+            Some(new) => self.pushed(new, old, &others)?,
+            None => Vec::new(),
+        };
         let mut paths: Vec<&Vec<u8>> = before.keys().chain(after.keys()).collect();
-        paths.extend(between.iter().flat_map(|(_, files)| files.keys()));
+        paths.extend(pushed.iter().flat_map(|p| p.files.keys()));
         paths.sort();
         paths.dedup();
-        let mut files = Vec::new();
-        let mut held = 0;
+        let (mut files, mut held) = (Vec::new(), 0);
         for path in paths {
             let (was, is) = (before.get(path).copied(), after.get(path).copied());
-            let others: Vec<(Oid, Option<Oid>)> = between
+            let between: Vec<Between> = pushed
                 .iter()
-                .map(|(commit, files)| (*commit, files.get(path).copied()))
-                .filter(|(_, blob)| *blob != was && *blob != is)
+                .map(|p| Between {
+                    commit: p.commit,
+                    blob: p.files.get(path).copied(),
+                    parent_held: p.parents.iter().any(|files| files.contains_key(path)),
+                })
+                .filter(|b| b.blob != was && b.blob != is && (b.blob.is_some() || b.parent_held))
                 .collect();
-            let update = FileUpdate {
-                path: path.clone(),
-                before: was.map(|b| self.blob(b)).transpose()?,
-                after: is.map(|b| self.blob(b)).transpose()?,
-                between: others
-                    .iter()
-                    .map(|(commit, blob)| Ok((*commit, blob.map(|b| self.blob(b)).transpose()?)))
-                    .collect::<Result<_, GitError>>()?,
-            };
-            let versions = [&update.before, &update.after]
-                .into_iter()
-                .chain(update.between.iter().map(|(_, v)| v));
-            let game = versions
-                .flatten()
-                .any(|bytes| crate::log::may_be_a_game_file(bytes));
-            if !game {
+            let mut blobs: Vec<Oid> = [was, is].into_iter().flatten().collect();
+            blobs.extend(between.iter().filter_map(|b| b.blob));
+            if !self.any_game(&blobs)? {
                 continue;
             }
-            if held_before.contains_key(path)
-                && update
-                    .before
-                    .as_deref()
-                    .is_some_and(crate::log::may_be_a_game_file)
-            {
+            if was.is_some() {
                 held += 1;
             }
-            if was != is || !update.between.is_empty() {
-                files.push(update);
+            // A version that this branch or another holds already was judged when it came.
+            let known = was == is
+                || is.is_some_and(|is| elsewhere.iter().any(|(_, f)| f.get(path) == Some(&is)));
+            if known && between.is_empty() {
+                continue;
             }
+            files.push(FileUpdate {
+                path: path.clone(),
+                before: was,
+                after: is,
+                elsewhere: elsewhere
+                    .iter()
+                    .filter_map(|(name, files)| Some((name.clone(), *files.get(path)?)))
+                    .filter(|(_, blob)| Some(*blob) != is)
+                    .collect(),
+                between,
+            });
         }
         Ok(Update {
             fast_forward,
@@ -194,26 +209,72 @@ impl Receiving {
         })
     }
 
-    /// Where a new branch leaves the history the repository holds: the newest commit it
-    /// shares with the branch `HEAD` names, else with the first other branch that shares one.
-    fn base_of(&self, new: Oid) -> Result<Option<Oid>, GitError> {
-        let head = self
-            .repo
-            .find_reference("HEAD")
-            .ok()
-            .and_then(|h| h.resolve().ok())
-            .and_then(|r| r.target());
-        let tips = head
-            .into_iter()
-            .chain(self.branches()?.into_iter().map(|(_, id)| id));
-        for tip in tips {
-            match self.repo.merge_base(new, tip) {
-                Ok(base) => return Ok(Some(base)),
-                Err(e) if e.code() == git2::ErrorCode::NotFound => {}
-                Err(e) => return Err(e.into()),
+    /// The `*.yaml` and `*.yml` blobs of a commit's tree (none without a commit).
+    fn files_at(&self, commit: Option<Oid>) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
+        match commit {
+            Some(id) => self.candidates(&self.repo.find_commit(id)?.tree()?),
+            None => Ok(BTreeMap::new()),
+        }
+    }
+
+    /// The commits reachable from `new` that neither `old` nor any other branch holds, other
+    /// than `new` itself, oldest first: each with its candidate files and its parents'.
+    fn pushed(
+        &self,
+        new: Oid,
+        old: Option<Oid>,
+        others: &[(String, Oid)],
+    ) -> Result<Vec<Pushed>, GitError> {
+        let mut walk = self.repo.revwalk()?;
+        walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
+        walk.push(new)?;
+        for tip in old.iter().chain(others.iter().map(|(_, tip)| tip)) {
+            walk.hide(*tip)?;
+        }
+        let mut pushed = Vec::new();
+        for id in walk {
+            let id = id?;
+            if id == new {
+                continue;
+            }
+            let commit = self.repo.find_commit(id)?;
+            let parents = commit
+                .parents()
+                .map(|p| self.candidates(&p.tree()?))
+                .collect::<Result<Vec<_>, GitError>>()?;
+            pushed.push(Pushed {
+                commit: id,
+                files: self.candidates(&commit.tree()?)?,
+                parents,
+            });
+        }
+        Ok(pushed)
+    }
+
+    /// Whether any of these blobs may be a game file (one too large to read may be).
+    fn any_game(&self, blobs: &[Oid]) -> Result<bool, GitError> {
+        for blob in blobs {
+            match self.read(*blob)? {
+                Blob::TooLarge(_) => return Ok(true),
+                Blob::Bytes(bytes) if crate::log::may_be_a_game_file(&bytes) => return Ok(true),
+                Blob::Bytes(_) => {}
             }
         }
-        Ok(None)
+        Ok(false)
+    }
+
+    /// A blob's bytes, or only its size when it is larger than a game file may be: its header
+    /// is read first, so that a huge blob is never inflated.
+    ///
+    /// # Errors
+    /// When git cannot read it.
+    pub fn read(&self, blob: Oid) -> Result<Blob, GitError> {
+        let (size, _) = self.repo.odb()?.read_header(blob)?;
+        let size = size as u64;
+        if size > crate::log::MAX_FILE_SIZE {
+            return Ok(Blob::TooLarge(size));
+        }
+        Ok(Blob::Bytes(self.repo.find_blob(blob)?.content().to_vec()))
     }
 
     /// The game files a commit holds, by path.
@@ -224,9 +285,13 @@ impl Receiving {
         let tree = self.repo.find_commit(commit)?.tree()?;
         let mut files = Vec::new();
         for (path, blob) in self.candidates(&tree)? {
-            let bytes = self.blob(blob)?;
-            if crate::log::may_be_a_game_file(&bytes) {
-                files.push((path, bytes));
+            match self.read(blob)? {
+                Blob::Bytes(bytes) if crate::log::may_be_a_game_file(&bytes) => {
+                    files.push((path, bytes));
+                }
+                Blob::Bytes(_) => {}
+                // Too large to be read as a game, and so not a valid one.
+                Blob::TooLarge(_) => files.push((path, Vec::new())),
             }
         }
         Ok(files)
@@ -234,15 +299,6 @@ impl Receiving {
 
     fn candidates(&self, tree: &Tree<'_>) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
         yaml_blobs(&self.repo, tree)
-    }
-
-    /// A blob's bytes, up to one more than a game file may hold: a larger file is refused as
-    /// such without being read whole.
-    fn blob(&self, id: Oid) -> Result<Vec<u8>, GitError> {
-        let blob = self.repo.find_blob(id)?;
-        let limit = usize::try_from(crate::log::MAX_FILE_SIZE).unwrap_or(usize::MAX);
-        let content = blob.content();
-        Ok(content[..content.len().min(limit.saturating_add(1))].to_vec())
     }
 }
 
@@ -290,4 +346,11 @@ fn walk(
         prefix.truncate(start);
     }
     Ok(())
+}
+
+/// A pushed commit: its candidate files and its parents'.
+struct Pushed {
+    commit: Oid,
+    files: BTreeMap<Vec<u8>, Oid>,
+    parents: Vec<BTreeMap<Vec<u8>, Oid>>,
 }

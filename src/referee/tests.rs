@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::log::LogErrorKind;
+use crate::log::Timestamp;
 use crate::replay::ErrorKind;
 
 /// The example game (document k, k ≥ 1, is dated 09:0(1+k) on 2025-11-11), and the byte
@@ -33,8 +34,8 @@ fn at(time: &str) -> Terms {
 fn push<'a>(before: Option<&'a [u8]>, after: Option<&'a [u8]>) -> Versions<'a> {
     Versions {
         before,
+        elsewhere: &[],
         after,
-        between: &[],
     }
 }
 
@@ -106,54 +107,78 @@ fn a_rewrite_a_cut_and_a_deletion_are_refused() {
 }
 
 #[test]
-fn a_rewrite_undone_later_in_the_push_is_refused_and_named_by_its_commit() {
+fn a_pushed_commit_holds_a_version_the_file_passed_through_or_none_its_parents_held() {
     let (text, ends) = game();
+    let after = &text[..ends[6]];
+    let accepted =
+        judge_file(&push(Some(&text[..ends[3]]), Some(after)), at("09:07:00")).expect("appends");
+    let judge = |version: Option<&[u8]>, parent_held| {
+        judge_between(&accepted, after, "c1", version, parent_held)
+    };
+    // A version the file passed through, even one older than the branch's (a merged side
+    // branch that saw less of the game), and no version in a commit from before the game.
+    assert_eq!(judge(Some(&text[..ends[4]]), true), Ok(()));
+    assert_eq!(judge(Some(&text[..ends[1]]), true), Ok(()));
+    assert_eq!(judge(None, false), Ok(()));
+    // A record changed there and restored later; a version cut inside a document; a deletion.
     let mut changed = text[..ends[4]].to_vec();
     changed[ends[1] + 5] ^= 1;
-    let between = [
-        ("c1".to_owned(), Some(&text[..ends[4]])),
-        ("c2".to_owned(), Some(&changed[..])),
-    ];
-    let versions = Versions {
-        before: Some(&text[..ends[3]]),
-        after: Some(&text[..ends[6]]),
-        between: &between,
-    };
     assert_eq!(
-        judge_file(&versions, at("09:07:00")).err(),
-        Some(Refusal::Between("c2".to_owned()))
+        judge(Some(&changed), true),
+        Err(Refusal::Between("c1".to_owned()))
     );
-    // A version cut inside a document is not one the file passed through either.
-    let between = [("c3".to_owned(), Some(&text[..ends[4] - 3]))];
-    let versions = Versions {
-        between: &between,
-        ..versions
-    };
     assert_eq!(
-        judge_file(&versions, at("09:07:00")).err(),
-        Some(Refusal::Between("c3".to_owned()))
+        judge(Some(&text[..ends[4] - 3]), true),
+        Err(Refusal::Between("c1".to_owned()))
     );
-    let between = [("c4".to_owned(), None)];
-    let versions = Versions {
-        between: &between,
-        ..versions
-    };
     assert_eq!(
-        judge_file(&versions, at("09:07:00")).err(),
-        Some(Refusal::Deleted {
-            commit: Some("c4".to_owned())
+        judge(None, true),
+        Err(Refusal::Deleted {
+            commit: Some("c1".to_owned())
         })
     );
-    let between = [("c5".to_owned(), Some(&text[..ends[4]]))];
+}
+
+#[test]
+fn another_branch_holds_the_same_line_of_the_game_or_the_push_is_refused() {
+    let (text, ends) = game();
+    // Another branch is ahead: its records were witnessed when pushed there, so a branch made
+    // now with them, plus one record dated now, takes only that record's time to the clock.
+    let elsewhere = [("refs/heads/main".to_owned(), &text[..ends[5]])];
     let versions = Versions {
-        between: &between,
+        before: None,
+        elsewhere: &elsewhere,
+        after: Some(&text[..ends[6]]),
+    };
+    let accepted = judge_file(&versions, at("09:07:00")).expect("one record added");
+    assert_eq!(accepted.added, 6..7);
+    // Another branch holds another record at a place: two lines of one game.
+    let mut other = text[..ends[5]].to_vec();
+    other[ends[3] + 5] ^= 1;
+    let elsewhere = [("refs/heads/main".to_owned(), &other[..])];
+    let versions = Versions {
+        elsewhere: &elsewhere,
+        ..versions
+    };
+    let refused = judge_file(&versions, at("09:07:00")).expect_err("a fork");
+    assert!(
+        matches!(&refused, Refusal::Forked { branch, document: 4, .. } if branch == "refs/heads/main"),
+        "{refused:?}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        "refs/heads/main holds another line of this game, which parts from this one at record 4 \
+         (line 44); a game has one line of records in the repository"
+    );
+    // Behind is no fork: the other branch has not caught up.
+    let elsewhere = [("refs/heads/old".to_owned(), &text[..ends[2]])];
+    let versions = Versions {
+        elsewhere: &elsewhere,
         ..versions
     };
     assert_eq!(
-        judge_file(&versions, at("09:07:00"))
-            .expect("appends only")
-            .added,
-        4..7
+        judge_file(&versions, at("09:07:00")).expect("behind").added,
+        3..7
     );
 }
 

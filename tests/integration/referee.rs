@@ -590,3 +590,57 @@ fn a_claim_on_time_lands_only_once_the_referees_clock_has_passed_the_deadline() 
         ])
     );
 }
+
+#[test]
+fn a_merge_lands_and_another_line_of_a_game_on_a_branch_is_refused() {
+    let server = Server::new();
+    server.opening(&[]);
+    server.clock("2026-03-01T10:20:00Z");
+    // bob writes a note, then plays e5 on top, and pushes both.
+    std::fs::write(server.path("bob").join("notes.md"), "e5, I think\n").expect("write");
+    server.git("bob", &["add", "notes.md"]);
+    server.git("bob", &["commit", "-q", "-m", "a note"]);
+    server.sign("bob", "2026-03-01T10:19:00Z", &["play", "game.yaml", "e5"]);
+    assert_eq!(
+        server.push("bob", &["-q"]),
+        server.landed(&["refs/heads/main: game.yaml: record 3 taken; alice (white) to move"])
+    );
+    // alice wrote a note of her own before she saw e5; she merges, plays, and pushes: her
+    // note's commit holds the game as it was before e5, a version the game passed through.
+    std::fs::write(server.path("alice").join("plan.md"), "Nf3 next\n").expect("write");
+    server.git("alice", &["add", "plan.md"]);
+    server.git("alice", &["commit", "-q", "-m", "a plan"]);
+    server.git("alice", &["pull", "-q", "--no-rebase", "--no-edit"]);
+    server.sign(
+        "alice",
+        "2026-03-01T10:20:00Z",
+        &["play", "game.yaml", "Nf3"],
+    );
+    assert_eq!(
+        server.push("alice", &["-q"]),
+        server.landed(&["refs/heads/main: game.yaml: record 4 taken; bob (black) to move"])
+    );
+    // bob, on another machine (another signing journal), signs d5 where he played e5, on a
+    // branch of his own: one game, two lines.
+    server.git("bob", &["pull", "-q"]);
+    server.git("bob", &["checkout", "-q", "-b", "alt", "HEAD~2"]);
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(server.path("bob"))
+            .env("CORRESPOND_TIME", "2026-03-01T10:20:00Z")
+            .env("CORRESPOND_JOURNAL", server.path("bob-elsewhere"))
+            .args(["play", "game.yaml", "d5", "--key"])
+            .arg(keys_dir().join("bob")),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let before = server.state();
+    assert_eq!(
+        server.push("bob", &["-q", "origin", "alt"]),
+        server.refused(&[
+            "refused refs/heads/alt: game.yaml: refs/heads/main holds another line of this game, \
+             which parts from this one at record 3 (line 33); a game has one line of records \
+             in the repository",
+        ])
+    );
+    assert_eq!(server.state(), before);
+}

@@ -156,4 +156,34 @@ fn the_ci_workflows_pass_a_clean_club_and_fail_a_deleted_game_or_a_shallow_clone
         out.ends_with("\n2 game files audited: 1 with violations, 0 not seen whole\n"),
         "{out}"
     );
+    // The games' folder deleted whole: each game in it is still audited, and named.
+    git(&club, &["rm", "-q", "-r", "games"]);
+    commit(&club, "no more games");
+    let (code, out, _) = run(&club, &audit);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out.matches("      VIOLATION: deletes the game file\n")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n2 game files audited: 2 with violations, 0 not seen whole\n"),
+        "{out}"
+    );
+    // A folder that never held a game is no clean history.
+    std::fs::create_dir(club.join("empty")).expect("mkdir");
+    std::fs::write(club.join("empty/notes.yml"), "a: 1\n").expect("write");
+    git(&club, &["add", "empty"]);
+    commit(&club, "notes");
+    assert_eq!(
+        run(&club, "correspond audit empty"),
+        (
+            2,
+            String::new(),
+            "error: no game file has ever been in empty on this branch: nothing to audit\nhint: \
+             audit looks for *.yaml and *.yml game files, passing over hidden ones\n"
+                .to_owned()
+        )
+    );
 }
