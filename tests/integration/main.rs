@@ -36,6 +36,7 @@ mod mail_refusals;
 mod perft_files;
 mod readme;
 mod referee;
+mod referee_install;
 mod reports;
 mod schema;
 mod shell;
