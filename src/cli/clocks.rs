@@ -134,6 +134,61 @@ pub(crate) fn duration(seconds: i64) -> String {
     }
 }
 
+/// The clocks of a game with a time control: the terms, each seat's seconds used and left as
+/// of the last record (creator first; negative when overdue), and the awaited seat's deadline.
+#[derive(serde::Serialize)]
+pub(crate) struct ClockReport {
+    time_control: TermsReport,
+    used_seconds: [u64; 2],
+    /// `None` once no clock runs (before the acceptance, after the end).
+    left_seconds: Option<[i64; 2]>,
+    deadline: Option<DeadlineReport>,
+    leave_days: u32,
+    leave_left_seconds: [u64; 2],
+    on_leave_until: [Option<String>; 2],
+}
+
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum TermsReport {
+    PerMove { days_per_move: u32 },
+    Block { moves: u32, days: u32 },
+}
+
+#[derive(serde::Serialize)]
+struct DeadlineReport {
+    /// 0: the creator, 1: the opponent.
+    seat: usize,
+    time: String,
+}
+
+impl ClockReport {
+    pub(crate) fn of(clocks: &correspond::replay::Clocks) -> ClockReport {
+        use correspond::log::TimeControl;
+        use correspond::replay::Seat;
+        ClockReport {
+            time_control: match clocks.control() {
+                TimeControl::PerMove { days } => TermsReport::PerMove {
+                    days_per_move: days,
+                },
+                TimeControl::Block { moves, days } => TermsReport::Block { moves, days },
+            },
+            used_seconds: Seat::BOTH.map(|s| clocks.used(s)),
+            left_seconds: clocks
+                .deadline()
+                .map(|_| Seat::BOTH.map(|s| clocks.left(s))),
+            leave_days: clocks.leave_days(),
+            leave_left_seconds: Seat::BOTH.map(|s| clocks.leave_left(s)),
+            on_leave_until: Seat::BOTH
+                .map(|s| clocks.on_leave_until(s).map(|t| t.as_str().to_owned())),
+            deadline: clocks.deadline_time().map(|(seat, at)| DeadlineReport {
+                seat: seat.index(),
+                time: at.as_str().to_owned(),
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::duration;

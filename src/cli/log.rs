@@ -4,7 +4,8 @@ use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
 use crate::cli::Out;
-use correspond::replay::{Event, Phase};
+use correspond::replay::{Event, Phase, Signatory};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// List a game's records: number, time, signer and what each did (moves with captures and
@@ -17,20 +18,98 @@ pub(crate) struct Args {
     /// waits for), to compare two replays record by record.
     #[arg(long)]
     hashes: bool,
+    /// Print one JSON object: each document's number, line, time, signer, kind, events and
+    /// state hash (schemas/log.schema.json).
+    #[arg(long, conflicts_with = "hashes")]
+    json: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, bytes) = record::read_game(&args.file)?;
-    with_game!(kind, G => log::<G>(&args.file, &bytes, args.hashes, out))
+    with_game!(kind, G => log::<G>(&args.file, &bytes, args, out))
+}
+
+/// `log --json`.
+#[derive(Serialize)]
+struct Json {
+    game: &'static str,
+    game_id: String,
+    documents: Vec<DocumentJson>,
+    /// The result in words, once the game is over; else what it waits for.
+    now: String,
+}
+
+#[derive(Serialize)]
+struct DocumentJson {
+    document: usize,
+    line: usize,
+    time: String,
+    /// The signer's seat (0: the creator, 1: the opponent); null for the arbiter.
+    seat: Option<usize>,
+    /// `player` or `arbiter`.
+    role: &'static str,
+    signer: String,
+    /// `header`, or the record's kind.
+    kind: &'static str,
+    events: Vec<String>,
+    state_hash: String,
 }
 
 fn log<G: CliGame>(
     path: &Path,
     bytes: &[u8],
-    hashes: bool,
+    args: &Args,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
+    let hashes = args.hashes;
     let (file, replay) = record::verified::<G>(path, bytes)?;
+    if args.json {
+        let documents = replay
+            .steps
+            .iter()
+            .map(|step| {
+                let (time, kind) = match step.document {
+                    0 => (file.header().created.as_str(), "header"),
+                    n => {
+                        let record = &file.records()[n - 1];
+                        (record.time.as_str(), record.action.kind().name())
+                    }
+                };
+                let name = match step.signer {
+                    Signatory::Player(seat) => replay.seats[seat].name.clone(),
+                    Signatory::Arbiter => replay
+                        .arbiter
+                        .as_ref()
+                        .map(|a| a.name.clone())
+                        .unwrap_or_default(),
+                };
+                DocumentJson {
+                    document: step.document,
+                    line: step.line,
+                    time: time.to_owned(),
+                    seat: step.signer.seat().map(|s| s.index()),
+                    role: match step.signer {
+                        Signatory::Player(_) => "player",
+                        Signatory::Arbiter => "arbiter",
+                    },
+                    signer: name,
+                    kind,
+                    events: step.events.iter().map(Event::to_string).collect(),
+                    state_hash: step.state_hash().to_string(),
+                }
+            })
+            .collect();
+        let json = Json {
+            game: G::NAME,
+            game_id: replay.game_id.to_string(),
+            documents,
+            now: replay.last().phase.describe(&replay.seats),
+        };
+        let text =
+            serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
+        writeln!(out, "{}", correspond::text::json(text))?;
+        return Ok(());
+    }
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     writeln!(out, "game id: {}", replay.game_id)?;
     let width = replay

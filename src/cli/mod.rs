@@ -47,6 +47,7 @@ mod show;
 mod signing_journal;
 mod standings;
 mod status;
+mod status_json;
 mod verify;
 
 pub(crate) use error::Out;

@@ -13,15 +13,30 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Args {
     /// The game file.
     file: PathBuf,
+    /// Print one JSON object (schemas/status.schema.json).
+    #[arg(long)]
+    json: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, bytes) = record::read_game(&args.file)?;
-    with_game!(kind, G => status::<G>(&args.file, &bytes, out))
+    with_game!(kind, G => status::<G>(&args.file, &bytes, args.json, out))
 }
 
-fn status<G: CliGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<(), CliError> {
+fn status<G: CliGame>(
+    path: &Path,
+    bytes: &[u8],
+    json: bool,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
     let (file, replay) = record::verified::<G>(path, bytes)?;
+    if json {
+        let status = super::status_json::status(&file, &replay, &path.to_string_lossy());
+        let text =
+            serde_json::to_string_pretty(&status).map_err(|e| CliError::usage(e.to_string()))?;
+        writeln!(out, "{}", correspond::text::json(text))?;
+        return Ok(());
+    }
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     let variants: Vec<&str> = G::OPTIONS
         .iter()

@@ -226,7 +226,7 @@ enum What<'a> {
         status: &'a str,
         stakes: Option<[u32; 2]>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        clocks: Option<Box<ClockReport>>,
+        clocks: Option<Box<super::clocks::ClockReport>>,
     },
     Invalid {
         error: Defect,
@@ -234,61 +234,6 @@ enum What<'a> {
     Unreadable {
         unreadable: &'a str,
     },
-}
-
-/// The clocks of a game with a time control: the terms, each seat's seconds used and left as
-/// of the last record (creator first; negative when overdue), and the awaited seat's deadline.
-#[derive(Serialize)]
-struct ClockReport {
-    time_control: TermsReport,
-    used_seconds: [u64; 2],
-    /// `None` once no clock runs (before the acceptance, after the end).
-    left_seconds: Option<[i64; 2]>,
-    deadline: Option<DeadlineReport>,
-    leave_days: u32,
-    leave_left_seconds: [u64; 2],
-    on_leave_until: [Option<String>; 2],
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum TermsReport {
-    PerMove { days_per_move: u32 },
-    Block { moves: u32, days: u32 },
-}
-
-#[derive(Serialize)]
-struct DeadlineReport {
-    /// 0: the creator, 1: the opponent.
-    seat: usize,
-    time: String,
-}
-
-impl ClockReport {
-    fn of(clocks: &correspond::replay::Clocks) -> ClockReport {
-        use correspond::log::TimeControl;
-        use correspond::replay::Seat;
-        ClockReport {
-            time_control: match clocks.control() {
-                TimeControl::PerMove { days } => TermsReport::PerMove {
-                    days_per_move: days,
-                },
-                TimeControl::Block { moves, days } => TermsReport::Block { moves, days },
-            },
-            used_seconds: Seat::BOTH.map(|s| clocks.used(s)),
-            left_seconds: clocks
-                .deadline()
-                .map(|_| Seat::BOTH.map(|s| clocks.left(s))),
-            leave_days: clocks.leave_days(),
-            leave_left_seconds: Seat::BOTH.map(|s| clocks.leave_left(s)),
-            on_leave_until: Seat::BOTH
-                .map(|s| clocks.on_leave_until(s).map(|t| t.as_str().to_owned())),
-            deadline: clocks.deadline_time().map(|(seat, at)| DeadlineReport {
-                seat: seat.index(),
-                time: at.as_str().to_owned(),
-            }),
-        }
-    }
 }
 
 #[derive(Serialize)]
@@ -328,7 +273,10 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
                         result: s.result.as_deref(),
                         status: &s.status,
                         stakes: s.stakes,
-                        clocks: s.clocks.as_ref().map(|c| Box::new(ClockReport::of(c))),
+                        clocks: s
+                            .clocks
+                            .as_ref()
+                            .map(|c| Box::new(super::clocks::ClockReport::of(c))),
                     },
                 ),
                 Checked::Invalid(e) => (

@@ -231,6 +231,20 @@ impl Verdict {
         }
     }
 
+    /// How it ended, as stable codes for programs: the kind of ending (`resignation`, `rules`,
+    /// `timeout`, `run-off`, `adjudication`) and, where it has one, its code (the outcome's,
+    /// as `checkmate` or `fact-check`, or the arbiter's reason).
+    #[must_use]
+    pub fn codes(&self) -> (&'static str, Option<&'static str>) {
+        match &self.ending {
+            Ending::Resigned(_) => ("resignation", None),
+            Ending::Rules(reason) => ("rules", Some(reason.code)),
+            Ending::Timeout(_) => ("timeout", None),
+            Ending::RunOff { outcome, .. } => ("run-off", Some(outcome.code)),
+            Ending::Adjudicated(reason) => ("adjudication", Some(reason.name())),
+        }
+    }
+
     /// In words: `heads wins: fact-check` (or the winner's name while sides are undecided).
     #[must_use]
     pub fn describe<S: fmt::Display>(&self, seats: &[Player<S>; 2]) -> String {

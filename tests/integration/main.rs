@@ -29,6 +29,7 @@ mod hostile_text;
 mod interruptions;
 mod invalid;
 mod journal;
+mod json;
 mod keys;
 mod mail;
 mod mail_clients;
