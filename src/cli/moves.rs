@@ -13,6 +13,9 @@ use correspond::rules::Game;
 pub(crate) struct Args {
     #[command(flatten)]
     position: PositionArgs,
+    /// Print one JSON array of the moves (schemas/moves.schema.json).
+    #[arg(long)]
+    json: bool,
 }
 
 /// The bytes of text gathered before each write.
@@ -25,9 +28,21 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         // moves, gigabytes of text.
         let mut block = String::with_capacity(BLOCK + 256);
         let mut result = Ok(());
+        // Moves are written in letters, digits, `,` and `-`: quoted, they are JSON strings.
+        let mut first = true;
+        if args.json {
+            block.push('[');
+        }
         let _ = pos.for_each_legal_move_text(&mut |mv| {
-            block.push_str(mv);
-            block.push('\n');
+            if args.json {
+                block.push_str(if first { "\n  \"" } else { ",\n  \"" });
+                block.push_str(mv);
+                block.push('"');
+                first = false;
+            } else {
+                block.push_str(mv);
+                block.push('\n');
+            }
             if block.len() < BLOCK {
                 return std::ops::ControlFlow::Continue(());
             }
@@ -40,6 +55,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             }
         });
         result?;
+        if args.json {
+            block.push_str(if first { "]\n" } else { "\n]\n" });
+        }
         out.write_all(block.as_bytes())?;
         Ok(())
     })

@@ -210,3 +210,42 @@ fn log_json_of_every_example_game_is_held_to_its_schema_and_the_record_kinds() {
     kinds.insert(0, "header".to_owned());
     assert_eq!(listed, kinds);
 }
+
+#[test]
+fn moves_json_lists_what_moves_prints_and_is_held_to_its_schema() {
+    let schema = validator("moves.schema.json");
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for game in ["campaign", "guerrilla", "insurrection", "chess"] {
+        let moves = json(here, &["moves", game, "--json"]);
+        valid(&schema, &moves);
+        let (_, text, _) = transcript(correspond().args(["moves", game]));
+        let listed: Vec<&str> = moves
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|m| m.as_str().expect("a move"))
+            .collect();
+        assert_eq!(listed, text.lines().collect::<Vec<_>>(), "{game}");
+        assert!(!listed.is_empty(), "{game}");
+    }
+    // Checkmate: no move, an empty array.
+    let mate = json(
+        here,
+        &[
+            "moves",
+            "chess",
+            "--position",
+            "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1",
+            "--json",
+        ],
+    );
+    assert_eq!(mate, serde_json::json!([]));
+    assert!(
+        !schema.is_valid(&serde_json::json!(["e2e4", "e2e4"])),
+        "a move twice"
+    );
+    assert!(
+        !schema.is_valid(&serde_json::json!(["E4"])),
+        "not canonical"
+    );
+}
