@@ -261,6 +261,7 @@ pub fn next_record(
         signer,
         action,
         time,
+        comment: None,
     }
 }
 

@@ -52,6 +52,8 @@ struct DocumentJson {
     /// `header`, or the record's kind.
     kind: &'static str,
     events: Vec<String>,
+    /// What the signer said with the record, if anything.
+    comment: Option<String>,
     state_hash: String,
 }
 
@@ -68,11 +70,12 @@ fn log<G: CliGame>(
             .steps
             .iter()
             .map(|step| {
-                let (time, kind) = match step.document {
-                    0 => (file.header().created.as_str(), "header"),
+                let (time, kind, comment) = match step.document {
+                    0 => (file.header().created.as_str(), "header", None),
                     n => {
                         let record = &file.records()[n - 1];
-                        (record.time.as_str(), record.action.kind().name())
+                        let kind = record.action.kind().name();
+                        (record.time.as_str(), kind, record.comment.clone())
                     }
                 };
                 let name = match step.signer {
@@ -95,6 +98,7 @@ fn log<G: CliGame>(
                     signer: name,
                     kind,
                     events: step.events.iter().map(Event::to_string).collect(),
+                    comment,
                     state_hash: step.state_hash().to_string(),
                 }
             })
@@ -124,7 +128,14 @@ fn log<G: CliGame>(
             n => file.records()[n - 1].time.as_str(),
         };
         let who = replay.signed_by(step.signer);
-        let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
+        let mut events: Vec<String> = step.events.iter().map(Event::to_string).collect();
+        if let Some(comment) = step
+            .document
+            .checked_sub(1)
+            .and_then(|n| file.records()[n].comment.as_ref())
+        {
+            events.push(format!("says \"{}\"", correspond::text::escape(comment)));
+        }
         let hash = if hashes {
             format!("{}  ", step.state_hash().short())
         } else {

@@ -3,6 +3,7 @@
 use super::CliError;
 use super::record;
 use crate::cli::Out;
+use correspond::log::GameFile;
 use correspond::pgn;
 use correspond::replay::{Ending, Phase, Replay};
 use correspond::rules::Line;
@@ -80,12 +81,31 @@ pub(crate) fn annotated<G: ChessGame>(line: &Line<G>) -> Vec<(String, Option<Str
 
 fn export<G: ChessGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<(), CliError> {
     let (file, replay) = record::verified::<G>(path, bytes)?;
-    let text = pgn_of(&replay, file.header().created.as_str());
+    let text = pgn_of(&replay, &file);
     out.write_all(text.as_bytes())?;
     Ok(())
 }
 
-fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
+/// The comments the players signed, by the move they follow: a move's own, then those of the
+/// records after it up to the next move (an offer, a resignation), each after its signer's
+/// name. Comments before the first move are left out: PGN has no place before the moves.
+fn signed_comments<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> Vec<Vec<String>> {
+    let mut by_move: Vec<Vec<String>> = Vec::new();
+    for (n, record) in file.records().iter().enumerate() {
+        if matches!(record.action, correspond::log::Action::Move(_)) {
+            by_move.push(Vec::new());
+        }
+        let (Some(comment), Some(last)) = (&record.comment, by_move.last_mut()) else {
+            continue;
+        };
+        let signer = replay.signed_by(replay.steps[n + 1].signer);
+        last.push(format!("{signer}: {comment}"));
+    }
+    by_move
+}
+
+fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
+    let created = file.header().created.as_str();
     let name = |color: Color| {
         replay
             .seats
@@ -146,6 +166,10 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, created: &str) -> String {
     }
     tags.push(("Termination".to_owned(), termination));
     tags.push(("GameId".to_owned(), replay.game_id.to_string()));
-    let moves = replay.line.as_ref().map(annotated).unwrap_or_default();
+    let mut moves = replay.line.as_ref().map(annotated).unwrap_or_default();
+    for ((_, comment), signed) in moves.iter_mut().zip(signed_comments(replay, file)) {
+        let all: Vec<String> = comment.take().into_iter().chain(signed).collect();
+        *comment = (!all.is_empty()).then(|| all.join("; "));
+    }
     pgn::write(&tags, &moves, why.as_deref(), result)
 }

@@ -22,11 +22,19 @@ pub(crate) struct Args {
     /// Having won the toss, let your opponent move first.
     #[arg(long, conflicts_with = "mv")]
     defer: bool,
+    /// With the move, offer to settle the game (a draw; in Campaign a Run-Off), signed as the
+    /// next record, as correspondence players offer a draw with their move.
+    #[arg(long, visible_aliases = ["offer-draw", "offer-runoff"], conflicts_with = "defer")]
+    offer: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        if args.offer {
+            // A game without offers is said before the move is signed.
+            record::settlement::<G>()?;
+        }
         let my_seat = ctx.seat()?;
         let last = ctx.replay.last();
         let Some(text) = &args.mv else {
@@ -61,7 +69,27 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             }
         })?;
         Ok(Action::Move(mv.to_string()))
-    }))
+    }))?;
+    if args.offer {
+        // The offer is a record of its own, after the move; the comment went with the move.
+        let sign = SignArgs {
+            file: args.sign.file.clone(),
+            key: super::keys::KeyArgs {
+                key: args.sign.key.key.clone(),
+            },
+            no_commit: args.sign.no_commit,
+            comment: None,
+            wait: record::WaitArgs {
+                seconds: args.sign.wait.seconds,
+            },
+        };
+        let (kind, held) = record::hold(&sign)?;
+        with_game!(kind, G => record::append::<G>(&sign, held, out, |_| {
+            Ok(Action::Offer(record::settlement::<G>()?))
+        }))
+        .map_err(|e| e.hint("the move was written; the offer was not"))?;
+    }
+    Ok(())
 }
 
 /// The legal moves of `position` written as `text` is but for upper and lower case (`nf6` for

@@ -24,6 +24,10 @@ pub(crate) struct SignArgs {
     /// Do not commit the file to git, even inside a git work tree.
     #[arg(long)]
     pub no_commit: bool,
+    /// A comment signed with the record: up to 280 characters on one line, with no control
+    /// character, `"`, `\`, `{` or `}` (shown by `log`, `status`, `mail` and in PGN).
+    #[arg(short = 'm', long = "comment", value_name = "TEXT")]
+    pub comment: Option<String>,
     #[command(flatten)]
     pub wait: WaitArgs,
 }
@@ -331,6 +335,15 @@ pub(crate) fn append<G: CliGame + Protocol>(
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
 ) -> Result<(), CliError> {
     let path = &args.file;
+    if let Some(comment) = args.comment.as_deref().filter(|c| !log::valid_comment(c)) {
+        return Err(CliError::usage(format!(
+            "`{}` cannot be a comment: a comment is 1 to {} characters on one line, with no \
+             control character, `\"`, `\\`, `{{` or `}}`, and no space at either end; nothing \
+             was written",
+            correspond::text::shown(comment),
+            log::MAX_COMMENT
+        )));
+    }
     let Held {
         tracked,
         time,
@@ -356,8 +369,13 @@ pub(crate) fn append<G: CliGame + Protocol>(
     .map_err(rejected)?;
     let key = keys::Key::new(&args.key, path).map_err(with_tidied)?;
     let opened = Opened { writer, journal };
+    let signing = Signing {
+        key: &key,
+        time,
+        comment: args.comment.clone(),
+    };
     let (record, after, signatory) =
-        sign_and_write::<G>(path, &mut locked, opened, &key, time, make, &mut said)
+        sign_and_write::<G>(path, &mut locked, opened, signing, make, &mut said)
             .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
@@ -377,6 +395,13 @@ pub(crate) fn append<G: CliGame + Protocol>(
     report(out, &said, done)
 }
 
+/// Who signs the next record, when, and what they say with it.
+struct Signing<'a> {
+    key: &'a keys::Key<'a>,
+    time: log::Timestamp,
+    comment: Option<String>,
+}
+
 /// A game file verified for its next record, and the signing journal of its game (or why it
 /// cannot be read), both held until the record is written.
 struct Opened<G: Protocol> {
@@ -391,8 +416,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     path: &Path,
     locked: &mut log::Locked,
     Opened { writer, journal }: Opened<G>,
-    key: &keys::Key<'_>,
-    time: log::Timestamp,
+    Signing { key, time, comment }: Signing<'_>,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
 ) -> Result<(Record, Replay<G>, Signatory), CliError> {
@@ -409,7 +433,10 @@ fn sign_and_write<G: CliGame + Protocol>(
     }
     // Everything is checked: now the private key is needed.
     let signer = key.signer()?;
-    let record = writer.next(signatory, action, time);
+    let record = Record {
+        comment,
+        ..writer.next(signatory, action, time)
+    };
     let mut journal = journal?;
     let written = writer
         .write(record, signer, Some(&mut journal))
@@ -427,7 +454,11 @@ fn sign_and_write<G: CliGame + Protocol>(
         .append(written.text.as_bytes())
         .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
     let after = written.writer.into_replay();
-    said.push(step_line(&after, after.last()));
+    let mut line = step_line(&after, after.last());
+    if let Some(comment) = &written.record.comment {
+        line.push_str(&format!("; says \"{}\"", correspond::text::escape(comment)));
+    }
+    said.push(line);
     said.push(format!(
         "now: {}",
         after.last().phase.describe(&after.seats)

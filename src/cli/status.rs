@@ -57,6 +57,14 @@ fn status<G: CliGame>(
         "records: {} (last signed {time})",
         replay.steps.len() - 1
     )?;
+    if let Some(comment) = file.records().last().and_then(|r| r.comment.as_ref()) {
+        writeln!(
+            out,
+            "comment: {} says \"{}\"",
+            replay.signed_by(last.signer),
+            correspond::text::escape(comment)
+        )?;
+    }
     writeln!(out, "position: {}", last.position)?;
     let file_arg = correspond::text::path(path);
     let who = |seat: Seat| replay.seats[seat].to_string();

@@ -27,6 +27,7 @@ fn record(signer: &KeySigner, seq: u64, mv: &str, minute: u64) -> (String, Strin
         signer: "alice".into(),
         action: Action::Move(mv.into()),
         time: Timestamp::from_unix(1_800_000_000 + minute * 60),
+        comment: None,
     });
     let signature = signer.sign(unsigned.as_bytes()).expect("sign");
     let text = unsigned.clone() + &signature_line(&signature);

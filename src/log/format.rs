@@ -117,6 +117,26 @@ pub struct Record {
     pub action: Action,
     /// When it was signed (informational).
     pub time: Timestamp,
+    /// What the signer says with it, if anything (see [`valid_comment`]).
+    pub comment: Option<String>,
+}
+
+/// The longest comment a record may carry, in characters.
+pub const MAX_COMMENT: usize = 280;
+
+/// A record's comment: 1 to [`MAX_COMMENT`] characters on one line, none of them a control
+/// character or one a terminal would obey (see [`crate::text::is_unsafe`]), and no `"` or `\`
+/// (so that its quoted YAML spelling is the text itself) and no `{` or `}` (so that it is a PGN
+/// comment as it is); no space at either end.
+#[must_use]
+pub fn valid_comment(comment: &str) -> bool {
+    let count = comment.chars().count();
+    (1..=MAX_COMMENT).contains(&count)
+        && !comment.starts_with(' ')
+        && !comment.ends_with(' ')
+        && comment
+            .chars()
+            .all(|c| !c.is_control() && !crate::text::is_unsafe(c) && !"\"\\{}".contains(c))
 }
 
 /// The comment lines a file starts with, made from its header.
@@ -226,6 +246,9 @@ pub fn record_unsigned(record: &Record) -> String {
         line("result", a.result.name(), false);
         line("reason", a.reason.name(), false);
     }
+    if let Some(comment) = &record.comment {
+        line("comment", comment, true);
+    }
     line("time", record.time.as_str(), true);
     out
 }
@@ -294,6 +317,8 @@ pub(super) struct RawRecord {
     result: Option<String>,
     #[serde(default)]
     reason: Option<String>,
+    #[serde(default)]
+    comment: Option<String>,
     time: String,
     pub(super) signature: String,
 }
@@ -326,6 +351,7 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         days: None,
         result: None,
         reason: None,
+        comment: None,
         time: String::new(),
         signature: String::new(),
     };
@@ -606,12 +632,20 @@ impl RawRecord {
             ));
         }
         check_signature_text(&self.signature)?;
+        if let Some(comment) = self.comment.as_deref().filter(|c| !valid_comment(c)) {
+            return Err(format!(
+                "`{}` is not a comment: 1 to {MAX_COMMENT} characters on one line, with no \
+                 control character, `\"`, `\\`, `{{` or `}}`, and no space at either end",
+                shown(comment)
+            ));
+        }
         Ok(Record {
             seq: self.seq,
             prev: digest("prev", &self.prev)?,
             signer: self.signer,
             action,
             time: timestamp("time", &self.time)?,
+            comment: self.comment,
         })
     }
 }
@@ -646,6 +680,33 @@ mod tests {
             "2026-01-01T00:00:60Z",
         ] {
             assert!(Timestamp::parse(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn comments_are_one_line_of_plain_text_that_quotes_and_pgn_hold_as_they_are() {
+        for good in [
+            "gg",
+            "the king's pawn",
+            "zoë: 1.e4!?",
+            &"x".repeat(MAX_COMMENT),
+        ] {
+            assert!(valid_comment(good), "{good}");
+        }
+        let long = "x".repeat(MAX_COMMENT + 1);
+        for bad in [
+            "",
+            " gg",
+            "gg ",
+            "a\nb",
+            "a\tb",
+            "say \"hi\"",
+            "a\\b",
+            "{gg}",
+            "\u{202e}gg",
+            &long,
+        ] {
+            assert!(!valid_comment(bad), "{bad:?}");
         }
     }
 

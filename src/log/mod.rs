@@ -36,8 +36,8 @@ pub use append::{
 };
 pub use format::{
     Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, FORMAT, Header,
-    Kind, Player, Record, Settlement, Timestamp, header_unsigned, preamble, record_unsigned,
-    signature_line, valid_name,
+    Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, header_unsigned, preamble,
+    record_unsigned, signature_line, valid_comment, valid_name,
 };
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
 

@@ -45,6 +45,7 @@ fn file_with_one_record() -> String {
             nonce: Some(Digest::of(b"n")),
         },
         time: Timestamp::parse("2026-01-01T00:01:00Z").expect("time"),
+        comment: None,
     };
     head + &record_unsigned(&record) + &signature_line(SIG)
 }

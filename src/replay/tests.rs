@@ -147,6 +147,7 @@ impl Builder {
             signer: signer.into(),
             action,
             time: Timestamp::parse(self.time).expect("time"),
+            comment: None,
         };
         let unsigned = record_unsigned(&record);
         unsigned.clone() + &signature_line(&key.sign(unsigned.as_bytes()).expect("sign"))

@@ -205,6 +205,7 @@ fn a_record_signed_by_ssh_keygen_verifies_in_correspond() {
         signer: "alice".into(),
         action: Action::Move("c2c3".into()),
         time: Timestamp::parse("2026-01-02T03:04:05Z").expect("time"),
+        comment: None,
     };
     let unsigned = record_unsigned(&record);
     let message = t.repo.join("record.bytes");

@@ -106,7 +106,11 @@ fn the_editor_schema_takes_every_game_document_and_refuses_what_the_format_forbi
     assert!(validator.is_valid(&record));
     for (what, change) in [
         ("an unknown kind", json!({ "kind": "castle" })),
-        ("a comment where none may be", json!({ "comment": "gg" })),
+        ("a comment with a brace", json!({ "comment": "{gg}" })),
+        (
+            "a comment with a space at its end",
+            json!({ "comment": "gg " }),
+        ),
         (
             "a header's field in a record",
             json!({ "format": "correspond/1" }),

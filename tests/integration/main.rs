@@ -13,6 +13,7 @@ mod cli_guerrilla;
 mod cli_refusals;
 mod cli_rules;
 mod clocks;
+mod comments;
 mod crossing;
 mod desk;
 mod disputes;

@@ -181,6 +181,7 @@ impl Server {
             signer: "bob".into(),
             action,
             time: Timestamp::parse(time).expect("a time"),
+            comment: None,
         };
         let unsigned = record_unsigned(&record);
         let signature = ssh_sign(self.dir.path(), key, &unsigned);
