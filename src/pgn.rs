@@ -172,6 +172,17 @@ fn tag(line: &str) -> Option<(String, String)> {
 }
 
 /// Writes one game: the tags (quoted and escaped), then the moves numbered, with optional
+/// A comment as tokens, one per word, so that a long comment wraps like the moves (a comment
+/// runs to its `}` over lines, and PGN lines stay under 80 characters).
+fn comment_tokens(comment: &str, tokens: &mut Vec<String>) {
+    let words: Vec<&str> = comment.split_whitespace().collect();
+    for (i, word) in words.iter().enumerate() {
+        let open = if i == 0 { "{" } else { "" };
+        let close = if i + 1 == words.len() { "}" } else { "" };
+        tokens.push(format!("{open}{}{close}", word.replace('}', ")")));
+    }
+}
+
 /// comments after moves, an optional last comment (why the result is what it is), then the
 /// result; lines wrap before 80 characters, except inside a comment longer than a line.
 #[must_use]
@@ -196,17 +207,11 @@ pub fn write(
             tokens.push(san.clone());
         }
         if let Some(comment) = comment {
-            tokens.push(format!("{{{}}}", comment.replace('}', ")")));
+            comment_tokens(comment, &mut tokens);
         }
     }
     if let Some(comment) = last_comment {
-        // Words of a comment may wrap like tokens: a comment runs to its `}` over lines.
-        let words: Vec<&str> = comment.split_whitespace().collect();
-        for (i, word) in words.iter().enumerate() {
-            let open = if i == 0 { "{" } else { "" };
-            let close = if i + 1 == words.len() { "}" } else { "" };
-            tokens.push(format!("{open}{}{close}", word.replace('}', ")")));
-        }
+        comment_tokens(comment, &mut tokens);
     }
     tokens.push(result.to_owned());
     let mut line = String::new();

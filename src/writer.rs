@@ -315,7 +315,7 @@ pub fn journal_record(
 }
 
 /// The document `key` signed before at `record`'s place, when it is `record` but for its
-/// time (the same place, the same action): with its time. Never an acceptance: accepting a game
+/// time (the same place, the same action and comment): with its time. Never an acceptance: accepting a game
 /// twice is refused, so that a challenge sent twice is noticed.
 ///
 /// # Errors
@@ -331,9 +331,12 @@ pub fn signed_before(
     let Document::Record(r) = &earlier.content else {
         return Ok(None);
     };
+    // A comment is part of the document: another comment is another document, which the
+    // journal then refuses.
     let same = r.prev == record.prev
         && r.signer == record.signer
         && r.action == record.action
+        && r.comment == record.comment
         && !matches!(r.action, Action::Accept { .. });
     Ok(same.then(|| (earlier.text.clone(), r.time.clone())))
 }

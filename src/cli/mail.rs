@@ -233,6 +233,18 @@ fn body<G: CliGame>(
     let mut text = format!("{}: {summary}\n\n{}\n\n", G::NAME, replay.matchup());
     for step in &replay.steps[since..] {
         text += &record::step_line(replay, step);
+        // The comment as the signer wrote it is in the block; here, in ASCII.
+        if let Some(comment) = step
+            .document
+            .checked_sub(1)
+            .and_then(|n| file.records()[n].comment.as_ref())
+        {
+            let ascii: String = comment
+                .chars()
+                .map(|c| if c.is_ascii() { c } else { '?' })
+                .collect();
+            text += &format!("; says \"{ascii}\"");
+        }
         text.push('\n');
     }
     let line = replay

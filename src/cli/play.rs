@@ -31,11 +31,18 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
     with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
-        if args.offer {
-            // A game without offers is said before the move is signed.
-            record::settlement::<G>()?;
-        }
         let my_seat = ctx.seat()?;
+        if args.offer {
+            // What would refuse the offer is said before the move is signed: a game without
+            // offers, or an offer of the player's own that stands already.
+            let settlement = record::settlement::<G>()?;
+            if ctx.replay.last().offer.is_some_and(|o| o.by == my_seat) {
+                return Err(CliError::rejected(format!(
+                    "your offer of a {} stands already, until your opponent's next record",
+                    settlement.words()
+                )));
+            }
+        }
         let last = ctx.replay.last();
         let Some(text) = &args.mv else {
             return Ok(Action::Defer);
@@ -83,11 +90,18 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 seconds: args.sign.wait.seconds,
             },
         };
-        let (kind, held) = record::hold(&sign)?;
-        with_game!(kind, G => record::append::<G>(&sign, held, out, |_| {
-            Ok(Action::Offer(record::settlement::<G>()?))
-        }))
-        .map_err(|e| e.hint("the move was written; the offer was not"))?;
+        let offered = record::hold(&sign).and_then(|(kind, held)| {
+            with_game!(kind, G => record::append::<G>(&sign, held, out, |ctx| {
+                if let correspond::replay::Phase::Over(verdict) = &ctx.replay.last().phase {
+                    return Err(CliError::rejected(format!(
+                        "the move ended the game ({}): there is nothing to offer",
+                        verdict.describe(ctx.replay.seats())
+                    )));
+                }
+                Ok(Action::Offer(record::settlement::<G>()?))
+            }))
+        });
+        offered.map_err(|e| e.hint("the move was written; the offer was not"))?;
     }
     Ok(())
 }

@@ -76,7 +76,7 @@ fn show_file<G: CliGame>(
     charset: Charset,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
-    let (_, replay) = record::verified::<G>(path, bytes)?;
+    let (file, replay) = record::verified::<G>(path, bytes)?;
     let last = replay.steps.len() - 1;
     let at = at.unwrap_or(last);
     let Some(step) = replay.steps.get(at) else {
@@ -96,6 +96,17 @@ fn show_file<G: CliGame>(
         replay.matchup()
     )?;
     writeln!(out, "{}", step.phase.describe(&replay.seats))?;
+    if let Some(comment) = at
+        .checked_sub(1)
+        .and_then(|n| file.records()[n].comment.as_ref())
+    {
+        writeln!(
+            out,
+            "{} says \"{}\"",
+            replay.signed_by(step.signer),
+            correspond::text::escape(comment)
+        )?;
+    }
     // The clocks are those after the last record.
     if let Some(clocks) = replay.clocks.as_ref().filter(|_| at == last) {
         let names = replay.seats.each_ref().map(ToString::to_string);

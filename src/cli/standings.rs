@@ -100,7 +100,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             b.cents
         )?;
     }
-    for id in table.disputed.iter().chain(&balances.disputed) {
+    let disputed: std::collections::BTreeSet<&String> =
+        table.disputed.iter().chain(&balances.disputed).collect();
+    for id in disputed {
         writeln!(
             out,
             "game {id} is here more than once with different results, and is not counted \

@@ -412,3 +412,86 @@ fn the_quick_reader_reads_every_record_the_writer_makes_and_only_what_yaml_reads
     // move): the check above was met on them, not only passed over.
     assert!(quick > 100, "{quick}");
 }
+
+/// A file whose one record carries `comment`, spelled `spelled` (as the writer spells it when
+/// `None`).
+fn with_comment(comment: &str, spelled: Option<&str>) -> String {
+    let text = file_with_one_record();
+    let head = &text[..text.rfind("---\n").expect("the record")];
+    let prev = Digest::of(&head.as_bytes()[head.find("---").expect("doc")..]);
+    let record = Record {
+        seq: 1,
+        prev,
+        signer: "bob".into(),
+        action: Action::Accept {
+            nonce: Some(Digest::of(b"n")),
+        },
+        time: Timestamp::parse("2026-01-01T00:01:00Z").expect("time"),
+        comment: Some(comment.into()),
+    };
+    let mut unsigned = record_unsigned(&record);
+    if let Some(spelled) = spelled {
+        unsigned = unsigned.replace(&format!("comment: \"{comment}\"\n"), spelled);
+    }
+    format!("{head}{unsigned}{}", signature_line(SIG))
+}
+
+#[test]
+fn a_comment_reads_back_as_written_whatever_yaml_would_make_of_it_unquoted() {
+    let four_bytes = "𝄞".repeat(MAX_COMMENT);
+    for comment in [
+        "# x",
+        "a: b",
+        "null",
+        "~",
+        "- x",
+        "&a",
+        "*a",
+        "!t",
+        "%",
+        "@",
+        "`",
+        "'",
+        "---",
+        "é",
+        "a\u{a0}b",
+        "[1, 2]",
+        "true",
+        "0x10",
+        "1e3",
+        &four_bytes,
+    ] {
+        let text = with_comment(comment, None);
+        let file = GameFile::parse(text.as_bytes()).unwrap_or_else(|e| panic!("{comment:?}: {e}"));
+        assert_eq!(
+            file.records()[0].comment.as_deref(),
+            Some(comment),
+            "{comment:?}"
+        );
+    }
+}
+
+#[test]
+fn a_comment_has_one_spelling() {
+    for spelled in [
+        "comment: 'gg'\n",
+        "comment: gg\n",
+        "comment: \"g\\u0067\"\n",
+        "comment:  \"gg\"\n",
+        "comment: \"gg\" \n",
+    ] {
+        let text = with_comment("gg", Some(spelled));
+        assert!(GameFile::parse(text.as_bytes()).is_err(), "{spelled:?}");
+    }
+    // After the time, it is out of place.
+    let text = with_comment("gg", None).replace(
+        "comment: \"gg\"\ntime: \"2026-01-01T00:01:00Z\"\n",
+        "time: \"2026-01-01T00:01:00Z\"\ncomment: \"gg\"\n",
+    );
+    assert!(GameFile::parse(text.as_bytes()).is_err());
+    // An empty comment and one with a brace are no comments.
+    for comment in ["", "{gg}"] {
+        let text = with_comment("gg", Some(&format!("comment: \"{comment}\"\n")));
+        assert!(GameFile::parse(text.as_bytes()).is_err(), "{comment:?}");
+    }
+}

@@ -141,6 +141,35 @@ fn the_arbiter_adjudicates_and_nobody_else_does() {
             ),
         "{record}"
     );
+    // The JSON outputs say who adjudicated, and how the game ended, as their schemas say.
+    for (args, schema) in [
+        (["status", "g.yaml", "--json"], "status.schema.json"),
+        (["log", "g.yaml", "--json"], "log.schema.json"),
+    ] {
+        let (code, out, _) = run(dir, None, &args);
+        assert_eq!(code, 0);
+        let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas")
+            .join(schema);
+        let schema: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("JSON");
+        let validator = jsonschema::validator_for(&schema).expect("a schema");
+        let errors: Vec<String> = validator
+            .iter_errors(&json)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        if args[0] == "status" {
+            assert_eq!(json["result"]["ending"], "adjudication");
+            assert_eq!(json["result"]["code"], "abandoned");
+            assert_eq!(json["result"]["winner_seat"], 1);
+            assert_eq!(json["arbiter"]["name"], "carol");
+        } else {
+            assert_eq!(json["documents"][3]["role"], "arbiter");
+            assert_eq!(json["documents"][3]["seat"], serde_json::Value::Null);
+        }
+    }
     let (code, log, _) = run(dir, None, &["log", "g.yaml"]);
     assert_eq!(code, 0);
     assert!(

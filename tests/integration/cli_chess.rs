@@ -227,9 +227,9 @@ fn pgn_export_names_the_variant_the_result_and_each_coup() {
     }
     assert!(
         pgn.ends_with(
-            "1. d4 b5 2. Bg5 Nc6 3. Bxe7 Nxd4 4. exd8+ Kxd8\n\
-             {coup: white's government is now its queens (Matriarchy)} 5. Qxd4#\n\
-             {coup: black's government is now its pawns (Anarcho-syndicalist)} 1-0\n"
+            "1. d4 b5 2. Bg5 Nc6 3. Bxe7 Nxd4 4. exd8+ Kxd8 {coup: white's government is now\n\
+             its queens (Matriarchy)} 5. Qxd4# {coup: black's government is now its pawns\n\
+             (Anarcho-syndicalist)} 1-0\n"
         ),
         "{pgn}"
     );

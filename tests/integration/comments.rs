@@ -80,6 +80,17 @@ fn a_comment_is_signed_with_its_record_and_shown_by_log_status_and_pgn() {
         status.contains("\noffer: bob (black) offers a draw, until alice (white)'s next record\n"),
         "{status}"
     );
+    // bob's offer stands: a second one with a move is refused before the move is signed.
+    let before = std::fs::read(dir.join("g.yaml")).expect("read");
+    let (code, _, err) = run(dir, Some("bob"), &["play", "g.yaml", "Nf6", "--offer-draw"]);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            1,
+            "error: your offer of a draw stands already, until your opponent's next record\n"
+        )
+    );
+    assert_eq!(std::fs::read(dir.join("g.yaml")).expect("read"), before);
     assert_eq!(
         run(
             dir,
@@ -109,12 +120,27 @@ fn a_comment_is_signed_with_its_record_and_shown_by_log_status_and_pgn() {
     assert_eq!(code, 0);
     assert!(
         pgn.ends_with(
-            "\n1. e4 {alice (white): the king's pawn} e5\n{bob (black): fair?; alice (white): \
+            "\n1. e4 {alice (white): the king's pawn} e5 {bob (black): fair?; alice (white):\n\
              agreed} 1/2-1/2\n"
         ),
         "{pgn}"
     );
     assert_eq!(run(dir, None, &["verify", "g.yaml"]).0, 0);
+    let (code, show, _) = run(dir, None, &["show", "g.yaml", "--at", "2", "--ascii"]);
+    assert_eq!(code, 0);
+    assert!(
+        show.starts_with(
+            "g.yaml: alice (white) v bob (black), record 2 of 5\nbob (black) to move\nalice \
+             (white) says \"the king's pawn\"\n"
+        ),
+        "{show}"
+    );
+    let (code, mail, _) = run(dir, None, &["mail", "g.yaml", "--since", "2"]);
+    assert_eq!(code, 0);
+    assert!(
+        mail.contains("record 2: alice (white) e4; says \"the king's pawn\"\n"),
+        "{mail}"
+    );
 }
 
 #[test]

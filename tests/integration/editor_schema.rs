@@ -104,6 +104,16 @@ fn the_editor_schema_takes_every_game_document_and_refuses_what_the_format_forbi
         "time": "2026-01-01T00:00:00Z", "signature": "U1NIU0lHAAAA"
     });
     assert!(validator.is_valid(&record));
+    for comment in ["gg", "x", "zoë: 1.e4!?", "a: b # c"] {
+        let mut with = record.clone();
+        with["comment"] = json!(comment);
+        assert!(validator.is_valid(&with), "{comment}");
+    }
+    for comment in ["", "a\u{202e}b", "a\u{200d}b", "a\u{2028}b"] {
+        let mut with = record.clone();
+        with["comment"] = json!(comment);
+        assert!(!validator.is_valid(&with), "{comment:?}");
+    }
     for (what, change) in [
         ("an unknown kind", json!({ "kind": "castle" })),
         ("a comment with a brace", json!({ "comment": "{gg}" })),

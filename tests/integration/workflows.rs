@@ -187,3 +187,74 @@ fn the_ci_workflows_pass_a_clean_club_and_fail_a_deleted_game_or_a_shallow_clone
         )
     );
 }
+
+/// The install step as written: cargo builds and installs this repository's committed `HEAD`
+/// (`CORRESPOND_SOURCE` as a club would set it, here a `file://` URL) into a folder of the
+/// test's own (`CARGO_INSTALL_ROOT`), and the workflow's checks pass with that program.
+#[test]
+fn the_ci_workflows_install_step_installs_a_correspond_that_checks_the_club() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repository = std::process::Command::new("git")
+        .arg("-C")
+        .arg(manifest)
+        .args(["rev-parse", "--verify", "-q", "HEAD"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !repository {
+        assert!(
+            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
+            "the install step installs from a git repository, and this source is not one"
+        );
+        // Past the test harness's capture, so that the skip shows even when the test passes.
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"SKIPPED: the CI workflow's install step needs this source as a git repository\n",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("root");
+    // Kept between runs, so that a second run builds only what changed.
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("workflow-install");
+    let out = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .env(
+            "CORRESPOND_SOURCE",
+            format!("file://{}", manifest.display()),
+        )
+        .env("CARGO_INSTALL_ROOT", &root)
+        .env("CARGO_TARGET_DIR", &target)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args(["-ec", INSTALL])
+        .output()
+        .expect("run sh");
+    assert!(
+        out.status.success(),
+        "the install step failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let installed = root.join("bin/correspond");
+    assert!(installed.is_file(), "no program at {}", installed.display());
+    club(dir.path());
+    let path = format!(
+        "{}:{}",
+        root.join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for check in checks() {
+        let out = std::process::Command::new("sh")
+            .current_dir(dir.path().join("club"))
+            .env("PATH", &path)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .args(["-ec", &check])
+            .output()
+            .expect("run sh");
+        assert!(
+            out.status.success(),
+            "{check}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
