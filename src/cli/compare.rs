@@ -24,6 +24,58 @@ pub(crate) struct Args {
     /// `<A's name>.equivocation-<record>.proof`]. An existing file is never overwritten.
     #[arg(long, value_name = "PATH")]
     proof: Option<PathBuf>,
+    /// Print one JSON object (schemas/compare.schema.json).
+    #[arg(long)]
+    json: bool,
+}
+
+/// `compare --json`.
+#[derive(serde::Serialize)]
+struct Json {
+    a: String,
+    b: String,
+    /// `same`, `extends`, `unrelated` or `fork`.
+    relation: &'static str,
+    /// For `extends`: the longer copy, `a` or `b`, and the documents it adds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    longer: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    added: Option<[usize; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fork: Option<ForkJson>,
+}
+
+#[derive(serde::Serialize)]
+struct ForkJson {
+    /// The first record that differs.
+    record: usize,
+    /// That record in each copy: its signer, what it does, its line.
+    records: [ForkRecord; 2],
+    /// Whether one signer signed both: a proof of equivocation.
+    equivocation: bool,
+    /// Each copy's first defect, or null when it verifies.
+    defects: [Option<String>; 2],
+    /// The copy that stands by the crossing rule, if one does.
+    stands: Option<&'static str>,
+    /// Where the proof of equivocation was written, or why it was not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proof_error: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct ForkRecord {
+    signer: String,
+    action: String,
+    line: usize,
+}
+
+fn copy_name(which: Copy) -> &'static str {
+    match which {
+        Copy::A => "a",
+        Copy::B => "b",
+    }
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
@@ -40,6 +92,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 .hint("compare two copies of one game that each verify up to where they part")
         }
     })?;
+    if args.json {
+        return json(args, &a, &b, &relation, out);
+    }
     match relation {
         Relation::Same => {
             writeln!(out, "{} and {} are the same", name(Copy::A), name(Copy::B))?;
@@ -120,6 +175,70 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             Ok(ExitStatus::Rejected)
         }
     }
+}
+
+/// `compare --json`: the relation as fields; a proof of equivocation is written as the text
+/// output writes it.
+fn json(
+    args: &Args,
+    a: &[u8],
+    b: &[u8],
+    relation: &Relation,
+    out: &mut Out<'_>,
+) -> Result<ExitStatus, CliError> {
+    let mut json = Json {
+        a: args.a.to_string_lossy().into_owned(),
+        b: args.b.to_string_lossy().into_owned(),
+        relation: "same",
+        longer: None,
+        added: None,
+        fork: None,
+    };
+    let status = match relation {
+        Relation::Same => ExitStatus::Success,
+        Relation::Extends { longer, added } => {
+            json.relation = "extends";
+            json.longer = Some(copy_name(*longer));
+            json.added = Some([added.start, added.end]);
+            ExitStatus::Success
+        }
+        Relation::Unrelated => {
+            json.relation = "unrelated";
+            ExitStatus::Rejected
+        }
+        Relation::Fork(f) => {
+            json.relation = "fork";
+            let record = |i: usize| ForkRecord {
+                signer: f.records[i].0.clone(),
+                action: f.records[i].1.to_string(),
+                line: f.lines[i],
+            };
+            let (mut proof, mut proof_error) = (None, None);
+            if f.equivocation {
+                let path = args
+                    .proof
+                    .clone()
+                    .unwrap_or_else(|| proof_name(&args.a, f.document));
+                match correspond::log::create_new(&path, &fork::proof(a, b, f)) {
+                    Ok(()) => proof = Some(path.to_string_lossy().into_owned()),
+                    Err(e) => proof_error = Some(format!("{}: {e}", path.to_string_lossy())),
+                }
+            }
+            json.fork = Some(ForkJson {
+                record: f.document,
+                records: [record(0), record(1)],
+                equivocation: f.equivocation,
+                defects: f.defects.clone(),
+                stands: f.stands.map(copy_name),
+                proof,
+                proof_error,
+            });
+            ExitStatus::Rejected
+        }
+    };
+    let text = serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
+    writeln!(out, "{}", correspond::text::json(text))?;
+    Ok(status)
 }
 
 /// What the rules say of each copy at a fork, and so which stands: a copy that does not verify

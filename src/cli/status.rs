@@ -126,16 +126,25 @@ pub(crate) fn next_step<S: std::fmt::Display>(
     seats: &[Player<S>; 2],
     file: &str,
 ) -> Option<String> {
-    let who = |seat: &Seat| seats[*seat].to_string();
+    let seat = phase.awaited()?;
+    let command = next_command(phase, file)?;
+    let or = if matches!(phase, Phase::Choosing(_)) {
+        ", or --defer"
+    } else {
+        ""
+    };
+    Some(format!("{}: {command}{or}", seats[seat]))
+}
+
+/// The command the awaited player runs next, as a script would run it (`MOVE` stands for the
+/// move): `correspond play FILE MOVE`. `None` once the game is over.
+pub(crate) fn next_command(phase: &Phase, file: &str) -> Option<String> {
     let file = correspond::text::shell_word(file);
     Some(match phase {
-        Phase::AwaitingAccept(s) => format!("{}: correspond accept {file}", who(s)),
-        Phase::AwaitingCommit(s) | Phase::AwaitingNonce(s) => {
-            format!("{}: correspond flip {file}", who(s))
-        }
-        Phase::AwaitingReveal(s) => format!("{}: correspond reveal {file}", who(s)),
-        Phase::Choosing(s) => format!("{}: correspond play {file} MOVE, or --defer", who(s)),
-        Phase::Playing(s) => format!("{}: correspond play {file} MOVE", who(s)),
+        Phase::AwaitingAccept(_) => format!("correspond accept {file}"),
+        Phase::AwaitingCommit(_) | Phase::AwaitingNonce(_) => format!("correspond flip {file}"),
+        Phase::AwaitingReveal(_) => format!("correspond reveal {file}"),
+        Phase::Choosing(_) | Phase::Playing(_) => format!("correspond play {file} MOVE"),
         Phase::Over(_) => return None,
     })
 }

@@ -121,7 +121,7 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
         _ => None,
     };
     let playing = matches!(last.phase, Phase::Playing(_));
-    let command = super::status::next_step(&last.phase, &replay.seats, path);
+    let command = super::status::next_command(&last.phase, path);
     Status {
         game: G::NAME,
         game_id: replay.game_id.to_string(),
@@ -162,10 +162,7 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
         },
         next: awaited.zip(command).map(|(seat, command)| NextJson {
             seat: seat.index(),
-            // The command without its `who: ` lead.
-            command: command
-                .split_once(": ")
-                .map_or(command.clone(), |(_, c)| c.to_owned()),
+            command,
         }),
         clocks: replay.clocks.as_ref().map(ClockReport::of),
     }

@@ -249,3 +249,97 @@ fn moves_json_lists_what_moves_prints_and_is_held_to_its_schema() {
         "not canonical"
     );
 }
+
+#[test]
+fn compare_json_says_how_two_copies_relate_as_its_schema_says() {
+    let schema = validator("compare.schema.json");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let games = example_games();
+    let whole = std::fs::read(&games[0]).expect("read");
+    let text = String::from_utf8(whole.clone()).expect("UTF-8");
+    let cut = text.as_bytes()[..text.rfind("---\n").expect("a record")].to_vec();
+    std::fs::write(dir.join("whole.yaml"), &whole).expect("write");
+    std::fs::write(dir.join("cut.yaml"), &cut).expect("write");
+    std::fs::copy(&games[1], dir.join("other.yaml")).expect("copy");
+    let compare = |a: &str, b: &str, code: i32| {
+        let (got, out, err) = transcript(
+            correspond()
+                .current_dir(dir)
+                .args(["compare", a, b, "--json"]),
+        );
+        assert_eq!((got, err.as_str()), (code, ""), "{a} {b}");
+        let json: Value = serde_json::from_str(&out).expect("JSON");
+        valid(&schema, &json);
+        json
+    };
+    assert_eq!(compare("whole.yaml", "whole.yaml", 0)["relation"], "same");
+    let extends = compare("cut.yaml", "whole.yaml", 0);
+    assert_eq!(
+        (extends["relation"].as_str(), extends["longer"].as_str()),
+        (Some("extends"), Some("b"))
+    );
+    let documents = text.matches("\nsignature: ").count();
+    assert_eq!(
+        extends["added"],
+        serde_json::json!([documents - 1, documents])
+    );
+    assert_eq!(
+        compare("whole.yaml", "other.yaml", 1)["relation"],
+        "unrelated"
+    );
+    // A fork: bob signs two different moves at one place, on two machines.
+    let bob = keys_dir().join("bob.pub");
+    let sign = |who: &str, args: &[&str], journal: &str| {
+        let (code, _, err) = transcript(
+            correspond()
+                .current_dir(dir)
+                .env("CORRESPOND_TIME", "2026-03-01T10:00:00Z")
+                .env("CORRESPOND_JOURNAL", dir.join(journal))
+                .args(args)
+                .arg("--key")
+                .arg(keys_dir().join(who))
+                .arg("--no-commit"),
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}");
+    };
+    let new = [
+        "new",
+        "chess",
+        "--name",
+        "alice",
+        "--side",
+        "white",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        bob.to_str().expect("UTF-8"),
+        "g.yaml",
+    ];
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-01T10:00:00Z")
+            .env("CORRESPOND_JOURNAL", dir.join("a"))
+            .args(new)
+            .arg("--key")
+            .arg(keys_dir().join("alice"))
+            .arg("--no-commit"),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    sign("bob", &["accept", "g.yaml"], "b1");
+    sign("alice", &["play", "g.yaml", "e4"], "a");
+    std::fs::copy(dir.join("g.yaml"), dir.join("h.yaml")).expect("copy");
+    sign("bob", &["play", "g.yaml", "e5"], "b1");
+    sign("bob", &["play", "h.yaml", "c5"], "b2");
+    let fork = compare("g.yaml", "h.yaml", 1);
+    assert_eq!(fork["relation"], "fork");
+    assert_eq!(fork["fork"]["record"], 3);
+    assert_eq!(fork["fork"]["equivocation"], true);
+    assert_eq!(fork["fork"]["records"][0]["action"], "move e7e5");
+    assert_eq!(fork["fork"]["proof"], "g.equivocation-3.proof");
+    assert!(dir.join("g.equivocation-3.proof").is_file());
+    let mut wrong = fork.clone();
+    wrong.as_object_mut().expect("an object").remove("fork");
+    assert!(!schema.is_valid(&wrong), "a fork without its fork");
+}
