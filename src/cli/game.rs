@@ -20,12 +20,28 @@ pub(crate) fn parser() -> impl clap::builder::TypedValueParser<Value = GameKind>
     })
 }
 
+/// A game by its name, or a game file (whose game and current position are meant).
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    /// A game.
+    Game(GameKind),
+    /// A game file.
+    File(std::path::PathBuf),
+}
+
+/// The parser of a game or a game file: a game's name is the game; anything else a file
+/// (`./chess` for a file named like a game).
+fn target(text: &str) -> Result<Target, std::convert::Infallible> {
+    Ok(GameKind::named(text).map_or_else(|| Target::File(text.into()), Target::Game))
+}
+
 /// The arguments that pick a game and a position.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PositionArgs {
-    /// The game.
-    #[arg(value_parser = parser())]
-    pub game: GameKind,
+    /// The game (campaign, guerrilla, insurrection or chess), or a game file, to start from its
+    /// current position.
+    #[arg(value_name = "GAME|FILE", value_parser = target)]
+    pub game: Target,
     /// Start from this position string instead of the start position. Without it, Campaign
     /// starts with Heads to move and spin doctoring on.
     #[arg(long, value_name = "POS")]
@@ -39,9 +55,42 @@ pub(crate) struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The position these arguments name.
-    pub(crate) fn start<G: CliGame>(&self) -> Result<G, CliError> {
-        start(self.position.as_deref(), &self.variants)
+    /// The game these arguments name, and the file's bytes when they name a game file.
+    pub(crate) fn resolve(&self) -> Result<(GameKind, Option<Vec<u8>>), CliError> {
+        match &self.game {
+            Target::Game(kind) => Ok((*kind, None)),
+            Target::File(path) => {
+                if self.position.is_some() || !self.variants.is_empty() {
+                    return Err(CliError::usage(
+                        "--position and --variant are for a game; a game file has its own \
+                         position and variants",
+                    ));
+                }
+                // A bare word that is no file was meant as a game: say what games there are.
+                let word = path.extension().is_none() && path.components().count() == 1;
+                if word && !path.exists() {
+                    return Err(CliError::usage(format!(
+                        "`{}` is neither a game ({}) nor a game file",
+                        correspond::text::path(path),
+                        GameKind::names_in_words().replace(" and ", " or ")
+                    )));
+                }
+                let (kind, bytes) = super::record::read_game(path)?;
+                Ok((kind, Some(bytes)))
+            }
+        }
+    }
+
+    /// The position these arguments name: `file`'s current one (the bytes [`Self::resolve`]
+    /// read), or the one `--position` names, or the start.
+    pub(crate) fn start<G: CliGame>(&self, file: Option<&[u8]>) -> Result<G, CliError> {
+        match (&self.game, file) {
+            (Target::File(path), Some(bytes)) => {
+                let (_, replay) = super::record::verified::<G>(path, bytes)?;
+                Ok(replay.last().position.clone())
+            }
+            _ => start(self.position.as_deref(), &self.variants),
+        }
     }
 }
 

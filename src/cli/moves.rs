@@ -22,8 +22,9 @@ pub(crate) struct Args {
 const BLOCK: usize = 1 << 16;
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(args.position.game, G => {
-        let pos = args.position.start::<G>()?;
+    let (kind, file) = args.position.resolve()?;
+    with_game!(kind, G => {
+        let pos = args.position.start::<G>(file.as_deref())?;
         // Streamed, in blocks: a crowded Guerrilla Checkers board has tens of millions of
         // moves, gigabytes of text.
         let mut block = String::with_capacity(BLOCK + 256);

@@ -19,8 +19,9 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(args.position.game, G => {
-        let pos = args.position.start::<G>()?;
+    let (kind, file) = args.position.resolve()?;
+    with_game!(kind, G => {
+        let pos = args.position.start::<G>(file.as_deref())?;
         let total = if args.divide && args.depth > 0 {
             let mut total = 0;
             let mut result = Ok(());

@@ -18,8 +18,9 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    with_game!(args.position.game, G => {
-        let start = args.position.start::<G>()?;
+    let (kind, file) = args.position.resolve()?;
+    with_game!(kind, G => {
+        let start = args.position.start::<G>(file.as_deref())?;
         let line = game::play_moves(start, &args.moves, &args.position.variants)?;
         let pos = line.current();
         writeln!(out, "{pos}")?;

@@ -182,3 +182,69 @@ fn everything_is_checked_before_a_passphrase_is_asked_for() {
         0
     );
 }
+
+#[test]
+fn moves_position_and_perft_start_from_a_game_files_current_position() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let sign = |who: &str, args: &[&str]| {
+        let (code, _, err) = transcript(
+            correspond()
+                .current_dir(dir)
+                .env("CORRESPOND_TIME", "2026-03-01T10:00:00Z")
+                .args(args)
+                .arg("--key")
+                .arg(keys_dir().join(who))
+                .arg("--no-commit"),
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}");
+    };
+    let bob = keys_dir().join("bob.pub");
+    sign(
+        "alice",
+        &[
+            "new",
+            "chess",
+            "g.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            bob.to_str().expect("UTF-8"),
+        ],
+    );
+    sign("bob", &["accept", "g.yaml"]);
+    sign("alice", &["play", "g.yaml", "e4"]);
+    let run = |args: &[&str]| transcript(correspond().current_dir(dir).args(args));
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert_eq!(
+        run(&["position", "g.yaml"]),
+        (0, format!("{after_e4}\n"), String::new())
+    );
+    assert_eq!(
+        run(&["moves", "g.yaml"]),
+        run(&["moves", "chess", "--position", after_e4])
+    );
+    assert_eq!(
+        run(&["position", "g.yaml", "e5"]),
+        (
+            0,
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n".into(),
+            String::new()
+        )
+    );
+    assert_eq!(run(&["perft", "g.yaml", "1"]).1, "20\n");
+    assert_eq!(
+        run(&["moves", "g.yaml", "--position", after_e4]),
+        (
+            2,
+            String::new(),
+            "error: --position and --variant are for a game; a game file has its own position \
+             and variants\n"
+                .into()
+        )
+    );
+}

@@ -262,6 +262,9 @@ pub enum Illegal {
     /// A stone on a point that holds one.
     #[error("there is already a stone on {0}")]
     Occupied(Point),
+    /// Both stones of a move on one point.
+    #[error("both stones are on {0}: the two stones of a move go on two different points")]
+    SamePoint(Point),
     /// A first stone away from the stones on the board.
     #[error(
         "the first stone must go next to a stone already on the board (orthogonally); {0} is not"

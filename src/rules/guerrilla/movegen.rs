@@ -261,7 +261,10 @@ pub(super) fn check(pos: &Guerrilla, mv: &Move) -> Result<(), Illegal> {
             if first_stones(pos) & first.bit() == 0 {
                 return Err(Illegal::AwayFromGroup(first));
             }
-            if second == first || pos.has_stone(second) {
+            if second == first {
+                return Err(Illegal::SamePoint(first));
+            }
+            if pos.has_stone(second) {
                 return Err(Illegal::Occupied(second));
             }
             if board::neighbours(first) & second.bit() == 0 {

@@ -124,7 +124,11 @@ fn later_first_stones_join_the_group_and_seconds_touch_the_first() {
         Illegal::Occupied(point("d6")),
         "case 7"
     );
-    assert_eq!(illegal(&p, "d5,d5"), Illegal::Occupied(point("d5")));
+    assert_eq!(illegal(&p, "d5,d5"), Illegal::SamePoint(point("d5")));
+    assert_eq!(
+        Illegal::SamePoint(point("d5")).to_string(),
+        "both stones are on d5: the two stones of a move go on two different points"
+    );
 }
 
 #[test]
