@@ -114,6 +114,14 @@ fn status<G: CliGame>(
             if let Some(next) = next {
                 writeln!(out, "next: {next}")?;
             }
+            if let Some(offer) = last.offer {
+                writeln!(
+                    out,
+                    "or: {}: {}",
+                    who(offer.by.other()),
+                    accept_command(offer.settlement, &file_arg.to_string())
+                )?;
+            }
         }
     }
     Ok(())
@@ -134,6 +142,15 @@ pub(crate) fn next_step<S: std::fmt::Display>(
         ""
     };
     Some(format!("{}: {command}{or}", seats[seat]))
+}
+
+/// The command that accepts a standing offer of `settlement`: `correspond accept-draw FILE`.
+pub(crate) fn accept_command(settlement: correspond::log::Settlement, file: &str) -> String {
+    format!(
+        "correspond accept-{} {}",
+        settlement.name(),
+        correspond::text::shell_word(file)
+    )
 }
 
 /// The command the awaited player runs next, as a script would run it (`MOVE` stands for the

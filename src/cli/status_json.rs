@@ -75,6 +75,8 @@ struct OfferJson {
     by_seat: usize,
     /// `draw` or `runoff`.
     settlement: &'static str,
+    /// The command the other player runs to accept it.
+    accept_command: String,
 }
 
 #[derive(Serialize)]
@@ -155,6 +157,7 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
         offer: last.offer.map(|o| OfferJson {
             by_seat: o.by.index(),
             settlement: o.settlement.name(),
+            accept_command: super::status::accept_command(o.settlement, path),
         }),
         claimable: match (&replay.line, playing) {
             (Some(line), true) => line.claimable().iter().map(ToString::to_string).collect(),

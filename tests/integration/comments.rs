@@ -77,7 +77,11 @@ fn a_comment_is_signed_with_its_record_and_shown_by_log_status_and_pgn() {
     let (code, status, _) = run(dir, None, &["status", "g.yaml"]);
     assert_eq!(code, 0);
     assert!(
-        status.contains("\noffer: bob (black) offers a draw, until alice (white)'s next record\n"),
+        status.contains("\noffer: bob (black) offers a draw, until alice (white)'s next record\n")
+            && status.ends_with(
+                "\nnext: alice (white): correspond play g.yaml MOVE\nor: alice (white): \
+                 correspond accept-draw g.yaml\n"
+            ),
         "{status}"
     );
     // bob's offer stands: a second one with a move is refused before the move is signed.

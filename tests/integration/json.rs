@@ -99,7 +99,11 @@ fn status_json_of_a_game_going_on_says_whose_turn_and_the_command() {
     assert_eq!(status["phase"]["awaited_seat"], 1);
     assert_eq!(
         status["offer"],
-        serde_json::json!({ "by_seat": 1, "settlement": "draw" })
+        serde_json::json!({
+            "by_seat": 1,
+            "settlement": "draw",
+            "accept_command": "correspond accept-draw g.yaml"
+        })
     );
     assert_eq!(
         status["next"],
