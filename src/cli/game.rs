@@ -54,46 +54,6 @@ pub(crate) struct PositionArgs {
     pub variants: Vec<String>,
 }
 
-impl PositionArgs {
-    /// The game these arguments name, and the file's bytes when they name a game file.
-    pub(crate) fn resolve(&self) -> Result<(GameKind, Option<Vec<u8>>), CliError> {
-        match &self.game {
-            Target::Game(kind) => Ok((*kind, None)),
-            Target::File(path) => {
-                if self.position.is_some() || !self.variants.is_empty() {
-                    return Err(CliError::usage(
-                        "--position and --variant are for a game; a game file has its own \
-                         position and variants",
-                    ));
-                }
-                // A bare word that is no file was meant as a game: say what games there are.
-                let word = path.extension().is_none() && path.components().count() == 1;
-                if word && !path.exists() {
-                    return Err(CliError::usage(format!(
-                        "`{}` is neither a game ({}) nor a game file",
-                        correspond::text::path(path),
-                        GameKind::names_in_words().replace(" and ", " or ")
-                    )));
-                }
-                let (kind, bytes) = super::record::read_game(path)?;
-                Ok((kind, Some(bytes)))
-            }
-        }
-    }
-
-    /// The position these arguments name: `file`'s current one (the bytes [`Self::resolve`]
-    /// read), or the one `--position` names, or the start.
-    pub(crate) fn start<G: CliGame>(&self, file: Option<&[u8]>) -> Result<G, CliError> {
-        match (&self.game, file) {
-            (Target::File(path), Some(bytes)) => {
-                let (_, replay) = super::record::verified::<G>(path, bytes)?;
-                Ok(replay.last().position.clone())
-            }
-            _ => start(self.position.as_deref(), &self.variants),
-        }
-    }
-}
-
 /// What the command line needs of a game: its rules, its protocol, and its board picture.
 /// Every registered game has it (the registry's dispatch asks for it), so a game is added
 /// without touching this file.

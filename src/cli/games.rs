@@ -173,7 +173,7 @@ fn write_text(listed: &Listed, out: &mut Out<'_>) -> Result<(), CliError> {
                 .and_then(|c| c.deadline_time())
                 .map_or(String::new(), |(_, at)| format!(", by {}", at.as_str()));
             writeln!(out, "  {}{deadline}{last}", game.status)?;
-            if let Some(next) = super::status::next_step(phase, &seats, &path.to_string()) {
+            if let Some(next) = super::next::next_step(phase, &seats, &path.to_string()) {
                 writeln!(out, "  next: {next}")?;
             }
         }
@@ -250,7 +250,7 @@ impl<'a> Row<'a> {
             ),
             awaited_seat: Some(game.phase.awaited().map(Seat::index)),
             status: Some(&game.status),
-            next: Some(super::status::next_step(&game.phase, &seats(game), &file)),
+            next: Some(super::next::next_step(&game.phase, &seats(game), &file)),
             deadline: Some(
                 game.clocks
                     .as_ref()

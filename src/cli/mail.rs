@@ -3,9 +3,9 @@
 use super::CliError;
 use super::game::{CliGame, with_game};
 use super::keys;
+use super::next::next_step;
 use super::record;
 use super::render::Charset;
-use super::status::next_step;
 use crate::cli::Out;
 use correspond::log::GameFile;
 use correspond::mail::{self, Envelope, Mailbox};
@@ -216,9 +216,12 @@ fn action<G: CliGame>(file: &GameFile, replay: &Replay<G>, n: usize) -> String {
     // A move as players write it (SAN in chess), with what it did.
     match step.events.iter().find(|e| matches!(e, Event::Moved(..))) {
         Some(Event::Moved(mv, _)) => {
-            format!("{} plays {mv}", record::signer_word(replay, step.signer))
+            format!(
+                "{} plays {mv}",
+                super::recap::signer_word(replay, step.signer)
+            )
         }
-        _ => record::document_headline(file, replay, n),
+        _ => super::recap::document_headline(file, replay, n),
     }
 }
 
@@ -232,7 +235,7 @@ fn body<G: CliGame>(
 ) -> Result<String, CliError> {
     let mut text = format!("{}: {summary}\n\n{}\n\n", G::NAME, replay.matchup());
     for step in &replay.steps[since..] {
-        text += &record::step_line(replay, step);
+        text += &super::recap::step_line(replay, step);
         // The comment as the signer wrote it is in the block; here, in ASCII.
         if let Some(comment) = step
             .document

@@ -8,7 +8,7 @@ use super::keys::{self, KeyArgs};
 use crate::cli::Out;
 use correspond::journal::GameJournal;
 use correspond::log::{self, Action, GameFile, Record, Settlement};
-use correspond::replay::{self, Event, Protocol, Replay, ReplayError, Seat, Signatory, Step};
+use correspond::replay::{self, Protocol, Replay, ReplayError, Seat, Signatory};
 use correspond::sign::{self, Signer};
 use correspond::writer::{WriteError, Writer};
 use std::io::Write;
@@ -381,7 +381,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
         let message = format!(
             "{}: {} (record {})",
             G::NAME,
-            headline(&after, signatory, &record.action),
+            super::recap::headline(&after, signatory, &record.action),
             record.seq
         );
         said.push(super::commit::commit(tracked, &message, locked.bytes())?);
@@ -454,7 +454,7 @@ fn sign_and_write<G: CliGame + Protocol>(
         .append(written.text.as_bytes())
         .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
     let after = written.writer.into_replay();
-    let mut line = step_line(&after, after.last());
+    let mut line = super::recap::step_line(&after, after.last());
     if let Some(comment) = &written.record.comment {
         line.push_str(&format!("; says \"{}\"", correspond::text::escape(comment)));
     }
@@ -529,82 +529,6 @@ pub(crate) fn report(out: &mut Out<'_>, lines: &[String], done: &str) -> Result<
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|e| CliError::from(e).hint(done))
-}
-
-/// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.
-pub(crate) fn headline<G: Protocol>(
-    replay: &Replay<G>,
-    signer: Signatory,
-    action: &Action,
-) -> String {
-    format!("{} {}", signer_word(replay, signer), summary(action))
-}
-
-/// Who signed, in a headline: the side, the role a reader of a game's history follows; before
-/// a coin flip has assigned the sides, the player.
-pub(crate) fn who<S: std::fmt::Display>(seat: &replay::Player<S>) -> String {
-    seat.side
-        .as_ref()
-        .map_or_else(|| seat.name.clone(), ToString::to_string)
-}
-
-/// The headline of record `n` (from 1) of a replayed file.
-pub(crate) fn document_headline<G: Protocol>(
-    file: &GameFile,
-    replay: &Replay<G>,
-    n: usize,
-) -> String {
-    headline(
-        replay,
-        replay.steps[n].signer,
-        &file.records()[n - 1].action,
-    )
-}
-
-/// Who signed, in a headline: as [`who`] says a player, or `the arbiter carol`.
-pub(crate) fn signer_word<G: Protocol>(replay: &Replay<G>, signer: Signatory) -> String {
-    match signer {
-        Signatory::Player(seat) => who(&replay.seats[seat]),
-        Signatory::Arbiter => replay.signed_by(signer),
-    }
-}
-
-/// What a document did, as the signing commands and `receive` print it:
-/// `record 4: alice (heads) c2c3`.
-pub(crate) fn step_line<G: Protocol>(replay: &Replay<G>, step: &Step<G>) -> String {
-    let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
-    format!(
-        "record {}: {} {}",
-        step.document,
-        replay.signed_by(step.signer),
-        events.join("; ")
-    )
-}
-
-/// What a record does, in a few words.
-fn summary(action: &Action) -> String {
-    match action {
-        Action::Accept { .. } => "accepts the game".into(),
-        Action::Move(m) => format!("plays {m}"),
-        Action::Defer => "defers the first move".into(),
-        Action::FlipCommit(_) => "commits to the coin flip".into(),
-        Action::FlipNonce(_) => "answers the coin flip".into(),
-        Action::FlipReveal(_) => "reveals the coin flip".into(),
-        Action::Resign => "resigns".into(),
-        Action::Offer(Settlement::RunOff) => "offers a run-off".into(),
-        Action::Offer(Settlement::Draw) => "offers a draw".into(),
-        Action::AcceptOffer(Settlement::RunOff) => "accepts the run-off".into(),
-        Action::AcceptOffer(Settlement::Draw) => "accepts the draw".into(),
-        Action::Claim(Settlement::RunOff, reason) => format!("claims a run-off ({reason})"),
-        Action::Claim(Settlement::Draw, reason) => format!("claims a draw ({reason})"),
-        Action::ClaimTimeout => "claims the game on time".into(),
-        Action::Leave(days) => format!("takes {days} days of leave"),
-        Action::Adjudicate(a) => format!(
-            "adjudicates the game: {} ({})",
-            a.result.name(),
-            a.reason.name()
-        ),
-    }
 }
 
 /// The game's settlement for offers and claims, or an error for games that have none.

@@ -4,7 +4,7 @@ use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
 use crate::cli::Out;
-use correspond::replay::{Phase, Player, Seat};
+use correspond::replay::{Phase, Seat};
 use std::path::{Path, PathBuf};
 
 /// Say where a game stands: the players, the position, whose turn it is and what is expected
@@ -110,7 +110,7 @@ fn status<G: CliGame>(
             for line in &clocks {
                 writeln!(out, "{line}")?;
             }
-            let next = next_step(phase, &replay.seats, &file_arg.to_string());
+            let next = super::next::next_step(phase, &replay.seats, &file_arg.to_string());
             if let Some(next) = next {
                 writeln!(out, "next: {next}")?;
             }
@@ -119,49 +119,10 @@ fn status<G: CliGame>(
                     out,
                     "or: {}: {}",
                     who(offer.by.other()),
-                    accept_command(offer.settlement, &file_arg.to_string())
+                    super::next::accept_command(offer.settlement, &file_arg.to_string())
                 )?;
             }
         }
     }
     Ok(())
-}
-
-/// Who acts next and the command they run: `bob (tails): correspond play FILE MOVE`. `None`
-/// once the game is over.
-pub(crate) fn next_step<S: std::fmt::Display>(
-    phase: &Phase,
-    seats: &[Player<S>; 2],
-    file: &str,
-) -> Option<String> {
-    let seat = phase.awaited()?;
-    let command = next_command(phase, file)?;
-    let or = if matches!(phase, Phase::Choosing(_)) {
-        ", or --defer"
-    } else {
-        ""
-    };
-    Some(format!("{}: {command}{or}", seats[seat]))
-}
-
-/// The command that accepts a standing offer of `settlement`: `correspond accept-draw FILE`.
-pub(crate) fn accept_command(settlement: correspond::log::Settlement, file: &str) -> String {
-    format!(
-        "correspond accept-{} {}",
-        settlement.name(),
-        correspond::text::shell_word(file)
-    )
-}
-
-/// The command the awaited player runs next, as a script would run it (`MOVE` stands for the
-/// move): `correspond play FILE MOVE`. `None` once the game is over.
-pub(crate) fn next_command(phase: &Phase, file: &str) -> Option<String> {
-    let file = correspond::text::shell_word(file);
-    Some(match phase {
-        Phase::AwaitingAccept(_) => format!("correspond accept {file}"),
-        Phase::AwaitingCommit(_) | Phase::AwaitingNonce(_) => format!("correspond flip {file}"),
-        Phase::AwaitingReveal(_) => format!("correspond reveal {file}"),
-        Phase::Choosing(_) | Phase::Playing(_) => format!("correspond play {file} MOVE"),
-        Phase::Over(_) => return None,
-    })
 }

@@ -123,7 +123,7 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
         _ => None,
     };
     let playing = matches!(last.phase, Phase::Playing(_));
-    let command = super::status::next_command(&last.phase, path);
+    let command = super::next::next_command(&last.phase, path);
     Status {
         game: G::NAME,
         game_id: replay.game_id.to_string(),
@@ -157,7 +157,7 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
         offer: last.offer.map(|o| OfferJson {
             by_seat: o.by.index(),
             settlement: o.settlement.name(),
-            accept_command: super::status::accept_command(o.settlement, path),
+            accept_command: super::next::accept_command(o.settlement, path),
         }),
         claimable: match (&replay.line, playing) {
             (Some(line), true) => line.claimable().iter().map(ToString::to_string).collect(),

@@ -9,6 +9,8 @@
 
 use super::kind::Field;
 pub use super::kind::{Action, Adjudged, Adjudication, AdjudicationReason, Kind, Settlement};
+pub use super::names::{MAX_COMMENT, valid_comment, valid_name};
+use super::names::{valid_move_text, valid_word};
 use super::time_control::{RawTimeControl, TimeControl, leave_line};
 pub use super::timestamp::Timestamp;
 use crate::digest::Digest;
@@ -20,42 +22,6 @@ use std::fmt::Write as _;
 
 /// The format version this program reads and writes.
 pub const FORMAT: &str = "correspond/1";
-
-/// A player's name: 1 to 40 characters, letters, digits, spaces and `. _ - ' @`, with no space
-/// at either end, no two spaces together, and no invisible or default-ignorable character
-/// (U+3164 HANGUL FILLER is a letter, but `bob` and `bob\u{3164}` would look the same).
-#[must_use]
-pub fn valid_name(name: &str) -> bool {
-    let count = name.chars().count();
-    (1..=40).contains(&count)
-        && !name.starts_with(' ')
-        && !name.ends_with(' ')
-        && !name.contains("  ")
-        && name.chars().all(|c| {
-            (c.is_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '\'' | '@'))
-                && !crate::text::is_unsafe(c)
-        })
-}
-
-/// A lower-case word with hyphens: game names, sides, options, claims.
-fn valid_word(word: &str) -> bool {
-    !word.is_empty()
-        && word.len() <= 40
-        && word
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !word.starts_with('-')
-}
-
-/// Move notation as stored: lower-case letters, digits, `,` and `-`; up to 160 bytes, room for
-/// the longest capture chain (50 cells).
-fn valid_move_text(text: &str) -> bool {
-    !text.is_empty()
-        && text.len() <= 160
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b',' || b == b'-')
-}
 
 /// One of the two players, as the header lists them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,24 +85,6 @@ pub struct Record {
     pub time: Timestamp,
     /// What the signer says with it, if anything (see [`valid_comment`]).
     pub comment: Option<String>,
-}
-
-/// The longest comment a record may carry, in characters.
-pub const MAX_COMMENT: usize = 280;
-
-/// A record's comment: 1 to [`MAX_COMMENT`] characters on one line, none of them a control
-/// character or one a terminal would obey (see [`crate::text::is_unsafe`]), and no `"` or `\`
-/// (so that its quoted YAML spelling is the text itself) and no `{` or `}` (so that it is a PGN
-/// comment as it is); no space at either end.
-#[must_use]
-pub fn valid_comment(comment: &str) -> bool {
-    let count = comment.chars().count();
-    (1..=MAX_COMMENT).contains(&count)
-        && !comment.starts_with(' ')
-        && !comment.ends_with(' ')
-        && comment
-            .chars()
-            .all(|c| !c.is_control() && !crate::text::is_unsafe(c) && !"\"\\{}".contains(c))
 }
 
 /// The comment lines a file starts with, made from its header.
@@ -651,83 +599,4 @@ impl RawRecord {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn timestamps_from_unix_seconds() {
-        assert_eq!(Timestamp::from_unix(0).as_str(), "1970-01-01T00:00:00Z");
-        assert_eq!(
-            Timestamp::from_unix(951_782_400).as_str(),
-            "2000-02-29T00:00:00Z"
-        );
-        assert_eq!(
-            Timestamp::from_unix(1_796_041_800).as_str(),
-            "2026-11-30T12:30:00Z"
-        );
-        assert!(Timestamp::parse("2026-12-01T12:30:00Z").is_some());
-        assert!(Timestamp::parse("2024-02-29T00:00:00Z").is_some());
-        for bad in [
-            "2026-12-01 12:30:00Z",
-            "2026-13-01T12:30:00Z",
-            "2026-12-01T12:30:00+01:00",
-            "",
-            "2026-02-29T00:00:00Z",
-            "2026-04-31T00:00:00Z",
-            "1900-02-29T00:00:00Z",
-            "0000-01-01T00:00:00Z",
-            "2026-01-01T24:00:00Z",
-            "2026-01-01T00:00:60Z",
-        ] {
-            assert!(Timestamp::parse(bad).is_none(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn comments_are_one_line_of_plain_text_that_quotes_and_pgn_hold_as_they_are() {
-        for good in [
-            "gg",
-            "the king's pawn",
-            "zoë: 1.e4!?",
-            &"x".repeat(MAX_COMMENT),
-        ] {
-            assert!(valid_comment(good), "{good}");
-        }
-        let long = "x".repeat(MAX_COMMENT + 1);
-        for bad in [
-            "",
-            " gg",
-            "gg ",
-            "a\nb",
-            "a\tb",
-            "say \"hi\"",
-            "a\\b",
-            "{gg}",
-            "\u{202e}gg",
-            &long,
-        ] {
-            assert!(!valid_comment(bad), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn names_are_plain_text_on_one_line() {
-        for good in ["alice", "Bob Smith", "o'hara", "zoë", "a.b-c_d@e"] {
-            assert!(valid_name(good), "{good}");
-        }
-        for bad in [
-            "",
-            " alice",
-            "alice ",
-            "a  b",
-            "a\"b",
-            "a\\b",
-            "a\nb",
-            "a: b",
-            "#x",
-            &"x".repeat(41),
-        ] {
-            assert!(!valid_name(bad), "{bad:?}");
-        }
-    }
-}
+mod tests;

@@ -27,6 +27,7 @@
 mod append;
 mod format;
 mod kind;
+mod names;
 mod read;
 mod time_control;
 mod timestamp;

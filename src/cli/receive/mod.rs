@@ -501,7 +501,7 @@ fn report<G: CliGame>(
         return Ok(None);
     }
     for step in &replay.steps[received.added.clone()] {
-        writeln!(out, "{}", super::record::step_line(&replay, step))?;
+        writeln!(out, "{}", super::recap::step_line(&replay, step))?;
     }
     skipped(out)?;
     if received.added.start == 0 {
@@ -521,7 +521,7 @@ fn report<G: CliGame>(
         Some(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
         None => writeln!(out, "now: {}", phase.describe(&replay.seats))?,
     }
-    if let Some(next) = super::status::next_step(
+    if let Some(next) = super::next::next_step(
         phase,
         &replay.seats,
         &correspond::text::path(path).to_string(),
@@ -532,7 +532,7 @@ fn report<G: CliGame>(
     let what = if first == 0 {
         format!("new game, {}", replay.matchup())
     } else {
-        super::record::document_headline(file, &replay, last)
+        super::recap::document_headline(file, &replay, last)
     };
     let records = if first == last {
         format!("record {last}")

@@ -1,0 +1,81 @@
+//! What a record did, in a few words: the lines the signing commands print, and the headlines of
+//! commit messages and mail subjects.
+
+use correspond::log::{Action, GameFile, Settlement};
+use correspond::replay::{self, Event, Protocol, Replay, Signatory, Step};
+
+/// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.
+pub(crate) fn headline<G: Protocol>(
+    replay: &Replay<G>,
+    signer: Signatory,
+    action: &Action,
+) -> String {
+    format!("{} {}", signer_word(replay, signer), summary(action))
+}
+
+/// Who signed, in a headline: the side, the role a reader of a game's history follows; before
+/// a coin flip has assigned the sides, the player.
+pub(crate) fn who<S: std::fmt::Display>(seat: &replay::Player<S>) -> String {
+    seat.side
+        .as_ref()
+        .map_or_else(|| seat.name.clone(), ToString::to_string)
+}
+
+/// The headline of record `n` (from 1) of a replayed file.
+pub(crate) fn document_headline<G: Protocol>(
+    file: &GameFile,
+    replay: &Replay<G>,
+    n: usize,
+) -> String {
+    headline(
+        replay,
+        replay.steps[n].signer,
+        &file.records()[n - 1].action,
+    )
+}
+
+/// Who signed, in a headline: as [`who`] says a player, or `the arbiter carol`.
+pub(crate) fn signer_word<G: Protocol>(replay: &Replay<G>, signer: Signatory) -> String {
+    match signer {
+        Signatory::Player(seat) => who(&replay.seats[seat]),
+        Signatory::Arbiter => replay.signed_by(signer),
+    }
+}
+
+/// What a document did, as the signing commands and `receive` print it:
+/// `record 4: alice (heads) c2c3`.
+pub(crate) fn step_line<G: Protocol>(replay: &Replay<G>, step: &Step<G>) -> String {
+    let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
+    format!(
+        "record {}: {} {}",
+        step.document,
+        replay.signed_by(step.signer),
+        events.join("; ")
+    )
+}
+
+/// What a record does, in a few words.
+pub(crate) fn summary(action: &Action) -> String {
+    match action {
+        Action::Accept { .. } => "accepts the game".into(),
+        Action::Move(m) => format!("plays {m}"),
+        Action::Defer => "defers the first move".into(),
+        Action::FlipCommit(_) => "commits to the coin flip".into(),
+        Action::FlipNonce(_) => "answers the coin flip".into(),
+        Action::FlipReveal(_) => "reveals the coin flip".into(),
+        Action::Resign => "resigns".into(),
+        Action::Offer(Settlement::RunOff) => "offers a run-off".into(),
+        Action::Offer(Settlement::Draw) => "offers a draw".into(),
+        Action::AcceptOffer(Settlement::RunOff) => "accepts the run-off".into(),
+        Action::AcceptOffer(Settlement::Draw) => "accepts the draw".into(),
+        Action::Claim(Settlement::RunOff, reason) => format!("claims a run-off ({reason})"),
+        Action::Claim(Settlement::Draw, reason) => format!("claims a draw ({reason})"),
+        Action::ClaimTimeout => "claims the game on time".into(),
+        Action::Leave(days) => format!("takes {days} days of leave"),
+        Action::Adjudicate(a) => format!(
+            "adjudicates the game: {} ({})",
+            a.result.name(),
+            a.reason.name()
+        ),
+    }
+}

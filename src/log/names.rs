@@ -1,0 +1,57 @@
+//! What the free text of a document may hold: names, the words of games, sides and claims, move
+//! notation, and comments. Each rule keeps a value to one spelling in YAML, and out of reach of
+//! a terminal's escape sequences.
+
+/// A player's name: 1 to 40 characters, letters, digits, spaces and `. _ - ' @`, with no space
+/// at either end, no two spaces together, and no invisible or default-ignorable character
+/// (U+3164 HANGUL FILLER is a letter, but `bob` and `bob\u{3164}` would look the same).
+#[must_use]
+pub fn valid_name(name: &str) -> bool {
+    let count = name.chars().count();
+    (1..=40).contains(&count)
+        && !name.starts_with(' ')
+        && !name.ends_with(' ')
+        && !name.contains("  ")
+        && name.chars().all(|c| {
+            (c.is_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '\'' | '@'))
+                && !crate::text::is_unsafe(c)
+        })
+}
+
+/// A lower-case word with hyphens: game names, sides, options, claims.
+pub(super) fn valid_word(word: &str) -> bool {
+    !word.is_empty()
+        && word.len() <= 40
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !word.starts_with('-')
+}
+
+/// Move notation as stored: lower-case letters, digits, `,` and `-`; up to 160 bytes, room for
+/// the longest capture chain (50 cells).
+pub(super) fn valid_move_text(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 160
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b',' || b == b'-')
+}
+
+/// The longest comment a record may carry, in characters.
+pub const MAX_COMMENT: usize = 280;
+
+/// A record's comment: 1 to [`MAX_COMMENT`] characters on one line, none of them a control
+/// character or one a terminal would obey (see [`crate::text::is_unsafe`]), and no `"` or `\`
+/// (so that its quoted YAML spelling is the text itself) and no `{` or `}` (so that it is a PGN
+/// comment as it is); no space at either end.
+#[must_use]
+pub fn valid_comment(comment: &str) -> bool {
+    let count = comment.chars().count();
+    (1..=MAX_COMMENT).contains(&count)
+        && !comment.starts_with(' ')
+        && !comment.ends_with(' ')
+        && comment
+            .chars()
+            .all(|c| !c.is_control() && !crate::text::is_unsafe(c) && !"\"\\{}".contains(c))
+}
