@@ -40,6 +40,11 @@ impl KeyArgs {
                     "run it from a terminal, load the key into ssh-agent (ssh-add), or set \
                      SSH_ASKPASS with SSH_ASKPASS_REQUIRE=force",
                 ),
+                // No key named, and none where OpenSSH keeps one: the user may have none yet.
+                sign::SignError::Read { .. } if self.key.is_none() => error.hint(
+                    "make a key with `ssh-keygen -t ed25519`, or choose one with --key PATH \
+                     (or git's user.signingKey)",
+                ),
                 sign::SignError::Read { .. } => {
                     error.hint("choose the key with --key PATH, or set git's user.signingKey")
                 }

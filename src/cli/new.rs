@@ -248,6 +248,19 @@ fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
         let content = correspond::files::read_regular(&path, 64 * 1024)
             .map_err(|e| CliError::io(&path, &e))
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())?;
+        if content.contains("PRIVATE KEY-----") {
+            // Someone's private key, given where their public key belongs.
+            let public = PathBuf::from(format!("{text}.pub"));
+            let error = CliError::usage(format!(
+                "{} is a private key; a game file holds the opponent's public key",
+                correspond::text::path(&path)
+            ));
+            return Err(if public.is_file() {
+                error.hint(format!("did you mean {}?", correspond::text::path(&public)))
+            } else {
+                error.hint("give the opponent's .pub file")
+            });
+        }
         (correspond::text::path(&path).to_string(), content)
     };
     correspond::sign::public_key(&content).map_err(|e| match e {

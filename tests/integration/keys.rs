@@ -81,7 +81,8 @@ fn with_no_key_anywhere_the_error_says_where_it_looked() {
             Some(2),
             "error: cannot sign: cannot read the key HOME/.ssh/id_ed25519: No such file or \
              directory (os error 2)\n\
-             hint: choose the key with --key PATH, or set git's user.signingKey\n"
+             hint: make a key with `ssh-keygen -t ed25519`, or choose one with --key PATH (or \
+             git's user.signingKey)\n"
         )
     );
     assert!(!accepted(&game));

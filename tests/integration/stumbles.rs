@@ -248,3 +248,57 @@ fn moves_position_and_perft_start_from_a_game_files_current_position() {
         )
     );
 }
+
+#[test]
+fn a_newcomer_without_a_key_is_told_how_to_make_one_and_a_private_key_given_as_the_opponents_is_caught()
+ {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).expect("mkdir");
+    // No --key, no git signing key, nothing in ~/.ssh.
+    let bob = keys_dir().join("bob.pub");
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(dir.path())
+            .env("HOME", &home)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .args([
+                "new", "chess", "g.yaml", "--name", "alice", "--side", "white",
+            ])
+            .args(["--opponent", "bob", "--opponent-key"])
+            .arg(&bob)
+            .arg("--no-commit"),
+    );
+    assert_eq!(
+        (code, out.as_str(), err),
+        (
+            2,
+            "",
+            format!(
+                "error: cannot sign: cannot read the key {}/.ssh/id_ed25519: No such file or \
+                 directory (os error 2)\nhint: make a key with `ssh-keygen -t ed25519`, or \
+                 choose one with --key PATH (or git's user.signingKey)\n",
+                home.display()
+            )
+        )
+    );
+    // bob's private key where his public key belongs; bob.pub lies beside it.
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(keys_dir())
+            .args(["new", "chess"])
+            .arg(dir.path().join("g.yaml"))
+            .args(["--name", "alice", "--side", "white", "--opponent", "bob"])
+            .args(["--opponent-key", "bob", "--key", "alice", "--no-commit"]),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "error: bob is a private key; a game file holds the opponent's public key\nhint: did \
+             you mean bob.pub?\n"
+        )
+    );
+    assert!(!dir.path().join("g.yaml").exists(), "nothing written");
+}
