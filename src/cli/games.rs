@@ -50,16 +50,7 @@ impl Listed {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let here = [PathBuf::from(".")];
-    let paths = if args.paths.is_empty() {
-        &here[..]
-    } else {
-        &args.paths
-    };
-    let (mut files, mut passed) = (Vec::new(), Vec::new());
-    for path in paths {
-        super::verify::collect(path, &mut files, &mut passed);
-    }
+    let (files, passed) = super::verify::gather(&args.paths);
     let games = super::verify::check(&files);
     // Found under the current folder, named from it: `g.yaml`, not `./g.yaml`.
     let mut listed: Vec<Listed> = files
@@ -74,7 +65,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .collect();
     let status = super::verify::exit_status(listed.iter().map(|l| &l.game));
     if args.mine {
-        let near = paths.first().map_or(Path::new("."), PathBuf::as_path);
+        let near = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
         let key = KeyArgs {
             key: args.key.clone(),
         }

@@ -42,16 +42,7 @@ struct NotCounted {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let here = [PathBuf::from(".")];
-    let paths = if args.paths.is_empty() {
-        &here[..]
-    } else {
-        &args.paths
-    };
-    let (mut files, mut passed) = (Vec::new(), Vec::new());
-    for path in paths {
-        super::verify::collect(path, &mut files, &mut passed);
-    }
+    let (files, passed) = super::verify::gather(&args.paths);
     let checked = super::verify::check(&files);
     let status = super::verify::exit_status(&checked);
     let valid: Vec<&correspond::replay::Summary> = checked

@@ -65,10 +65,7 @@ pub(crate) fn exit_status<'a>(checked: impl IntoIterator<Item = &'a Checked>) ->
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let (mut files, mut passed) = (Vec::new(), Vec::new());
-    for path in &args.paths {
-        collect(path, &mut files, &mut passed);
-    }
+    let (files, passed) = gather(&args.paths);
     if files.is_empty() {
         let error = CliError::usage(
             "no game files to check: the folders given hold no *.yaml or *.yml game files",
@@ -90,6 +87,18 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     let status = exit_status(results.iter().map(|(_, c)| c));
     Ok(status)
+}
+
+/// The game files under `paths` (the current folder when none are given), and the files found
+/// in folders that were passed over (see [`collect`]).
+pub(crate) fn gather(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let here = [PathBuf::from(".")];
+    let paths = if paths.is_empty() { &here[..] } else { paths };
+    let (mut files, mut passed) = (Vec::new(), Vec::new());
+    for path in paths {
+        collect(path, &mut files, &mut passed);
+    }
+    (files, passed)
 }
 
 /// The files to check: a path given that is not a folder is checked as it is; a folder is
