@@ -25,7 +25,8 @@ pub(crate) struct Args {
     #[arg(long)]
     mine: bool,
     /// Your key, for --mine: a public key file, or a private key file (its public half is read,
-    /// with no passphrase). Default: the key the signing commands would choose.
+    /// with no passphrase). Default: every key the signing commands could choose: git's
+    /// user.signingKey, the keys ssh-agent holds, and ~/.ssh/id_ed25519.
     #[arg(long, value_name = "PATH", requires = "mine")]
     key: Option<PathBuf>,
     /// Print a JSON array, one object per file (schemas/games.schema.json).
@@ -66,13 +67,18 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let status = super::verify::exit_status(listed.iter().map(|l| &l.game));
     if args.mine {
         let near = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
-        let key = KeyArgs {
+        let mine: Vec<String> = KeyArgs {
             key: args.key.clone(),
         }
-        .public_key(near)?;
-        let mine = correspond::sign::fingerprint(&key);
+        .all_mine(near)?
+        .iter()
+        .map(correspond::sign::fingerprint)
+        .collect();
         // Mine, and every file that is not a valid game: a broken game may be mine too.
-        listed.retain(|l| l.valid().is_none_or(|g| awaited(g) == Some(&mine)));
+        listed.retain(|l| {
+            l.valid()
+                .is_none_or(|g| awaited(g).is_some_and(|f| mine.contains(f)))
+        });
         listed.sort_by_cached_key(urgency);
     }
     if args.json {

@@ -21,8 +21,9 @@ pub(crate) const SALT_VARIABLE: &str = "CORRESPOND_SALT";
 #[derive(Debug, clap::Args)]
 pub(crate) struct KeyArgs {
     /// The SSH key to sign with: an Ed25519 private key file, or a public key whose private half
-    /// ssh-agent holds. Default: git's `user.signingKey` when it names an SSH key, else
-    /// ~/.ssh/id_ed25519.
+    /// ssh-agent holds. Default: the first key of the game's player to act (then of the other,
+    /// then of its arbiter) that git's `user.signingKey`, ssh-agent or ~/.ssh/id_ed25519 holds;
+    /// when none holds one, `user.signingKey` if it names an SSH key, else ~/.ssh/id_ed25519.
     #[arg(long, value_name = "PATH")]
     pub key: Option<PathBuf>,
 }
@@ -31,10 +32,93 @@ impl KeyArgs {
     /// Finds the key and makes a signer of it; `near` is a path in the repository whose git
     /// configuration may name the key.
     pub(crate) fn signer(&self, near: &Path) -> Result<Box<dyn Signer>, CliError> {
-        let source = self.source(near)?;
+        self.load(&self.choose(near, &[])?)
+    }
+
+    /// The public half of the key the signing commands would choose, read without a
+    /// passphrase.
+    pub(crate) fn public_key(&self, near: &Path) -> Result<ssh_key::PublicKey, CliError> {
+        let choice = self.choose(near, &[])?;
+        public_of(&choice.source).ok_or_else(|| choice.unreadable())
+    }
+
+    /// Every key that is the user's as the signing commands see it: the one `--key` names, or
+    /// git's `user.signingKey`, every key ssh-agent holds, and `~/.ssh/id_ed25519`.
+    pub(crate) fn all_mine(&self, near: &Path) -> Result<Vec<ssh_key::PublicKey>, CliError> {
+        if self.key.is_some() {
+            return Ok(vec![self.public_key(near)?]);
+        }
+        let mut mine: Vec<ssh_key::PublicKey> = Vec::new();
+        if let Configured::Ssh(source) = git_signing_key(near) {
+            mine.extend(public_of(&source));
+        }
+        mine.extend(agent_held());
+        mine.extend(default_key().and_then(|path| public_of(&KeySource::File(path))));
+        if mine.is_empty() {
+            return Err(self.public_key(near).err().unwrap_or_else(|| {
+                CliError::usage("no SSH key of yours was found")
+                    .hint("choose your key with --key PATH")
+            }));
+        }
+        Ok(mine)
+    }
+
+    /// Chooses the signing key. `--key` decides alone. Without it, the first of `wanted` (the
+    /// keys of the game's signers, the one expected to act first) that git's `user.signingKey`,
+    /// ssh-agent or `~/.ssh/id_ed25519` holds, in that order; when none holds one, git's
+    /// `user.signingKey`, else `~/.ssh/id_ed25519`, whose errors then say what is wrong.
+    pub(crate) fn choose(
+        &self,
+        near: &Path,
+        wanted: &[&ssh_key::PublicKey],
+    ) -> Result<Choice, CliError> {
+        if let Some(path) = &self.key {
+            return Ok(Choice {
+                source: KeySource::File(expand_home(path)),
+                passed_over: None,
+            });
+        }
+        let (configured, passed_over) = match git_signing_key(near) {
+            Configured::Ssh(source) => (Some(source), None),
+            Configured::Other(note) => (None, Some(note)),
+            Configured::Unset => (None, None),
+        };
+        let default = default_key().map(KeySource::File);
+        let held = if wanted.is_empty() {
+            Vec::new()
+        } else {
+            agent_held()
+        };
+        let chosen = wanted.iter().find_map(|w| {
+            let same = |k: &ssh_key::PublicKey| k.key_data() == w.key_data();
+            let from_file = |s: &Option<KeySource>| {
+                s.as_ref()
+                    .filter(|s| public_of(s).is_some_and(|k| same(&k)))
+                    .cloned()
+            };
+            from_file(&configured)
+                .or_else(|| {
+                    held.iter()
+                        .any(same)
+                        .then(|| KeySource::Literal((*w).clone()))
+                })
+                .or_else(|| from_file(&default))
+        });
+        let source = chosen.or(configured).or(default).ok_or_else(|| {
+            CliError::usage("no key given and HOME is not set")
+                .hint("choose the key with --key PATH")
+        })?;
+        Ok(Choice {
+            source,
+            passed_over,
+        })
+    }
+
+    /// A signer for the key chosen, with advice when it cannot be had.
+    fn load(&self, choice: &Choice) -> Result<Box<dyn Signer>, CliError> {
         let agent = std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from);
-        sign::load_signer(&source, agent.as_deref(), &ask_passphrase).map_err(|e| {
-            let error = CliError::usage(format!("cannot sign: {e}"));
+        sign::load_signer(&choice.source, agent.as_deref(), &ask_passphrase).map_err(|e| {
+            let error = choice.noted(CliError::usage(format!("cannot sign: {e}")));
             match e {
                 sign::SignError::NoPassphrase(_) => error.hint(
                     "run it from a terminal, load the key into ssh-agent (ssh-add), or set \
@@ -55,54 +139,73 @@ impl KeyArgs {
             }
         })
     }
+}
 
-    /// The public half of the key the signing commands would choose, read without a
-    /// passphrase: a public key file; the public key an OpenSSH private key file holds in the
-    /// clear, encrypted or not (the one its signer uses); else the `.pub` beside it.
-    pub(crate) fn public_key(&self, near: &Path) -> Result<ssh_key::PublicKey, CliError> {
-        let path = match self.source(near)? {
-            KeySource::Literal(key) => return Ok(key),
-            KeySource::File(path) => path,
-        };
-        let mut beside = path.clone().into_os_string();
-        beside.push(".pub");
-        let read = |p: &Path| {
-            correspond::files::read_regular(p, 64 * 1024)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-        };
-        let public = |text: &str| ssh_key::PublicKey::from_openssh(text.trim()).ok();
-        let key = match read(&path) {
-            Some(text) if text.trim_start().starts_with("ssh-") => public(&text),
-            text => text
-                .and_then(|t| ssh_key::PrivateKey::from_openssh(t).ok())
-                .map(|k| k.public_key().clone())
-                .or_else(|| read(Path::new(&beside)).and_then(|t| public(&t))),
-        };
-        key.ok_or_else(|| {
-            CliError::usage(format!(
-                "no SSH public key could be read from {}",
-                correspond::text::path(&path)
-            ))
-            .hint("choose your key with --key PATH (a .pub file, or a private key file)")
-        })
+/// The key a signing command chose, and what it passed over to choose it.
+#[derive(Debug)]
+pub(crate) struct Choice {
+    source: KeySource,
+    /// A key git's configuration names that cannot sign records, said when signing fails.
+    passed_over: Option<String>,
+}
+
+impl Choice {
+    /// `error` with the key passed over named, for a user who expected it to sign.
+    pub(crate) fn noted(&self, error: CliError) -> CliError {
+        match &self.passed_over {
+            Some(note) => error.hint(note.clone()),
+            None => error,
+        }
     }
 
-    fn source(&self, near: &Path) -> Result<KeySource, CliError> {
-        if let Some(path) = &self.key {
-            return Ok(KeySource::File(expand_home(path)));
-        }
-        if let Some(source) = git_signing_key(near) {
-            return Ok(source);
-        }
-        let home = std::env::var_os("HOME").ok_or_else(|| {
-            CliError::usage("no key given and HOME is not set")
-                .hint("choose the key with --key PATH")
-        })?;
-        Ok(KeySource::File(
-            PathBuf::from(home).join(".ssh").join("id_ed25519"),
-        ))
+    fn unreadable(&self) -> CliError {
+        let path = match &self.source {
+            KeySource::File(path) => correspond::text::path(path).to_string(),
+            KeySource::Literal(key) => sign::fingerprint(key),
+        };
+        self.noted(
+            CliError::usage(format!("no SSH public key could be read from {path}"))
+                .hint("choose your key with --key PATH (a .pub file, or a private key file)"),
+        )
     }
+}
+
+/// The public half of a chosen key, read without a passphrase: the key itself; a public key
+/// file; the public key an OpenSSH private key file holds in the clear, encrypted or not (the
+/// one its signer uses); else the `.pub` beside it.
+fn public_of(source: &KeySource) -> Option<ssh_key::PublicKey> {
+    let path = match source {
+        KeySource::Literal(key) => return Some(key.clone()),
+        KeySource::File(path) => path,
+    };
+    let mut beside = path.clone().into_os_string();
+    beside.push(".pub");
+    let read = |p: &Path| {
+        correspond::files::read_regular(p, 64 * 1024)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+    };
+    let public = |text: &str| ssh_key::PublicKey::from_openssh(text.trim()).ok();
+    match read(path) {
+        Some(text) if text.trim_start().starts_with("ssh-") => public(&text),
+        text => text
+            .and_then(|t| ssh_key::PrivateKey::from_openssh(t).ok())
+            .map(|k| k.public_key().clone())
+            .or_else(|| read(Path::new(&beside)).and_then(|t| public(&t))),
+    }
+}
+
+/// The keys a running ssh-agent holds; none when there is no agent or it cannot be reached,
+/// since a key file may still sign.
+fn agent_held() -> Vec<ssh_key::PublicKey> {
+    std::env::var_os("SSH_AUTH_SOCK")
+        .and_then(|socket| sign::agent_keys(Path::new(&socket)).ok())
+        .unwrap_or_default()
+}
+
+/// `~/.ssh/id_ed25519`, where OpenSSH makes a new Ed25519 key.
+fn default_key() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".ssh").join("id_ed25519"))
 }
 
 /// The key a signing command signs with, loaded when first needed: everything a command checks
@@ -110,20 +213,26 @@ impl KeyArgs {
 /// a passphrase is asked for. Its public half, read with no passphrase, says whose seat it is.
 pub(crate) struct Key<'a> {
     args: &'a KeyArgs,
-    near: &'a Path,
+    choice: Choice,
     public: ssh_key::PublicKey,
     loaded: std::cell::OnceCell<Box<dyn Signer>>,
 }
 
 impl<'a> Key<'a> {
-    /// The key `args` choose, near `near`: its public half now, the private key when signing.
-    pub(crate) fn new(args: &'a KeyArgs, near: &'a Path) -> Result<Key<'a>, CliError> {
+    /// The key `args` choose, near `near`, for a file whose signers' keys are `wanted` (the one
+    /// expected to act first): its public half now, the private key when signing.
+    pub(crate) fn new(
+        args: &'a KeyArgs,
+        near: &Path,
+        wanted: &[&ssh_key::PublicKey],
+    ) -> Result<Key<'a>, CliError> {
+        let choice = args.choose(near, wanted)?;
         let loaded = std::cell::OnceCell::new();
-        let public = match args.public_key(near) {
-            Ok(public) => public,
+        let public = match public_of(&choice.source) {
+            Some(public) => public,
             // A key whose public half cannot be read alone: loaded now, as before.
-            Err(_) => {
-                let signer = args.signer(near)?;
+            None => {
+                let signer = args.load(&choice)?;
                 let public = signer.public_key().clone();
                 let _ = loaded.set(signer);
                 public
@@ -131,7 +240,7 @@ impl<'a> Key<'a> {
         };
         Ok(Key {
             args,
-            near,
+            choice,
             public,
             loaded,
         })
@@ -142,12 +251,17 @@ impl<'a> Key<'a> {
         &self.public
     }
 
+    /// `error` with what was passed over to choose this key.
+    pub(crate) fn noted(&self, error: CliError) -> CliError {
+        self.choice.noted(error)
+    }
+
     /// The signer, loaded (and its passphrase asked for) the first time.
     pub(crate) fn signer(&self) -> Result<&dyn Signer, CliError> {
         if let Some(signer) = self.loaded.get() {
             return Ok(&**signer);
         }
-        let signer = self.args.signer(self.near)?;
+        let signer = self.args.load(&self.choice)?;
         if signer.public_key().key_data() != self.public.key_data() {
             return Err(CliError::usage(format!(
                 "the private key is {}, but its public key says {}; nothing was signed",
@@ -167,21 +281,56 @@ fn expand_home(path: &Path) -> PathBuf {
     }
 }
 
-/// git's `user.signingKey`, when it names an SSH key: `key::ssh-ed25519 ...`, a literal public
-/// key, or the path of a key file. A GPG key id is not an SSH key and is passed over.
-fn git_signing_key(near: &Path) -> Option<KeySource> {
-    let value = correspond::git::config_string(near, "user.signingkey")?;
+/// git's `user.signingKey`, as this program can use it.
+enum Configured {
+    Unset,
+    /// An SSH key: `key::ssh-ed25519 ...`, a literal public key, or the path of a key file.
+    Ssh(KeySource),
+    /// Set to something that is not an SSH key (an OpenPGP key id, a file that cannot be
+    /// read): passed over, and named when that leaves the user without a key.
+    Other(String),
+}
+
+fn git_signing_key(near: &Path) -> Configured {
+    let Some(value) = correspond::git::config_string(near, "user.signingkey") else {
+        return Configured::Unset;
+    };
     let value = value.trim();
+    let shown = correspond::text::shown(value);
     let literal = value.strip_prefix("key::").unwrap_or(value);
     if literal.starts_with("ssh-") {
-        return ssh_key::PublicKey::from_openssh(literal)
-            .ok()
-            .map(KeySource::Literal);
+        return match ssh_key::PublicKey::from_openssh(literal) {
+            Ok(key) => Configured::Ssh(KeySource::Literal(key)),
+            Err(_) => Configured::Other(format!(
+                "git's user.signingKey `{shown}` is not an SSH public key that can be read, so \
+                 it was passed over"
+            )),
+        };
     }
+    // A path to an SSH key file is taken whatever gpg.format says, as before git had it.
     let path = expand_home(Path::new(value));
-    let text = String::from_utf8(correspond::files::read_regular(&path, 64 * 1024).ok()?).ok()?;
-    let is_ssh = text.contains("OPENSSH PRIVATE KEY") || text.trim_start().starts_with("ssh-");
-    is_ssh.then_some(KeySource::File(path))
+    let text = correspond::files::read_regular(&path, 64 * 1024)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok());
+    if text.is_some_and(|t| t.contains("OPENSSH PRIVATE KEY") || t.trim_start().starts_with("ssh-"))
+    {
+        return Configured::Ssh(KeySource::File(path));
+    }
+    match correspond::git::config_string(near, "gpg.format") {
+        Some(format) if format.trim() == "ssh" => Configured::Other(format!(
+            "git's user.signingKey names {}, which is not an SSH key file that can be read, so \
+             it was passed over",
+            correspond::text::path(&path)
+        )),
+        format => Configured::Other(format!(
+            "git's user.signingKey `{shown}` is an OpenPGP key (gpg.format is {}), and records \
+             are signed with SSH keys only, so it was passed over",
+            format.map_or("not set".to_owned(), |f| format!(
+                "`{}`",
+                correspond::text::shown(f.trim())
+            ))
+        )),
+    }
 }
 
 /// Asks for a key's passphrase: through `SSH_ASKPASS` when `SSH_ASKPASS_REQUIRE` is `force` or

@@ -256,6 +256,20 @@ pub(super) fn seat_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Seat,
     replay::seat_of_key(file, key).ok_or_else(|| not_in_the_game(file, key))
 }
 
+/// The keys that may sign the file's next record: the player expected to act first, then the
+/// other, then the arbiter. A key found without `--key` is looked for in this order.
+fn signers_first_awaited<G: Protocol>(writer: &Writer<G>) -> Vec<&ssh_key::PublicKey> {
+    let header = writer.file().header();
+    let mut seats = [Seat::Creator, Seat::Opponent];
+    if writer.replayer().last().phase.awaited() == Some(Seat::Opponent) {
+        seats.reverse();
+    }
+    let players = seats.iter().map(|&seat| &header.players[seat].key);
+    players
+        .chain(header.arbiter.as_ref().map(|a| &a.key))
+        .collect()
+}
+
 /// Whose key this is: a player's, or the arbiter's.
 fn signatory_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Signatory, CliError> {
     replay::signatory_of_key(file, key).ok_or_else(|| not_in_the_game(file, key))
@@ -367,7 +381,8 @@ pub(crate) fn append<G: CliGame + Protocol>(
         Err(_) => Writer::<G>::of_with(file, super::cores()),
     }
     .map_err(rejected)?;
-    let key = keys::Key::new(&args.key, path).map_err(with_tidied)?;
+    let key =
+        keys::Key::new(&args.key, path, &signers_first_awaited(&writer)).map_err(with_tidied)?;
     let opened = Opened { writer, journal };
     let signing = Signing {
         key: &key,
@@ -420,7 +435,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
 ) -> Result<(Record, Replay<G>, Signatory), CliError> {
-    let signatory = signatory_of(writer.file(), key.public())?;
+    let signatory = signatory_of(writer.file(), key.public()).map_err(|e| key.noted(e))?;
     let action = make(&Context {
         file: writer.file(),
         replay: writer.replayer(),

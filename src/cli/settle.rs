@@ -35,8 +35,18 @@ pub(crate) fn settle(
     key: &KeyArgs,
 ) -> Result<Settled, CliError> {
     let void: Vec<Record> = file.records()[document - 1..].to_vec();
-    let signer = key.signer(path)?;
-    let seat = super::record::seat_of(file, signer.public_key())?;
+    // The void records' signer is looked for first: only they settle.
+    let mut wanted: Vec<&ssh_key::PublicKey> =
+        file.header().players.iter().map(|p| &p.key).collect();
+    if void
+        .first()
+        .is_some_and(|r| r.signer == file.header().players[1].name)
+    {
+        wanted.reverse();
+    }
+    let key = super::keys::Key::new(key, path, &wanted)?;
+    let signer = key.signer()?;
+    let seat = super::record::seat_of(file, signer.public_key()).map_err(|e| key.noted(e))?;
     let yours = &file.header().players[seat].name;
     // The void records are all one player's (a copy holding the other's after the fork shows
     // no crossing); only that player's key settles them.
@@ -70,7 +80,7 @@ pub(crate) fn settle(
     let again = Again {
         path,
         seat,
-        signer: &*signer,
+        signer,
         time,
         theirs,
     };

@@ -20,26 +20,39 @@ pub(super) struct AgentSigner {
 impl AgentSigner {
     /// The agent's signer for `key`, if the agent at `socket` holds it.
     pub(super) fn find(socket: &Path, key: &PublicKey) -> Result<Option<AgentSigner>, SignError> {
-        let reply = request(socket, &[REQUEST_IDENTITIES])?;
-        let mut r = Reader(&reply);
-        if r.byte()? != IDENTITIES_ANSWER {
-            return Err(SignError::Agent(
-                "the agent refused to list its keys".into(),
-            ));
-        }
-        let wanted = key_blob(key.key_data());
-        for _ in 0..r.u32()? {
-            let blob = r.string()?;
-            let _comment = r.string()?;
-            if blob == wanted.as_slice() {
-                return Ok(Some(AgentSigner {
-                    socket: socket.to_owned(),
-                    key: key.clone(),
-                }));
-            }
-        }
-        Ok(None)
+        let held = agent_keys(socket)?;
+        Ok(held
+            .iter()
+            .any(|k| k.key_data() == key.key_data())
+            .then(|| AgentSigner {
+                socket: socket.to_owned(),
+                key: key.clone(),
+            }))
     }
+}
+
+/// The public keys the agent at `socket` holds, in the agent's order. A key of a kind this
+/// program cannot read is left out: it could not sign a record anyway.
+///
+/// # Errors
+/// When the agent cannot be reached or its answer cannot be read.
+pub fn agent_keys(socket: &Path) -> Result<Vec<PublicKey>, SignError> {
+    let reply = request(socket, &[REQUEST_IDENTITIES])?;
+    let mut r = Reader(&reply);
+    if r.byte()? != IDENTITIES_ANSWER {
+        return Err(SignError::Agent(
+            "the agent refused to list its keys".into(),
+        ));
+    }
+    let mut keys = Vec::new();
+    for _ in 0..r.u32()? {
+        let blob = r.string()?;
+        let _comment = r.string()?;
+        if let Ok(key) = PublicKey::from_bytes(blob) {
+            keys.push(key);
+        }
+    }
+    Ok(keys)
 }
 
 impl Signer for AgentSigner {

@@ -12,6 +12,7 @@ mod agent;
 mod keys;
 mod verifier;
 
+pub use agent::agent_keys;
 pub use keys::{KeySource, Passphrase, key_kind, load_signer, public_key};
 pub use verifier::Verifier;
 

@@ -1,9 +1,9 @@
 //! Choosing the signing key: `--key`, git's `user.signingKey`, `~/.ssh/id_ed25519`;
 //! passphrase-protected keys (through SSH_ASKPASS); and keys held by a real `ssh-agent`.
 
-use crate::util::{correspond, git, keygen, keys_dir};
+use crate::util::{Agent, correspond, git, keygen, keys_dir};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 /// A new game by alice, waiting for its opponent (whose public key is given) to accept: each
 /// test signs that `accept` with a key found in another way. Returns (folder, game file).
@@ -221,56 +221,6 @@ fn a_passphrase_protected_key_is_unlocked_through_askpass() {
         !text.contains("PRIVATE KEY") && !text.contains("correct horse"),
         "no secret in the file"
     );
-}
-
-/// A running `ssh-agent` on a socket of its own, stopped when dropped.
-struct Agent {
-    child: Child,
-    socket: PathBuf,
-}
-
-impl Agent {
-    fn start(dir: &Path) -> Agent {
-        let socket = dir.join("agent.sock");
-        let child = Command::new("ssh-agent")
-            .arg("-D")
-            .arg("-a")
-            .arg(&socket)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("ssh-agent");
-        for _ in 0..200 {
-            if socket.exists() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        Agent { child, socket }
-    }
-
-    fn add(&self, key: &Path, askpass: Option<&Path>) {
-        let mut cmd = Command::new("ssh-add");
-        cmd.env("SSH_AUTH_SOCK", &self.socket).arg("-q").arg(key);
-        if let Some(program) = askpass {
-            cmd.env("SSH_ASKPASS", program)
-                .env("SSH_ASKPASS_REQUIRE", "force")
-                .stdin(Stdio::null());
-        }
-        let out = cmd.output().expect("ssh-add");
-        assert!(
-            out.status.success(),
-            "ssh-add: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
-impl Drop for Agent {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 #[test]

@@ -31,6 +31,7 @@ mod interruptions;
 mod invalid;
 mod journal;
 mod json;
+mod key_choice;
 mod keys;
 mod mail;
 mod mail_clients;

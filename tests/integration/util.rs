@@ -136,3 +136,70 @@ pub fn failure(args: &[&str], code: i32) -> String {
     assert!(out.stdout.is_empty(), "nothing on stdout when failing");
     String::from_utf8(out.stderr).expect("UTF-8 errors")
 }
+
+/// A running `ssh-agent` on a socket of its own, stopped when dropped.
+pub struct Agent {
+    child: std::process::Child,
+    pub socket: std::path::PathBuf,
+}
+
+impl Agent {
+    pub fn start(dir: &std::path::Path) -> Agent {
+        let socket = dir.join("agent.sock");
+        let child = std::process::Command::new("ssh-agent")
+            .arg("-D")
+            .arg("-a")
+            .arg(&socket)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("ssh-agent");
+        for _ in 0..200 {
+            if socket.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        Agent { child, socket }
+    }
+
+    pub fn add(&self, key: &std::path::Path, askpass: Option<&std::path::Path>) {
+        let mut cmd = std::process::Command::new("ssh-add");
+        cmd.env("SSH_AUTH_SOCK", &self.socket).arg("-q").arg(key);
+        if let Some(program) = askpass {
+            cmd.env("SSH_ASKPASS", program)
+                .env("SSH_ASKPASS_REQUIRE", "force")
+                .stdin(std::process::Stdio::null());
+        }
+        let out = cmd.output().expect("ssh-add");
+        assert!(
+            out.status.success(),
+            "ssh-add: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Agent {
+    /// Loads one of the test keys (`tests/keys/NAME`, without a passphrase) into the agent,
+    /// through a copy that only its owner may read, as `ssh-add` demands.
+    pub fn hold(&self, name: &str) {
+        let dir = self.socket.parent().expect("the socket is in a folder");
+        let private = dir.join(format!("held-{name}"));
+        std::fs::copy(keys_dir().join(name), &private).expect("copy the key");
+        std::fs::set_permissions(
+            &private,
+            std::os::unix::fs::PermissionsExt::from_mode(0o600),
+        )
+        .expect("chmod");
+        self.add(&private, None);
+        std::fs::remove_file(&private).expect("remove the copy");
+    }
+}
