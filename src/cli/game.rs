@@ -110,22 +110,39 @@ pub(crate) fn options<G: CliGame>(variants: &[String]) -> Result<G::Options, Cli
     Ok(options)
 }
 
-/// Plays `moves` from `start`, stopping at the first that cannot be played (or that comes
-/// after the game has ended), with the move's number (from 1) and the reason.
+/// A line of moves played from a position, and where the game first ended on it.
+pub(crate) struct Played<G: CliGame> {
+    pub line: Line<G>,
+    /// The first ending the line reached: after how many of its moves, and how. A drawn
+    /// position may be played on (chess and Insurrection list its moves, as perft counts
+    /// them), so the line can go past it.
+    pub ended: Option<(usize, G::Outcome)>,
+}
+
+/// Plays `moves` from `start`, stopping at the first that cannot be played, with the move's
+/// number (from 1) and the reason. A move after the game has ended is played when the position
+/// has it among its moves (a drawn chess position), and refused with the ending when it has
+/// none (a checkmate, a stalemate, Campaign's and Guerrilla Checkers' endings), as `moves`
+/// lists them.
 pub(crate) fn play_moves<G: CliGame>(
     start: G,
     moves: &[String],
     variants: &[String],
-) -> Result<Line<G>, CliError> {
+) -> Result<Played<G>, CliError> {
     let mut line = Line::new(start);
+    let mut ended = line.outcome().map(|o| (0, o));
     for (i, text) in moves.iter().enumerate() {
         let number = i + 1;
-        if let Some(outcome) = line.outcome() {
-            return Err(CliError::rejected(format!(
-                "move {number}: {text}: the game is over ({outcome})"
-            )));
+        let parsed = line.current().parse_move(text);
+        if let (Err(_), Some(outcome)) = (&parsed, line.outcome()) {
+            // Over with no move to play on: the ending is what is wrong with the move.
+            if line.current().legal_moves().is_empty() {
+                return Err(CliError::rejected(format!(
+                    "move {number}: {text}: the game is over ({outcome})"
+                )));
+            }
         }
-        let mv = line.current().parse_move(text).map_err(|e| {
+        let mv = parsed.map_err(|e| {
             let error = CliError::rejected(format!(
                 "move {number}: {text}: {}",
                 move_error(line.current(), &e)
@@ -145,8 +162,11 @@ pub(crate) fn play_moves<G: CliGame>(
         })?;
         line.play(&mv)
             .expect("parse_move returns only moves that play");
+        if ended.is_none() {
+            ended = line.outcome().map(|o| (number, o));
+        }
     }
-    Ok(line)
+    Ok(Played { line, ended })
 }
 
 /// Why a typed move was refused, with the candidates of an ambiguous one in the notation

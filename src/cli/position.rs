@@ -5,7 +5,9 @@ use super::game::{self, PositionArgs, with_game};
 use crate::cli::Out;
 
 /// Play moves from a position and print the position string reached; if the game is over, a
-/// second line gives the outcome (`fact-check: heads wins`, `run-off: stalemate`, ...).
+/// second line gives the outcome (`fact-check: heads wins`, `run-off: stalemate`, ...). A drawn
+/// chess or Insurrection position can be played on with the moves `moves` lists; a last line
+/// then says after which move the game was over.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -21,11 +23,22 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, file) = args.position.resolve()?;
     with_game!(kind, G => {
         let start = args.position.start::<G>(file.as_deref())?;
-        let line = game::play_moves(start, &args.moves, &args.position.variants)?;
-        let pos = line.current();
-        writeln!(out, "{pos}")?;
+        let played = game::play_moves(start, &args.moves, &args.position.variants)?;
+        let line = &played.line;
+        writeln!(out, "{}", line.current())?;
         if let Some(outcome) = line.outcome() {
             writeln!(out, "{outcome}")?;
+        }
+        // Played on past the end of the game: said, so that nobody takes the line for a game.
+        if let Some((after, outcome)) = played.ended.filter(|(after, _)| *after < args.moves.len()) {
+            let when = match after {
+                0 => "the game was over before the first move".to_owned(),
+                n => format!("the game was over after move {n}"),
+            };
+            writeln!(
+                out,
+                "{when} ({outcome}); the moves after it were played on, as `moves` lists them"
+            )?;
         }
         Ok(())
     })

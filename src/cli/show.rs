@@ -52,7 +52,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         }
         return with_game!(name, G => {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
-            let line = game::play_moves(start, &args.moves, &args.variants)?;
+            let line = game::play_moves(start, &args.moves, &args.variants)?.line;
             out.picture(|w| G::render(&line, charset, w))?;
             Ok(())
         });

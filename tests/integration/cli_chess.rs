@@ -185,10 +185,36 @@ fn typed_moves_are_invalid_illegal_or_ambiguous() {
         stdout_of(&args),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9\ndraw: fivefold repetition\n"
     );
+    // `moves` lists the moves of the drawn position, and `position` plays them, saying where
+    // the game was over.
     args.push("e4");
     assert_eq!(
-        failure(&args, 1),
-        "error: move 17: e4: the game is over (draw: fivefold repetition)\n"
+        stdout_of(&args),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 9\n\
+         the game was over after move 16 (draw: fivefold repetition); the moves after it were \
+         played on, as `moves` lists them\n"
+    );
+    let dead = "8/8/8/4k3/8/8/8/4KB2 w - - 0 1";
+    assert_eq!(
+        stdout_of(&["moves", "chess", "--position", dead]).replace('\n', " "),
+        "e1d1 e1d2 e1e2 e1f2 f1a6 f1b5 f1c4 f1d3 f1e2 f1g2 f1h3 "
+    );
+    assert_eq!(
+        stdout_of(&["position", "chess", "--position", dead, "e1d1", "Kd5"]),
+        "8/8/8/3k4/8/8/8/3K1B2 w - - 2 2\n\
+         draw: insufficient material\n\
+         the game was over before the first move (draw: insufficient material); the moves \
+         after it were played on, as `moves` lists them\n"
+    );
+    // A move the drawn position does not have is refused for itself, not for the draw.
+    assert_eq!(
+        failure(
+            &["position", "chess", "--position", dead, "Kd1", "Kd5", "Kd4"],
+            1
+        ),
+        "error: move 3: Kd4: no king can move to d4\n\
+         hint: `correspond moves chess --position '8/8/8/3k4/8/8/8/3K1B2 w - - 2 2'` lists the \
+         legal moves there\n"
     );
 }
 
