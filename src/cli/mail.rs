@@ -255,7 +255,11 @@ fn body<G: CliGame>(
         .clone()
         .unwrap_or_else(|| Line::new(replay.last().position.clone()));
     let mut board = Vec::new();
-    G::render(&line, Charset::Ascii, &mut board)
+    let view = super::render::View {
+        charset: Charset::Ascii,
+        flipped: false,
+    };
+    G::render(&line, view, &mut board)
         .map_err(|e| CliError::usage(format!("cannot draw the board: {e}")))?;
     // The pictures carry terminal colours; mail gets the letters alone.
     text += "\n";

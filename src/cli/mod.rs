@@ -46,6 +46,7 @@ mod resign;
 mod settle;
 mod setup_git;
 mod show;
+mod show_json;
 mod signing_journal;
 mod standings;
 mod status;

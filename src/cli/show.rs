@@ -3,19 +3,23 @@
 
 use super::CliError;
 use super::game::{self, CliGame, GameKind, with_game};
+use super::keys::KeyArgs;
 use super::record;
-use super::render::{Charset, Render};
+use super::render::{Charset, View};
+use super::show_json;
 use crate::cli::Out;
-use correspond::replay::Event;
+use correspond::replay::{Event, Player};
 use correspond::rules::Line;
 use std::path::Path;
 
-/// Draw a position: the board with coordinates, side to move, check, spin rights, the outcome
-/// and what may be claimed. Colour is used on terminals unless NO_COLOR is set.
+/// Draw a position: the board with coordinates, side to move, check, spin rights, the outcome,
+/// what may be claimed and the moves that led there. Colour is used on terminals unless
+/// NO_COLOR is set.
 ///
 /// `correspond show campaign [--position POS] [MOVE...]` draws a position of a game;
 /// `correspond show FILE [--at N]` draws a game file's position after record N (default: the
-/// last). A file named like a game is written with its folder: `./campaign`.
+/// last), from your side of the board when your key is a player's. A file named like a game is
+/// written with its folder: `./campaign`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[arg(value_name = "GAME|FILE", help = target_help())]
@@ -33,9 +37,21 @@ pub(crate) struct Args {
     /// With a file: the record after which to draw the position (0: before any).
     #[arg(long, value_name = "N")]
     at: Option<usize>,
+    /// Turn the board round: the side that moves first (White, Heads, the Guerrilla) at the
+    /// top, or, for a file drawn from the second side's seat, at the bottom again.
+    #[arg(long)]
+    flip: bool,
+    /// With a file: your key, to draw the board from your side (a public or private key file;
+    /// no passphrase is asked). Default: the keys the signing commands could choose.
+    #[arg(long, value_name = "PATH")]
+    key: Option<std::path::PathBuf>,
     /// Draw with ASCII letters only, for terminals without Unicode.
     #[arg(long)]
     ascii: bool,
+    /// Print the position and its moves as one JSON object (schemas/show.schema.json) instead
+    /// of a picture.
+    #[arg(long, conflicts_with = "ascii")]
+    json: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
@@ -45,16 +61,16 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         Charset::Unicode
     };
     if let Some(name) = GameKind::named(&args.target) {
-        if args.at.is_some() {
+        if args.at.is_some() || args.key.is_some() {
             return Err(CliError::usage(
-                "--at is for game files; with a game, give the moves to play",
+                "--at and --key are for game files; with a game, give the moves to play",
             ));
         }
         return with_game!(name, G => {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
             let line = game::play_moves(start, &args.moves, &args.variants)?.line;
-            out.picture(|w| G::render(&line, charset, w))?;
-            Ok(())
+            let view = View { charset, flipped: args.flip };
+            draw(&Drawn { line: &line, view, file: None }, args.json, out)
         });
     }
     if args.position.is_some() || !args.moves.is_empty() {
@@ -66,19 +82,61 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     }
     let path = Path::new(&args.target);
     let (kind, bytes) = record::read_game(path)?;
-    with_game!(kind, G => show_file::<G>(path, &bytes, args.at, charset, out))
+    with_game!(kind, G => show_file::<G>(path, &bytes, args, charset, out))
+}
+
+/// A position to draw: the line that reached it, how, and the file it comes from.
+struct Drawn<'a, G: CliGame> {
+    line: &'a Line<G>,
+    view: View,
+    file: Option<FileContext>,
+}
+
+/// What a game file adds to its picture.
+struct FileContext {
+    /// The lines above the board: the file, the players, the phase, a comment, the clocks.
+    heading: Vec<String>,
+    json: show_json::FilePart,
+}
+
+fn draw<G: CliGame>(drawn: &Drawn<'_, G>, json: bool, out: &mut Out<'_>) -> Result<(), CliError> {
+    if json {
+        let shown = show_json::show(
+            drawn.line,
+            drawn.view.flipped,
+            drawn.file.as_ref().map(|f| &f.json),
+        );
+        let text =
+            serde_json::to_string_pretty(&shown).map_err(|e| CliError::usage(e.to_string()))?;
+        writeln!(out, "{}", correspond::text::json(text))?;
+        return Ok(());
+    }
+    if let Some(file) = &drawn.file {
+        for line in &file.heading {
+            writeln!(out, "{line}")?;
+        }
+        writeln!(out)?;
+    }
+    out.picture(|w| G::render(drawn.line, drawn.view, w))?;
+    let list = move_list(drawn.line);
+    if !list.is_empty() {
+        for line in wrapped("moves:", &list, 80) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 fn show_file<G: CliGame>(
     path: &Path,
     bytes: &[u8],
-    at: Option<usize>,
+    args: &Args,
     charset: Charset,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     let (file, replay) = record::verified::<G>(path, bytes)?;
     let last = replay.steps.len() - 1;
-    let at = at.unwrap_or(last);
+    let at = args.at.unwrap_or(last);
     let Some(step) = replay.steps.get(at) else {
         return Err(CliError::rejected(format!(
             "{} has records 0 to {last}; there is no record {at}",
@@ -89,30 +147,32 @@ fn show_file<G: CliGame>(
             correspond::text::path(path)
         )));
     };
-    writeln!(
-        out,
-        "{}: {}, record {at} of {last}",
-        correspond::text::path(path),
-        replay.matchup()
-    )?;
-    writeln!(out, "{}", step.phase.describe(&replay.seats))?;
-    if let Some(comment) = at
+    let mut heading = vec![
+        format!(
+            "{}: {}, record {at} of {last}",
+            correspond::text::path(path),
+            replay.matchup()
+        ),
+        step.phase.describe(&replay.seats),
+    ];
+    let comment = at
         .checked_sub(1)
-        .and_then(|n| file.records()[n].comment.as_ref())
-    {
-        writeln!(
-            out,
+        .and_then(|n| file.records()[n].comment.clone());
+    if let Some(comment) = &comment {
+        heading.push(format!(
             "{} says \"{}\"",
             replay.signed_by(step.signer),
             correspond::text::escape(comment)
-        )?;
+        ));
     }
     // The clocks are those after the last record.
     if let Some(clocks) = replay.clocks.as_ref().filter(|_| at == last) {
         let names = replay.seats.each_ref().map(ToString::to_string);
-        writeln!(out, "clocks: {}", super::clocks::summary(clocks, &names))?;
+        heading.push(format!(
+            "clocks: {}",
+            super::clocks::summary(clocks, &names)
+        ));
     }
-    writeln!(out)?;
     let moves = replay.steps[..=at]
         .iter()
         .flat_map(|s| &s.events)
@@ -122,8 +182,89 @@ fn show_file<G: CliGame>(
         Some(line) => line.prefix(moves),
         None => Line::new(step.position.clone()),
     };
-    out.picture(|w| G::render(&line, charset, w))?;
-    Ok(())
+    let viewer = viewer_side(&replay.seats, &args.key, path);
+    let flipped = viewer.is_some_and(|side| side != G::SIDES[0]) != args.flip;
+    if flipped {
+        let side = if viewer.is_some() && !args.flip {
+            viewer.map(|s| format!("{s}'s side, yours"))
+        } else {
+            Some(format!("{}'s side", G::SIDES[1]))
+        };
+        heading.push(format!("seen from {}", side.unwrap_or_default()));
+    }
+    let file = FileContext {
+        heading,
+        json: show_json::FilePart {
+            file: correspond::text::path(path).to_string(),
+            record: at,
+            records: last,
+            comment,
+        },
+    };
+    let view = View { charset, flipped };
+    draw(
+        &Drawn {
+            line: &line,
+            view,
+            file: Some(file),
+        },
+        args.json,
+        out,
+    )
+}
+
+/// The side of the player whose key is the user's, when exactly one seat is theirs and the
+/// sides are given out: the keys are those `--key` names, else those the signing commands
+/// could choose. None found is no error: the board is then drawn the usual way up.
+fn viewer_side<S: Copy>(
+    seats: &[Player<S>; 2],
+    key: &Option<std::path::PathBuf>,
+    near: &Path,
+) -> Option<S> {
+    let args = KeyArgs { key: key.clone() };
+    let mine: Vec<String> = args
+        .all_mine(near)
+        .ok()?
+        .iter()
+        .map(correspond::sign::fingerprint)
+        .collect();
+    let mut theirs = seats.iter().filter(|p| mine.contains(&p.fingerprint));
+    match (theirs.next(), theirs.next()) {
+        (Some(player), None) => player.side,
+        _ => None,
+    }
+}
+
+/// The moves of `line` as a move list shows them, numbered from its start: `1. e4`, `e5`,
+/// `2. Nf3`; a list that starts with the second side's move starts `1... e5`.
+pub(crate) fn move_list<G: CliGame>(line: &Line<G>) -> Vec<String> {
+    show_json::moves(line)
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| match (m.first_side, i) {
+            (true, _) => format!("{}. {}", m.number, m.shown),
+            (false, 0) => format!("{}... {}", m.number, m.shown),
+            (false, _) => m.shown,
+        })
+        .collect()
+}
+
+/// `words` after `label`, in lines of at most `width` characters where the words allow it,
+/// the lines after the first indented under the first word.
+fn wrapped(label: &str, words: &[String], width: usize) -> Vec<String> {
+    let indent = " ".repeat(label.chars().count());
+    let mut lines = Vec::new();
+    let mut current = label.to_owned();
+    for word in words {
+        let fresh = current.chars().count() == indent.chars().count();
+        if !fresh && current.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::replace(&mut current, indent.clone()));
+        }
+        current.push(' ');
+        current.push_str(word);
+    }
+    lines.push(current);
+    lines
 }
 
 /// The help of `show`'s first argument, naming the registry's games.

@@ -111,5 +111,6 @@ fn show_draws_both_grids() {
     last move: f5-g6
     position: 7/7/3S3/3S3/7/7/7 8/8/4C1C1/3C4/2C1C3/3C4/8/8 g 64
     C checker (COIN)  S stone (Guerrilla)  + empty point  . empty cell
+    moves: 1. d4,d5 f5-g6
     ");
 }

@@ -243,6 +243,7 @@ fn show_draws_unicode_by_default_marks_the_last_move_and_the_outcome() {
     halfmove clock: 1
     position: 1h2c/5/h4/5/5/5/C4 h - 1 2
     ♔ candidate  ♕ stacked candidate  ♗ guard  ♖ handler  ♙ intern  (white: heads, black: tails)
+    moves: 1... e5a5
     ");
 }
 

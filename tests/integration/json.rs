@@ -6,7 +6,7 @@ use crate::util::{correspond, keys_dir, transcript};
 use serde_json::Value;
 use std::path::Path;
 
-fn validator(name: &str) -> jsonschema::Validator {
+pub fn validator(name: &str) -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("schemas")
         .join(name);
@@ -23,7 +23,7 @@ fn json(dir: &Path, args: &[&str]) -> Value {
 }
 
 #[track_caller]
-fn valid(validator: &jsonschema::Validator, value: &Value) {
+pub fn valid(validator: &jsonschema::Validator, value: &Value) {
     let errors: Vec<String> = validator
         .iter_errors(value)
         .map(|e| e.to_string())
@@ -31,7 +31,7 @@ fn valid(validator: &jsonschema::Validator, value: &Value) {
     assert!(errors.is_empty(), "{errors:?}\n{value:#}");
 }
 
-fn example_games() -> Vec<std::path::PathBuf> {
+pub fn example_games() -> Vec<std::path::PathBuf> {
     let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
     let mut files: Vec<_> = std::fs::read_dir(&games)
         .expect("games")

@@ -43,6 +43,7 @@ mod referee_install;
 mod reports;
 mod schema;
 mod shell;
+mod show;
 mod standings;
 mod stumbles;
 mod util;

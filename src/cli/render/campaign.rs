@@ -1,6 +1,6 @@
 //! Campaign's board: 5 files by 7 ranks, chess figurines for the coins.
 
-use super::{BOLD, CHECK, Charset, DIM, LAST, Render};
+use super::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
 use anstyle::Style;
 use correspond::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
 use correspond::rules::{Game, Line};
@@ -57,11 +57,17 @@ fn side_note(pos: &Campaign, side: Side, charset: Charset) -> String {
 impl Render for Campaign {
     const NOTATION: &'static str = "`c2c3`, `b6b7g`";
 
-    fn render(line: &Line<Campaign>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
+    fn first_move_number(start: &Campaign) -> u32 {
+        start.fullmove_number()
+    }
+
+    fn render(line: &Line<Campaign>, view: View, out: &mut dyn Write) -> io::Result<()> {
+        let charset = view.charset;
         let pos = line.current();
         let last = line.moves().last();
         let checked = pos.is_check().then(|| pos.candidate(pos.side_to_move()));
-        let files: String = (0..FILES)
+        let files: String = view
+            .order(FILES, false)
             .map(|f| format!(" {}", char::from(b'a' + f)))
             .collect();
         writeln!(
@@ -72,9 +78,9 @@ impl Render for Campaign {
         )?;
         writeln!(out)?;
         writeln!(out, "  {files}")?;
-        for rank in (0..RANKS).rev() {
+        for rank in view.order(RANKS, true) {
             write!(out, " {}", rank + 1)?;
-            for file in 0..FILES {
+            for file in view.order(FILES, false) {
                 let sq = Square::new(file, rank).expect("on the board");
                 let piece = pos.piece_at(sq);
                 let style = if Some(sq) == checked {

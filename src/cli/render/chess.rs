@@ -1,7 +1,7 @@
 //! Chess and Insurrection boards: figurines or letters, White at the bottom. In Insurrection
 //! the governments are named with the squares of their pieces (underlined on a terminal).
 
-use super::{BOLD, CHECK, Charset, DIM, LAST, Render};
+use super::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
 use anstyle::Style;
 use correspond::rules::chess::{
     Chess, Color, Insurrection, Piece, Position, Role, Square, Variant, coup_name,
@@ -33,9 +33,10 @@ fn draw<
 >(
     line: &Line<G>,
     inner: impl Fn(&G) -> &Position,
-    charset: Charset,
+    view: View,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let charset = view.charset;
     let pos = inner(line.current());
     let last = line.moves().last();
     let insurrection = pos.variant() != Variant::Chess;
@@ -46,10 +47,14 @@ fn draw<
     };
     writeln!(out, "{BOLD}{title}{BOLD:#}, {} to move", pos.turn())?;
     writeln!(out)?;
-    writeln!(out, "    a b c d e f g h")?;
-    for rank in (0..8u8).rev() {
+    let files: String = view
+        .order(8, false)
+        .map(|f| format!(" {}", char::from(b'a' + f)))
+        .collect();
+    writeln!(out, "   {files}")?;
+    for rank in view.order(8, true) {
         write!(out, " {} ", rank + 1)?;
-        for file in 0..8u8 {
+        for file in view.order(8, false) {
             let sq = Square::new(file, rank).expect("on the board");
             let piece = pos.piece_at(sq);
             let governing =
@@ -70,7 +75,7 @@ fn draw<
         }
         writeln!(out, "  {}", rank + 1)?;
     }
-    writeln!(out, "    a b c d e f g h")?;
+    writeln!(out, "   {files}")?;
     writeln!(out)?;
     if insurrection {
         for color in [Color::White, Color::Black] {
@@ -125,15 +130,23 @@ const SAN_OR_UCI: &str = "SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI (`g1f3`)";
 impl Render for Chess {
     const NOTATION: &'static str = SAN_OR_UCI;
 
-    fn render(line: &Line<Chess>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
-        draw(line, |g| &g.0, charset, out)
+    fn render(line: &Line<Chess>, view: View, out: &mut dyn Write) -> io::Result<()> {
+        draw(line, |g| &g.0, view, out)
+    }
+
+    fn first_move_number(start: &Chess) -> u32 {
+        start.0.fullmove_number()
     }
 }
 
 impl Render for Insurrection {
     const NOTATION: &'static str = SAN_OR_UCI;
 
-    fn render(line: &Line<Insurrection>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
-        draw(line, |g| &g.0, charset, out)
+    fn render(line: &Line<Insurrection>, view: View, out: &mut dyn Write) -> io::Result<()> {
+        draw(line, |g| &g.0, view, out)
+    }
+
+    fn first_move_number(start: &Insurrection) -> u32 {
+        start.0.fullmove_number()
     }
 }

@@ -2,7 +2,7 @@
 //! between them. Cell rows alternate with point rows; cell files are labelled above, point
 //! files below, cell ranks on the left and point ranks on the right.
 
-use super::{BOLD, Charset, DIM, LAST, Render};
+use super::{BOLD, Charset, DIM, LAST, Render, View};
 use anstyle::Style;
 use correspond::rules::guerrilla::{Cell, Guerrilla, Move, Point};
 use correspond::rules::{Game, Line};
@@ -11,7 +11,8 @@ use std::io::{self, Write};
 impl Render for Guerrilla {
     const NOTATION: &'static str = "`b4,c4`, `f5-g4`, `c4xb3`";
 
-    fn render(line: &Line<Guerrilla>, charset: Charset, out: &mut dyn Write) -> io::Result<()> {
+    fn render(line: &Line<Guerrilla>, view: View, out: &mut dyn Write) -> io::Result<()> {
+        let charset = view.charset;
         let pos = line.current();
         let last = line.moves().last();
         let (checker, stone, cell, point) = match charset {
@@ -33,13 +34,15 @@ impl Render for Guerrilla {
             pos.checkers_on_board()
         )?;
         writeln!(out)?;
-        let files: String = (0..8u8)
+        let files: String = view
+            .order(8, false)
             .map(|x| format!("  {} ", char::from(b'a' + x)))
             .collect();
         writeln!(out, "   {files}   cells")?;
-        for y in (0..8u8).rev() {
+        let ranks: Vec<u8> = view.order(8, true).collect();
+        for (row, &y) in ranks.iter().enumerate() {
             write!(out, " {} ", y + 1)?;
-            for x in 0..8u8 {
+            for x in view.order(8, false) {
                 let c = Cell::new(x, y).expect("on the board");
                 let (glyph, style) = if pos.has_checker(c) {
                     (checker, if marked_cell(c) { LAST } else { BOLD })
@@ -51,13 +54,14 @@ impl Render for Guerrilla {
                 write!(out, "  {style}{glyph}{style:#} ")?;
             }
             writeln!(out, " {}", y + 1)?;
-            if y == 0 {
+            let Some(&below) = ranks.get(row + 1) else {
                 break;
-            }
+            };
             // The points of rank y sit between cell ranks y and y + 1.
+            let y = y.min(below);
             write!(out, "     ")?;
-            for i in 0..7u8 {
-                let p = Point::new(i, y - 1).expect("a point");
+            for i in view.order(7, false) {
+                let p = Point::new(i, y).expect("a point");
                 let (glyph, style) = if pos.has_stone(p) {
                     (stone, if marked_point(p) { LAST } else { BOLD })
                 } else {
@@ -65,9 +69,10 @@ impl Render for Guerrilla {
                 };
                 write!(out, "  {style}{glyph}{style:#} ")?;
             }
-            writeln!(out, "      {}", y)?;
+            writeln!(out, "      {}", y + 1)?;
         }
-        let point_files: String = (0..7u8)
+        let point_files: String = view
+            .order(7, false)
             .map(|i| format!("  {} ", char::from(b'a' + i)))
             .collect();
         writeln!(out, "     {point_files}      points")?;

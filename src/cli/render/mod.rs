@@ -20,13 +20,38 @@ pub(crate) enum Charset {
     Ascii,
 }
 
+/// How a board is drawn: with which characters, and from which side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct View {
+    pub charset: Charset,
+    /// Turned half a turn: the side that moves first (White, Heads, the Guerrilla) at the top,
+    /// as its opponent sits.
+    pub flipped: bool,
+}
+
+impl View {
+    /// Files (or ranks) `0..n` in the order they are drawn: left to right for files, top to
+    /// bottom for ranks when `descending`.
+    pub(super) fn order(self, n: u8, descending: bool) -> impl Iterator<Item = u8> {
+        let down = descending != self.flipped;
+        (0..n).map(move |i| if down { n - 1 - i } else { i })
+    }
+}
+
 /// A game that can draw itself.
 pub(crate) trait Render: Game {
     /// Examples of its move notation, for help texts: `` `c2c3`, `b6b7g` ``.
     const NOTATION: &'static str;
 
     /// Draws the current position of `line`, marking the last move played.
-    fn render(line: &Line<Self>, charset: Charset, out: &mut dyn Write) -> io::Result<()>;
+    fn render(line: &Line<Self>, view: View, out: &mut dyn Write) -> io::Result<()>;
+
+    /// The number of the first move of a line from `start`, for a move list: the position's
+    /// full-move number where it has one.
+    fn first_move_number(start: &Self) -> u32 {
+        let _ = start;
+        1
+    }
 }
 
 pub(super) const CHECK: Style = Style::new()

@@ -207,6 +207,13 @@ impl Position {
         self.halfmove
     }
 
+    /// The number of the full move being played: 1 at the start, one more after each of
+    /// Black's moves.
+    #[must_use]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
     /// Whether a move captures (en passant included).
     #[must_use]
     pub fn is_capture(&self, mv: Move) -> bool {
