@@ -42,7 +42,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         // In a rebase git gives the shared version as "ours", the local commit as "theirs".
         CompareError::Invalid { which, error } => CliError::rejected(format!(
             "{shown}: the {} version does not verify: {error}",
-            match (which == Copy::A, repository_state().0) {
+            match (which == Copy::A, rebasing()) {
                 (true, false) | (false, true) => "local",
                 (true, true) | (false, false) => "shared",
             }
@@ -84,7 +84,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
 fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliError {
     let shown = correspond::text::path(name);
     let n = f.document;
-    let (rebasing, onto) = repository_state();
+    let rebasing = rebasing();
     // Indices into the fork's two copies: ours (0) and theirs (1), swapped in a rebase.
     let (shared_at, local_at) = if rebasing { (0, 1) } else { (1, 0) };
     let (shared, local) = (&f.records[shared_at], &f.records[local_at]);
@@ -131,18 +131,7 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
         }
         _ => {}
     }
-    // Resolving in favour of the shared version would commit a version that drops the local
-    // record; dropping the unshared local commit keeps the shared history clean.
-    let target = onto.unwrap_or_else(|| "MERGE_HEAD".to_owned());
-    let abort = if rebasing {
-        "git rebase --abort && "
-    } else {
-        ""
-    };
-    let take = format!(
-        "drop your local record and take the shared version (`{abort}git reset --hard {target}`: \
-         your record was never shared)"
-    );
+    let take = take_the_shared(name, rebasing);
     let advice = if let Some(local_bad) = local_defect {
         format!("your version does not verify ({local_bad}): the shared version stands, so {take}")
     } else if *shared_did == correspond::log::Action::Resign {
@@ -159,6 +148,33 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
     };
     CliError::rejected(format!("{shown}: both sides appended record {n}: {advice}"))
         .hint("nothing was merged; your version is left as it was")
+}
+
+/// How to drop the local record and take the shared version, keeping every other change and
+/// commit. A merge commit would keep the dropped record on the first-parent line, where
+/// `audit` reads it as a rewrite; so the local commits are rebased onto the shared ones, and
+/// the commit that signed the record keeps everything but this file's change (git drops it
+/// when nothing else is left). No step discards work: `git merge --abort` and
+/// `git rebase --autostash` keep what is not committed.
+fn take_the_shared(name: &Path, rebasing: bool) -> String {
+    let top = correspond::text::shell_word(&format!(":/{}", name.to_string_lossy()));
+    let resolve = format!("git checkout --ours -- {top} && git add {top} && git rebase --continue");
+    let kept = "your other commits and changes are kept; your record was never shared";
+    if rebasing {
+        return format!("drop your local record and take the shared version (`{resolve}`: {kept})");
+    }
+    // git names the commit being merged in GITHEAD_<id> while the driver runs; MERGE_HEAD is
+    // written only after it.
+    let merged = std::env::vars_os()
+        .filter_map(|(k, _)| k.into_string().ok())
+        .filter_map(|k| k.strip_prefix("GITHEAD_").map(str::to_owned))
+        .filter(|id| id.len() >= 40 && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        .min()
+        .map_or_else(|| "@{upstream}".to_owned(), |id| id[..12].to_owned());
+    format!(
+        "drop your local record and take the shared version (`git merge --abort && git rebase \
+         --autostash {merged}`, then, where the rebase stops at your record, `{resolve}`: {kept})"
+    )
 }
 
 /// The refusal of a fork where one player signed both records: the proof is written, and
@@ -189,15 +205,13 @@ fn equivocation_refused(
     error.hint("nothing was merged; `correspond check-proof` checks the proof, for an arbiter")
 }
 
-/// Whether git is rebasing, and then the commit it replays onto (the shared version). In a
-/// merge, the other side is `MERGE_HEAD` once git stops at the conflict.
-fn repository_state() -> (bool, Option<String>) {
+/// Whether git is rebasing (and so has swapped the sides: "ours" is the shared version).
+fn rebasing() -> bool {
     // git names its repository to the driver in GIT_DIR when it is not found from the folder
     // the driver runs in.
     let git_dir = std::env::var_os("GIT_DIR")
         .map_or_else(|| std::path::PathBuf::from("."), std::path::PathBuf::from);
-    let onto = correspond::git::rebase_onto(&git_dir);
-    (onto.is_some(), onto)
+    correspond::git::rebase_onto(&git_dir).is_some()
 }
 
 /// git's own line-by-line merge, for files that are not game files: the result (with conflict

@@ -358,6 +358,23 @@ pub(crate) fn try_git(club: &Club, who: &str, args: &[&str]) -> (bool, String) {
     )
 }
 
+/// A line of advice run as written, by `sh`, in `who`'s clone: (success, stdout and stderr).
+pub(crate) fn try_sh(club: &Club, who: &str, line: &str) -> (bool, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(club.clone(who))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_EDITOR", "true")
+        .output()
+        .expect("run sh");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
 #[test]
 fn rewrites_off_the_main_line_on_a_detached_head_or_uncommitted_are_caught() {
     // A take-back on a side branch, merged in: the merge itself keeps both sides' records.

@@ -2,7 +2,7 @@
 //! by OpenSSH alone), a race told from cheating, and the git merge driver taking the longer
 //! game or refusing a fork with what to do. The club and its helpers are in `disputes.rs`.
 
-use crate::disputes::{Club, before_document, file, run, try_git};
+use crate::disputes::{Club, before_document, file, run, try_git, try_sh};
 use crate::util::{correspond, keys_dir};
 
 #[test]
@@ -262,22 +262,32 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     assert_eq!(code, 0, "{audit}");
     club.git("bob", &["push", "-q"]);
     club.git("alice", &["pull", "-q", "--no-rebase"]);
-    // Now both append record 6 at once: alice's Bb5 reaches the branch first; bob resigned.
+    // Now both append record 6 at once: alice's Bb5 reaches the branch first; bob resigned,
+    // with work of his own besides: notes committed before, and a draft not committed.
     club.sign("alice", &["play", "game.yaml", "Bb5"]);
     club.git("alice", &["push", "-q"]);
+    let bob = club.clone("bob");
+    std::fs::write(bob.join("notes.txt"), "bob's notes\n").expect("write");
+    club.git("bob", &["add", "notes.txt"]);
+    club.git("bob", &["commit", "-q", "-m", "notes"]);
     club.sign("bob", &["resign", "game.yaml"]);
+    std::fs::write(bob.join("draft.txt"), "not committed\n").expect("write");
     let before = file(&club, "bob");
+    let shared = club.git("alice", &["rev-parse", "HEAD"]);
     let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
     assert!(!merged, "{out}");
-    assert!(
-        out.contains(
-            "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while \
-             bob signed resign here: the shared version stands, so drop your local record and \
-             take the shared version (`git reset --hard MERGE_HEAD`: your record was never \
-             shared)"
-        ),
-        "{out}"
+    let resolve = "git checkout --ours -- :/game.yaml && git add :/game.yaml && git rebase \
+                   --continue";
+    let advice = format!(
+        "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while bob \
+         signed resign here: the shared version stands, so drop your local record and take the \
+         shared version (`git merge --abort && git rebase --autostash {}`, then, where the \
+         rebase stops at your record, `{resolve}`: your other commits and changes are kept; \
+         your record was never shared)",
+        &shared.trim()[..12]
     );
+    assert!(out.contains(&advice), "{out}");
+    assert!(!out.contains("reset --hard"), "{out}");
     assert_eq!(
         file(&club, "bob"),
         before,
@@ -285,16 +295,38 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     );
     let (code, verified, _) = run(&club, "bob", &["verify", "game.yaml"]);
     assert_eq!(code, 0, "{verified}");
-    // Following the advice keeps the shared branch clean: only bob's own reflog shows that he
-    // dropped his unshared resignation.
-    club.git("bob", &["reset", "-q", "--hard", "MERGE_HEAD"]);
-    assert!(file(&club, "bob").contains("move: f1b5"));
-    let (code, out) = club.audit("bob", &[]);
-    assert_eq!(code, 1, "{out}");
+    // The advice, followed as written: the rebase stops at bob's record, where the driver says
+    // how to drop it, and then goes on.
+    let commands: Vec<&str> = advice.split('`').skip(1).step_by(2).collect();
+    assert_eq!(commands.len(), 2, "{advice}");
+    let (rebased, out) = try_sh(&club, "bob", commands[0]);
+    assert!(!rebased, "{out}");
     assert!(
-        out.contains("(reflog: reset: moving to MERGE_HEAD): the move changes record 6"),
+        out.contains(&format!(
+            "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while \
+             bob signed resign here: the shared version stands, so drop your local record and \
+             take the shared version (`{resolve}`: your other commits and changes are kept; \
+             your record was never shared)"
+        )),
         "{out}"
     );
+    let (rebased, out) = try_sh(&club, "bob", commands[1]);
+    assert!(rebased, "{out}");
+    // The shared game, bob's notes still committed on top, his draft still there.
+    assert_eq!(file(&club, "bob"), file(&club, "alice"));
+    assert_eq!(
+        club.git("bob", &["log", "--format=%s", "-2"]),
+        format!(
+            "notes\n{}",
+            club.git("alice", &["log", "--format=%s", "-1"])
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(bob.join("draft.txt")).expect("the draft"),
+        "not committed\n"
+    );
+    // The shared branch stays clean once bob pushes his notes.
+    club.git("bob", &["push", "-q"]);
     club.git("alice", &["pull", "-q", "--no-rebase"]);
     let (code, out) = club.audit("alice", &[]);
     assert_eq!(code, 0, "{out}");
@@ -306,20 +338,25 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     club.git("alice", &["push", "-q"]);
     club.sign("bob", &["resign", "game.yaml"]);
     let onto = club.git("alice", &["rev-parse", "HEAD"]);
-    let (rebased, out) = try_git(&club, "bob", &["pull", "--rebase"]);
+    let (rebased, out) = try_git(&club, "bob", &["pull", "--rebase", "--autostash"]);
     assert!(!rebased, "{out}");
     assert!(
         out.contains(&format!(
             "game.yaml: both sides appended record 8: alice signed move b5a4 as record 8 while \
              bob signed resign here: the shared version stands, so drop your local record and \
-             take the shared version (`git rebase --abort && git reset --hard {}`",
-            onto.trim()
+             take the shared version (`{resolve}`: your other commits and changes are kept; \
+             your record was never shared)"
         )),
         "{out}"
     );
-    club.git("bob", &["rebase", "--abort"]);
-    club.git("bob", &["reset", "-q", "--hard", onto.trim()]);
+    let (rebased, out) = try_sh(&club, "bob", resolve);
+    assert!(rebased, "{out}");
     assert!(file(&club, "bob").contains("move: b5a4"));
+    assert_eq!(club.git("bob", &["rev-parse", "HEAD"]), onto);
+    assert_eq!(
+        std::fs::read_to_string(bob.join("draft.txt")).expect("the draft"),
+        "not committed\n"
+    );
 }
 
 #[test]
@@ -491,12 +528,16 @@ fn a_rival_that_breaks_the_rules_is_never_the_one_kept() {
     out_of_turn(&club, "bob", "b8c6");
     let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
     assert!(!merged, "{out}");
+    let shared = club.git("bob", &["rev-parse", "origin/main"]);
     assert!(
         out.contains(&format!(
             "error: game.yaml: both sides appended record 4: your version does not verify \
              (record 4 (line {line}): not bob's turn: alice (white) to move): the shared version \
-             stands, so drop your local record and take the shared version (`git reset --hard \
-             MERGE_HEAD`: your record was never shared)\n"
+             stands, so drop your local record and take the shared version (`git merge --abort \
+             && git rebase --autostash {}`, then, where the rebase stops at your record, `git \
+             checkout --ours -- :/game.yaml && git add :/game.yaml && git rebase --continue`: \
+             your other commits and changes are kept; your record was never shared)\n",
+            &shared.trim()[..12]
         )),
         "{out}"
     );

@@ -204,7 +204,9 @@ fn tool_present(tool: &str) -> bool {
     present
 }
 
-/// The walk-through and the audit recipe run as written.
+/// The walk-through, the dispute section and the audit recipe run as written. The dispute
+/// section runs straight after the walk-through, from the folder that it says: the one the
+/// walk-through made its clones in.
 #[test]
 fn readme_walkthrough_and_audit_recipe_run_as_written() {
     if !tool_present("jq") {
@@ -212,8 +214,9 @@ fn readme_walkthrough_and_audit_recipe_run_as_written() {
     }
     let readme = readme();
     let script = sh_blocks(&readme, "## Playing over git")
-        + &sh_blocks(&readme, "## Auditing a game with OpenSSH alone")
-        + &sh_blocks(&readme, "## Settling a dispute");
+        + "test -d shared.git && test -d alice/.git && test -d bob/.git\n"
+        + &sh_blocks(&readme, "## Settling a dispute")
+        + &sh_blocks(&readme, "## Auditing a game with OpenSSH alone");
     assert!(script.contains("correspond new") && script.contains("ssh-keygen -Y verify"));
     let stdout = run_script(&script);
     assert!(
