@@ -12,10 +12,22 @@ use std::fmt::Write as _;
 pub struct PgnGame {
     /// The tag pairs, in file order.
     pub tags: Vec<(String, String)>,
-    /// The moves of the main line, in SAN, with the number of the line each starts on.
-    pub moves: Vec<(String, usize)>,
+    /// The moves of the main line, in order.
+    pub moves: Vec<PgnMove>,
     /// The result token: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
+}
+
+/// A move of a game's main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnMove {
+    /// In SAN, as written (any move number stripped).
+    pub san: String,
+    /// The 1-based line it is on.
+    pub line: usize,
+    /// The comments that follow it in the main line, joined by a space, with their braces and
+    /// surrounding spaces taken off.
+    pub comment: Option<String>,
 }
 
 impl PgnGame {
@@ -50,6 +62,7 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut in_moves = false;
     let mut depth = 0usize;
     let mut comment_from: Option<usize> = None;
+    let mut comment = String::new();
     let fail = |line: usize, message: String| PgnError { line, message };
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -92,16 +105,28 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
                         .trim_start_matches(|c: char| c.is_ascii_digit())
                         .trim_start_matches('.');
                     if !san.is_empty() {
-                        game.moves.push((san.to_owned(), line_no));
+                        game.moves.push(PgnMove {
+                            san: san.to_owned(),
+                            line: line_no,
+                            comment: None,
+                        });
                     }
                 }
             }
             Ok(())
         };
+        if comment_from.is_some() {
+            // A comment that goes on over lines: its line break is a space.
+            comment.push(' ');
+        }
         for c in line.chars() {
             if comment_from.is_some() {
                 if c == '}' {
                     comment_from = None;
+                    let text = std::mem::take(&mut comment);
+                    attach(current.as_mut(), depth, &text);
+                } else {
+                    comment.push(c);
                 }
                 continue;
             }
@@ -142,6 +167,22 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
         games.push(game);
     }
     Ok(games)
+}
+
+/// A comment read in the main line, given to the move before it; one inside a variation, or
+/// before the first move, belongs to no move of the main line.
+fn attach(game: Option<&mut PgnGame>, depth: usize, text: &str) {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let Some(last) = game.and_then(|g| g.moves.last_mut()).filter(|_| depth == 0) else {
+        return;
+    };
+    if text.is_empty() {
+        return;
+    }
+    last.comment = Some(match last.comment.take() {
+        Some(before) => format!("{before} {text}"),
+        None => text,
+    });
 }
 
 fn empty() -> PgnGame {
@@ -237,13 +278,30 @@ mod tests {
 
     #[test]
     fn reads_tags_moves_comments_variations_and_results() {
-        let text = "[Event \"Casual \\\"game\\\"\"]\n[White \"Morphy\"]\n\n1. e4 {best by test} e5 2. Nf3 (2. f4 exf4) 2... d6 $1\n3. d4 ; a line comment\nBg4 1-0\n\n[Event \"Second\"]\n1. d4 *\n";
+        let text = "[Event \"Casual \\\"game\\\"\"]\n[White \"Morphy\"]\n\n1. e4 {best by test} e5 2. Nf3 (2. f4 {the gambit} exf4) 2... d6 $1 {a\n  long  one}\n3. d4 ; a line comment\nBg4 1-0\n\n[Event \"Second\"]\n1. d4 *\n";
         let games = parse(text).expect("valid PGN");
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("Event"), Some("Casual \"game\""));
-        let sans: Vec<&str> = games[0].moves.iter().map(|(m, _)| m.as_str()).collect();
+        let sans: Vec<&str> = games[0].moves.iter().map(|m| m.san.as_str()).collect();
         assert_eq!(sans, ["e4", "e5", "Nf3", "d6", "d4", "Bg4"]);
-        assert_eq!(games[0].moves[4].1, 5, "the line of 3. d4");
+        assert_eq!(games[0].moves[4].line, 6, "the line of 3. d4");
+        let comments: Vec<Option<&str>> = games[0]
+            .moves
+            .iter()
+            .map(|m| m.comment.as_deref())
+            .collect();
+        // A variation's comment is no main-line move's; one over lines is joined.
+        assert_eq!(
+            comments,
+            [
+                Some("best by test"),
+                None,
+                None,
+                Some("a long one"),
+                None,
+                None
+            ]
+        );
         assert_eq!(games[0].result, "1-0");
         assert_eq!(games[1].result, "*");
     }

@@ -14,6 +14,7 @@ use correspond::rules::chess::{Chess, Color, Insurrection};
 use correspond::rules::{Decision, Line, MoveError};
 use correspond::sign::Signer;
 use correspond::writer::{WriteError, Writer};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Turn a PGN game into a game file, every move signed by its player's key (the importer holds
@@ -134,6 +135,55 @@ fn player_name(tag: Option<&str>, fallback: &str) -> String {
     }
 }
 
+/// The tags of the PGN game that its header keeps, values made fit for one
+/// ([`log::clean_tag_value`]): every tag but those PGN export writes from the game itself
+/// ([`log::DERIVED_TAGS`]) and those that say nothing export would not say without them
+/// (`White` and `Black` as the players' names, `Site "?"`, `Round "-"`); a name a header cannot
+/// hold is left out, and past [`log::MAX_TAGS`] the rest.
+fn kept_tags(pgn: &correspond::pgn::PgnGame, names: &[String; 2]) -> BTreeMap<String, String> {
+    let mut kept = BTreeMap::new();
+    for (name, value) in &pgn.tags {
+        let value = log::clean_tag_value(value);
+        let implied = match name.as_str() {
+            "White" => value == names[0],
+            "Black" => value == names[1],
+            "Site" => value == "?",
+            "Round" => value == "-",
+            "Event" => value == super::pgn::DEFAULT_EVENT,
+            _ => log::DERIVED_TAGS.contains(&name.as_str()),
+        };
+        if implied || !log::valid_tag_name(name) || kept.len() == log::MAX_TAGS {
+            continue;
+        }
+        kept.insert(name.clone(), value);
+    }
+    kept
+}
+
+/// A PGN move's comment as the comment of its record: cleaned as a tag value is, cut to
+/// [`log::MAX_COMMENT`] characters, without the braces a record's comment cannot hold, and
+/// without what `correspond pgn` writes that the record shows otherwise (a coup, which the
+/// replay says; the `name (side): ` before a player's own comment).
+fn record_comment(comment: Option<&str>, mover: &str) -> Option<String> {
+    let signed = format!("{mover}: ");
+    let parts: Vec<&str> = comment?
+        .split("; ")
+        .filter(|part| !part.starts_with("coup: "))
+        .map(|part| part.strip_prefix(&signed).unwrap_or(part))
+        .collect();
+    let text: String = log::clean_tag_value(&parts.join("; "))
+        .chars()
+        .map(|c| match c {
+            '{' => '(',
+            '}' => ')',
+            c => c,
+        })
+        .take(log::MAX_COMMENT)
+        .collect();
+    let text = text.trim_end().to_owned();
+    log::valid_comment(&text).then_some(text)
+}
+
 fn signer(path: &Path) -> Result<Box<dyn Signer>, CliError> {
     KeyArgs {
         key: Some(path.to_owned()),
@@ -164,6 +214,7 @@ fn import<G: ChessGame>(
         names = ["white".to_owned(), "black".to_owned()];
     }
     let time = keys::now()?;
+    let tags = kept_tags(pgn, &names);
     let header = Header {
         game: G::NAME.to_owned(),
         options: G::options_map(&options),
@@ -186,6 +237,7 @@ fn import<G: ChessGame>(
         time_control: None,
         leave_days: 0,
         arbiter: None,
+        tags,
     };
     let sign = |signer: &dyn Signer, text: &str| {
         signer
@@ -196,8 +248,11 @@ fn import<G: ChessGame>(
     let mut writer = Writer::<G>::open(header_text.as_bytes())
         .map_err(|e| CliError::rejected(format!("the imported game does not verify: {e}")))?;
     let keys: [&dyn Signer; 2] = [&*white, &*black];
-    let append = |writer: Writer<G>, seat: Seat, action: Action| {
-        let record = writer.next(seat, action, time.clone());
+    let append = |writer: Writer<G>, seat: Seat, action: Action, comment: Option<String>| {
+        let record = log::Record {
+            comment,
+            ..writer.next(seat, action, time.clone())
+        };
         let seq = record.seq;
         writer
             .write(record, keys[seat], None)
@@ -212,9 +267,10 @@ fn import<G: ChessGame>(
                 .hint("nothing was written")
             })
     };
-    writer = append(writer, Seat::Opponent, Action::Accept { nonce: None })?;
+    writer = append(writer, Seat::Opponent, Action::Accept { nonce: None }, None)?;
     let mut line = Line::new(G::start(&options));
-    for (i, (san, pgn_line)) in pgn.moves.iter().enumerate() {
+    for (i, pgn_move) in pgn.moves.iter().enumerate() {
+        let (san, pgn_line) = (&pgn_move.san, pgn_move.line);
         let number = i / 2 + 1;
         let dots = if i % 2 == 0 { "." } else { "..." };
         let pos = line.current().clone();
@@ -243,7 +299,14 @@ fn import<G: ChessGame>(
         } else {
             Seat::Opponent
         };
-        writer = append(writer, seat, Action::Move(mv.to_string()))?;
+        let side = if seat == Seat::Creator {
+            "white"
+        } else {
+            "black"
+        };
+        let mover = format!("{} ({side})", names[seat.index()]);
+        let comment = record_comment(pgn_move.comment.as_deref(), &mover);
+        writer = append(writer, seat, Action::Move(mv.to_string()), comment)?;
     }
     if let Some(outcome) = line.outcome() {
         let result = match G::decision(&outcome) {
@@ -261,14 +324,15 @@ fn import<G: ChessGame>(
         }
     } else {
         match pgn.result.as_str() {
-            "1-0" => writer = append(writer, Seat::Opponent, Action::Resign)?,
-            "0-1" => writer = append(writer, Seat::Creator, Action::Resign)?,
+            "1-0" => writer = append(writer, Seat::Opponent, Action::Resign, None)?,
+            "0-1" => writer = append(writer, Seat::Creator, Action::Resign, None)?,
             "1/2-1/2" => {
-                writer = append(writer, Seat::Creator, Action::Offer(Settlement::Draw))?;
+                writer = append(writer, Seat::Creator, Action::Offer(Settlement::Draw), None)?;
                 writer = append(
                     writer,
                     Seat::Opponent,
                     Action::AcceptOffer(Settlement::Draw),
+                    None,
                 )?;
             }
             _ => {}

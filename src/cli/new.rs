@@ -57,6 +57,10 @@ pub(crate) struct Args {
     /// The arbiter's SSH public key: a .pub file, or the key itself.
     #[arg(long, value_name = "KEY", requires = "arbiter")]
     arbiter_key: Option<String>,
+    /// A PGN tag for the game, written into the header and by `correspond pgn`:
+    /// `--tag 'Event=Club championship' --tag Round=3`. Repeat for several.
+    #[arg(long = "tag", value_name = "NAME=VALUE", value_parser = parse_tag)]
+    tags: Vec<(String, String)>,
     #[command(flatten)]
     key: KeyArgs,
     /// Do not commit the new file to git, even inside a git work tree.
@@ -175,6 +179,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         time_control: args.time_control,
         leave_days: args.leave.unwrap_or(0),
         arbiter,
+        tags: tags(&args.tags)?,
     };
     if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
         // The binding is the header's bytes before its commitment line, which the value of the
@@ -236,6 +241,30 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         super::record::report(out, &said, "the game file was written")
     }
 }
+/// `NAME=VALUE`, a PGN tag whose name and value a header can hold.
+fn parse_tag(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| "a tag is written NAME=VALUE, as Event=Club championship".to_owned())?;
+    let single = std::collections::BTreeMap::from([(name.to_owned(), value.to_owned())]);
+    log::check_tags(&single)?;
+    Ok((name.to_owned(), value.to_owned()))
+}
+
+/// The tags given, each once.
+fn tags(
+    given: &[(String, String)],
+) -> Result<std::collections::BTreeMap<String, String>, CliError> {
+    let mut tags = std::collections::BTreeMap::new();
+    for (name, value) in given {
+        if tags.insert(name.clone(), value.clone()).is_some() {
+            return Err(CliError::usage(format!("the tag {name} is given twice")));
+        }
+    }
+    log::check_tags(&tags).map_err(CliError::usage)?;
+    Ok(tags)
+}
+
 /// A public key given as a file or as the key itself.
 fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
     // The key itself (`ssh-ed25519 AAAA...`, or a key of another kind, to be named as such), or

@@ -3,16 +3,19 @@
 use super::CliError;
 use super::record;
 use crate::cli::Out;
-use correspond::log::GameFile;
+use correspond::log::{AdjudicationReason, GameFile};
 use correspond::pgn;
 use correspond::replay::{Ending, Phase, Replay};
 use correspond::rules::Line;
 use correspond::rules::chess::{Chess, Color, Insurrection, Position, Variant};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Write a chess or Insurrection game file as PGN: the seven-tag roster (White and Black are the
-/// players), `Variant` for Insurrection, `Termination`, the moves in SAN with coups as
-/// comments, and the result.
+/// Write a chess or Insurrection game file as PGN: the seven-tag roster (from the header's tags
+/// where it has them: White and Black are otherwise the players, Site `?`, Round `-`, Date the
+/// day the game was created), the header's other tags, `Variant` for Insurrection, the standard
+/// `Termination` value, the moves in SAN with coups and the players' signed comments as
+/// comments, how the game ended in a last comment, and the result.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
@@ -104,8 +107,47 @@ fn signed_comments<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> Vec<Vec
     by_move
 }
 
+/// The `Event` of a game whose header names none.
+pub(crate) const DEFAULT_EVENT: &str = "correspond game";
+
+/// The Seven Tag Roster, in the order PGN writes it.
+const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The result token, the standard `Termination` value, and a last comment where the result
+/// token cannot say who won. The verdict is not otherwise written as a comment: a reader
+/// would take it for one on the last move (and `import-pgn` would sign it as one).
+fn ending<G: ChessGame>(replay: &Replay<G>) -> (&'static str, &'static str, Option<String>) {
+    let Phase::Over(verdict) = &replay.last().phase else {
+        return ("*", "unterminated", None);
+    };
+    let result = match verdict.winner.map(|w| (w, replay.seats[w].side)) {
+        Some((_, Some(Color::White))) => "1-0",
+        Some((_, Some(Color::Black))) => "0-1",
+        // A win before the coin flip gave out the colours: PGN can only say that White or
+        // Black won, and neither did.
+        Some((w, None)) => {
+            let why = format!(
+                "{} won ({}) before the coin flip gave out the colours: PGN has no result for a \
+                 game won by a player without a colour",
+                replay.seats[w].name,
+                verdict.reason(&replay.seats)
+            );
+            return ("*", "normal", Some(why));
+        }
+        None => "1/2-1/2",
+    };
+    let termination = match verdict.ending {
+        Ending::Timeout(_) => "time forfeit",
+        Ending::Adjudicated(AdjudicationReason::Abandoned) => "abandoned",
+        Ending::Adjudicated(AdjudicationReason::Equivocation) => "rules infraction",
+        Ending::Adjudicated(_) => "adjudication",
+        Ending::Resigned(_) | Ending::Rules(_) | Ending::RunOff { .. } => "normal",
+    };
+    (result, termination, None)
+}
+
 fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
-    let created = file.header().created.as_str();
+    let header = file.header();
     let name = |color: Color| {
         replay
             .seats
@@ -114,62 +156,48 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
             .map_or("?", |s| s.name.as_str())
             .to_owned()
     };
-    let mut why = None;
-    let (result, termination) = match &replay.last().phase {
-        Phase::Over(verdict) => {
-            let result = match verdict.winner.map(|w| (w, replay.seats[w].side)) {
-                Some((_, Some(Color::White))) => "1-0",
-                Some((_, Some(Color::Black))) => "0-1",
-                // A win before the coin flip gave out the colours: PGN can only say that
-                // White or Black won, and neither did.
-                Some((w, None)) => {
-                    why = Some(format!(
-                        "{} won ({}) before the coin flip gave out the colours: PGN has no \
-                         result for a game won by a player without a colour",
-                        replay.seats[w].name,
-                        verdict.reason(&replay.seats)
-                    ));
-                    "*"
-                }
-                None => "1/2-1/2",
-            };
-            let termination = match verdict.ending {
-                // PGN's own word for it, which chess programs read.
-                Ending::Timeout(_) => "time forfeit".to_owned(),
-                Ending::Adjudicated(_) => "adjudication".to_owned(),
-                _ => verdict.reason(&replay.seats),
-            };
-            (result, termination)
-        }
-        _ => ("*", "unterminated".to_owned()),
-    };
-    let date = created
-        .get(..10)
-        .map_or_else(|| "????.??.??".to_owned(), |d| d.replace('-', "."));
-    let mut tags = vec![
-        ("Event".to_owned(), "correspond game".to_owned()),
-        ("Site".to_owned(), "-".to_owned()),
-        ("Date".to_owned(), date),
-        ("Round".to_owned(), "-".to_owned()),
-        ("White".to_owned(), name(Color::White)),
-        ("Black".to_owned(), name(Color::Black)),
-        ("Result".to_owned(), result.to_owned()),
+    let (result, termination, last_comment) = ending(replay);
+    let date = header.created.as_str()[..10].replace('-', ".");
+    let defaults = [
+        DEFAULT_EVENT.to_owned(),
+        "?".to_owned(),
+        date,
+        "-".to_owned(),
+        name(Color::White),
+        name(Color::Black),
     ];
-    let start = G::start(&replay.options);
-    match start.position().variant() {
-        Variant::Chess => {}
-        Variant::Insurrection => tags.push(("Variant".to_owned(), "Insurrection".to_owned())),
-        Variant::Assassination => tags.push((
-            "Variant".to_owned(),
-            "Insurrection (Assassination)".to_owned(),
-        )),
+    // The roster from the header's tags where it has them, the result from the game.
+    let mut tags: Vec<(String, String)> = ROSTER
+        .iter()
+        .zip(defaults)
+        .map(|(tag, default)| {
+            let value = header.tags.get(*tag).cloned().unwrap_or(default);
+            ((*tag).to_owned(), value)
+        })
+        .collect();
+    tags.push(("Result".to_owned(), result.to_owned()));
+    // Then every other tag in the order of their names, as PGN's export format asks.
+    let mut others: BTreeMap<String, String> = header
+        .tags
+        .iter()
+        .filter(|(tag, _)| !ROSTER.contains(&tag.as_str()))
+        .map(|(tag, value)| (tag.clone(), value.clone()))
+        .collect();
+    let variant = match G::start(&replay.options).position().variant() {
+        Variant::Chess => None,
+        Variant::Insurrection => Some("Insurrection"),
+        Variant::Assassination => Some("Insurrection (Assassination)"),
+    };
+    if let Some(variant) = variant {
+        others.insert("Variant".to_owned(), variant.to_owned());
     }
-    tags.push(("Termination".to_owned(), termination));
-    tags.push(("GameId".to_owned(), replay.game_id.to_string()));
+    others.insert("Termination".to_owned(), termination.to_owned());
+    others.insert("GameId".to_owned(), replay.game_id.to_string());
+    tags.extend(others);
     let mut moves = replay.line.as_ref().map(annotated).unwrap_or_default();
     for ((_, comment), signed) in moves.iter_mut().zip(signed_comments(replay, file)) {
         let all: Vec<String> = comment.take().into_iter().chain(signed).collect();
         *comment = (!all.is_empty()).then(|| all.join("; "));
     }
-    pgn::write(&tags, &moves, why.as_deref(), result)
+    pgn::write(&tags, &moves, last_comment.as_deref(), result)
 }

@@ -11,6 +11,7 @@ use super::kind::Field;
 pub use super::kind::{Action, Adjudged, Adjudication, AdjudicationReason, Kind, Settlement};
 pub use super::names::{MAX_COMMENT, valid_comment, valid_name};
 use super::names::{valid_move_text, valid_word};
+use super::tags::{check_tags, tag_lines};
 use super::time_control::{RawTimeControl, TimeControl, leave_line};
 pub use super::timestamp::Timestamp;
 use crate::digest::Digest;
@@ -68,6 +69,8 @@ pub struct Header {
     pub leave_days: u32,
     /// The arbiter, if the game has one.
     pub arbiter: Option<Arbiter>,
+    /// PGN tags (`Event`, `Site`, `Round`, ...), kept for PGN export; empty for none.
+    pub tags: BTreeMap<String, String>,
 }
 
 /// Every document after the header.
@@ -140,6 +143,7 @@ pub fn header_unsigned(header: &Header) -> String {
         let _ = writeln!(out, "  name: \"{}\"", arbiter.name);
         let _ = writeln!(out, "  key: {}", key_text(&arbiter.key));
     }
+    out.push_str(&tag_lines(&header.tags));
     let _ = writeln!(out, "created: \"{}\"", header.created.as_str());
     let _ = writeln!(out, "salt: {}", header.salt);
     if let Some(c) = header.commitment {
@@ -222,6 +226,8 @@ pub(super) struct RawHeader {
     players: Vec<RawPlayer>,
     #[serde(default)]
     arbiter: Option<RawArbiter>,
+    #[serde(default)]
+    tags: Option<BTreeMap<String, String>>,
     created: String,
     salt: String,
     #[serde(default)]
@@ -407,6 +413,8 @@ impl RawHeader {
             }
         }
         check_signature_text(&self.signature)?;
+        let tags = self.tags.unwrap_or_default();
+        check_tags(&tags)?;
         let (time_control, leave_days) = match self.time_control.map(RawTimeControl::validate) {
             Some(terms) => {
                 let (control, leave) = terms?;
@@ -427,6 +435,7 @@ impl RawHeader {
             time_control,
             leave_days,
             arbiter,
+            tags,
         })
     }
 }

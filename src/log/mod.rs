@@ -29,6 +29,7 @@ mod format;
 mod kind;
 mod names;
 mod read;
+mod tags;
 mod time_control;
 mod timestamp;
 
@@ -39,6 +40,10 @@ pub use format::{
     Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, FORMAT, Header,
     Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, header_unsigned, preamble,
     record_unsigned, signature_line, valid_comment, valid_name,
+};
+pub use tags::{
+    DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_tags, clean_tag_value, valid_tag_name,
+    valid_tag_value,
 };
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
 

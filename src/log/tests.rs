@@ -32,6 +32,7 @@ fn header() -> Header {
         leave_days: 0,
         commitment: Some(Digest::of(b"c")),
         arbiter: None,
+        tags: BTreeMap::new(),
     }
 }
 

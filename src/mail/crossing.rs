@@ -7,17 +7,19 @@ use super::{MailError, ReceiveError};
 use crate::fork::{self, Relation};
 use crate::log::GameFile;
 
+/// A void version of a record: its number, the file it makes, and where it came from (the
+/// message or mailbox block), when known.
+pub(super) type Void = (usize, Vec<u8>, Option<String>);
+
 /// When a second, different void version of record `document` arrives from the player who
 /// signed the first: their equivocation, as a fork of the two void versions (a proof).
-pub(super) fn void_twice(
-    voids: &mut Vec<(usize, Vec<u8>)>,
-    document: usize,
-    rival: Vec<u8>,
-) -> Option<MailError> {
+pub(super) fn void_twice(voids: &mut Vec<Void>, void: Void) -> Option<MailError> {
+    let (document, rival, _) = &void;
+    let (document, rival) = (*document, rival.clone());
     let earlier = voids
         .iter()
-        .find(|(d, bytes)| *d == document && *bytes != rival)
-        .map(|(_, bytes)| bytes.clone());
+        .find(|(d, bytes, _)| *d == document && *bytes != rival)
+        .map(|(_, bytes, _)| bytes.clone());
     let proof = earlier.and_then(|earlier| match fork::compare(&earlier, &rival) {
         Ok(fork::Relation::Fork(f)) if f.equivocation && f.document == document => {
             Some(MailError::Fork {
@@ -29,9 +31,9 @@ pub(super) fn void_twice(
     });
     if !voids
         .iter()
-        .any(|(d, bytes)| *d == document && *bytes == rival)
+        .any(|(d, bytes, _)| *d == document && *bytes == rival)
     {
-        voids.push((document, rival));
+        voids.push(void);
     }
     proof
 }
@@ -40,8 +42,8 @@ pub(super) fn void_twice(
 /// in: one whose signer's records in the file show it was not simply crossed (a resignation
 /// withdrawn) is no longer void but a fork for an arbiter, and the records that withdraw it,
 /// if they arrived now, are not applied.
-pub(super) fn unsettled(state: &mut State, voids: &[(usize, Vec<u8>)], initial: usize) {
-    for (_, version) in voids {
+pub(super) fn unsettled(state: &mut State, voids: &[Void], initial: usize) {
+    for (_, version, origin) in voids {
         let Ok(Relation::Fork(f)) = fork::compare(state.file.text().as_bytes(), version) else {
             continue;
         };
@@ -56,7 +58,7 @@ pub(super) fn unsettled(state: &mut State, voids: &[(usize, Vec<u8>)], initial: 
             state.truncate(seen.record);
         }
         state.passed_over.push(ReceiveError {
-            origin: None,
+            origin: origin.clone(),
             error: Box::new(MailError::Fork { fork: f, versions }),
             passed_over: Vec::new(),
         });

@@ -354,18 +354,26 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
     // The void versions seen, by number: one player's two void records at one place are still
     // two documents signed at one place.
     let mut voids = Vec::new();
+    // Where the file's records that arrived in this run came from, by their first document:
+    // a void version that was the file's is named by the block that brought it.
+    let mut came_from: std::collections::BTreeMap<usize, String> =
+        std::collections::BTreeMap::new();
     loop {
         let mut progress = false;
         let mut waiting = Vec::new();
         for (f, packet) in pending {
             match state.apply(packet) {
                 Ok(Applied::Known) => {}
-                Ok(Applied::Grew) => progress = true,
+                Ok(Applied::Grew) => {
+                    came_from.insert(packet.first, f.origin.clone());
+                    progress = true;
+                }
                 Err(MailError::Gap { .. }) => waiting.push((f, packet)),
                 // Crossed the file's record, which the game awaited: void, and settled.
                 Err(MailError::Fork { fork, versions }) if fork.stands == Some(fork::Copy::A) => {
                     let [_, rival] = *versions;
-                    if let Some(proof) = void_twice(&mut voids, fork.document, rival) {
+                    let void = (fork.document, rival, Some(f.origin.clone()));
+                    if let Some(proof) = void_twice(&mut voids, void) {
                         state.passed_over.push(ReceiveError::at(&f.origin, proof));
                     }
                     state
@@ -378,15 +386,23 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
                     if fork.stands == Some(fork::Copy::B) && fork.document >= initial.max(1) =>
                 {
                     let [held, _] = *versions;
-                    if let Some(proof) = void_twice(&mut voids, fork.document, held) {
+                    // The block that brought the file's record here: the last applied that
+                    // starts at or before it.
+                    let held_from = came_from
+                        .range(..=fork.document)
+                        .next_back()
+                        .map(|(_, origin)| origin.clone());
+                    let void = (fork.document, held, held_from.clone());
+                    if let Some(proof) = void_twice(&mut voids, void) {
                         state.passed_over.push(ReceiveError::at(&f.origin, proof));
                     }
                     state.truncate(fork.document);
                     match state.apply(packet) {
                         Ok(_) => {
+                            came_from.insert(packet.first, f.origin.clone());
                             progress = true;
                             state.passed_over.push(ReceiveError {
-                                origin: None,
+                                origin: held_from,
                                 error: Box::new(MailError::Void(Box::new(fork.swapped()))),
                                 passed_over: Vec::new(),
                             });

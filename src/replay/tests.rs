@@ -75,6 +75,7 @@ impl Builder {
                 name: "carol".into(),
                 key: key(4).public_key().clone(),
             }),
+            tags: BTreeMap::new(),
         };
         let binding = binding_of(&header_unsigned(&header)).expect("binding");
         header.commitment = Some(flip::commitment(

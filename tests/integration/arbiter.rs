@@ -193,7 +193,9 @@ fn the_arbiter_adjudicates_and_nobody_else_does() {
     let (code, pgn, _) = run(dir, None, &["pgn", "g.yaml"]);
     assert_eq!(code, 0);
     assert!(
-        pgn.contains("[Result \"0-1\"]\n[Termination \"adjudication\"]\n")
+        // PGN's own word for an abandoned game.
+        pgn.contains("[Result \"0-1\"]\n[GameId ")
+            && pgn.contains("\n[Termination \"abandoned\"]\n")
             && pgn.ends_with("1. e4 0-1\n"),
         "{pgn}"
     );

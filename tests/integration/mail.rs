@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 pub(crate) const OPERA: &str = "games/chess/morphy-opera-game-1858.yaml";
 pub(crate) const OPERA_ID: &str =
-    "e43c17e9d74fad1d5964fb1754a603a3adf2ccaa2d3dcb7ec3391cac8ce493f6";
+    "73b6cf72ea1014d0451bf863d285a6887895fc0f1534b0000a78ba74189785ff";
 pub(crate) const CAMPAIGN: &str = "games/campaign/fact-check.yaml";
 
 pub(crate) fn repo(path: &str) -> PathBuf {

@@ -168,8 +168,8 @@ fn a_resignation_played_over_is_no_crossing() {
     assert_eq!(
         out,
         "opera.yaml and opera.rival-15.copy fork at record 15: Duke Karl Count Isouard signed \
-         move d8e7 in opera.yaml (line 129), Paul Morphy signed resign in opera.rival-15.copy \
-         (line 129)\n\
+         move d8e7 in opera.yaml (line 135), Paul Morphy signed resign in opera.rival-15.copy \
+         (line 135)\n\
          the crossing rule voids Paul Morphy's resignation in opera.rival-15.copy, and Paul \
          Morphy was to sign it again on top of opera.yaml's record 15; Paul Morphy's record 16 \
          in opera.yaml is something else instead: a resignation withdrawn, for an arbiter (a \
@@ -433,11 +433,11 @@ fn a_message_and_a_mailbox_that_crossed_are_settled_by_the_crossing_rule() {
     assert_eq!(
         out,
         "record 15: Duke Karl Count Isouard (black) Qe7\n\
-         passed over box.mbox, message 2 ([correspond] chess e43c17e9: Paul Morphy v Duke Karl \
-         Count Isouard): its record 15 (signed by Duke Karl Count Isouard) differs from the \
-         record 15 already received (signed by Paul Morphy), and the crossing rule does not \
+         passed over box.mbox, message 1 ([correspond] chess 73b6cf72: Paul Morphy v Duke Karl \
+         Count Isouard): its record 15 (signed by Paul Morphy) differs from the record 15 \
+         already received (signed by Duke Karl Count Isouard), and the crossing rule does not \
          settle them: Paul Morphy's resignation is void by the crossing rule, but Paul Morphy's \
-         next record in it, 16, is not that resignation signed again: a resignation stays a \
+         next record in the file, 16, is not that resignation signed again: a resignation stays a \
          resignation\n  \
          the other version is in opera.rival-15.copy: `correspond compare opera.yaml \
          opera.rival-15.copy` sets the two side by side\n\

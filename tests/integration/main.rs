@@ -37,6 +37,7 @@ mod mail;
 mod mail_clients;
 mod mail_refusals;
 mod perft_files;
+mod pgn_reader;
 mod readme;
 mod referee;
 mod referee_install;

@@ -1,0 +1,187 @@
+//! The PGN tags a header may carry (`Event`, `Site`, `Date`, `Round`, and any other), so that a
+//! game imported from PGN, or one a club names, is written back to PGN with them. Each value
+//! has one spelling in YAML: quoted, with nothing YAML would escape.
+
+use crate::text::shown;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The most tags a header holds.
+pub const MAX_TAGS: usize = 32;
+
+/// The longest tag value, in characters: PGN's own limit for a string.
+pub const MAX_TAG_VALUE: usize = 255;
+
+/// Tags PGN export writes from the game itself (its result, its start, its variant, how it
+/// ended, its id), which a header therefore cannot set.
+pub const DERIVED_TAGS: [&str; 7] = [
+    "Result",
+    "FEN",
+    "SetUp",
+    "Variant",
+    "Termination",
+    "PlyCount",
+    "GameId",
+];
+
+/// A PGN tag name: 1 to 40 ASCII letters, digits and `_`, starting with a letter, and not a
+/// word YAML reads as something other than text (`true`, `Null`, ...).
+#[must_use]
+pub fn valid_tag_name(name: &str) -> bool {
+    let yaml_word = matches!(
+        name.to_ascii_lowercase().as_str(),
+        "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n"
+    );
+    (1..=40).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !yaml_word
+}
+
+/// A tag value: up to [`MAX_TAG_VALUE`] characters on one line, with no control character, none
+/// a terminal would obey (see [`crate::text::is_unsafe`]), no `"` or `\` (so that its quoted
+/// YAML spelling is the text itself), and no space at either end.
+#[must_use]
+pub fn valid_tag_value(value: &str) -> bool {
+    value.chars().count() <= MAX_TAG_VALUE
+        && !value.starts_with(' ')
+        && !value.ends_with(' ')
+        && value
+            .chars()
+            .all(|c| !c.is_control() && !crate::text::is_unsafe(c) && !"\"\\".contains(c))
+}
+
+/// A PGN tag value made fit for a header: control characters as spaces, `"` as `'`, `\` as `/`,
+/// spaces trimmed, cut to [`MAX_TAG_VALUE`] characters.
+#[must_use]
+pub fn clean_tag_value(value: &str) -> String {
+    let replaced: String = value
+        .chars()
+        .filter(|&c| !crate::text::is_unsafe(c) || c.is_control())
+        .map(|c| match c {
+            '"' => '\'',
+            '\\' => '/',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    let cut: String = replaced.trim().chars().take(MAX_TAG_VALUE).collect();
+    cut.trim_end().to_owned()
+}
+
+/// Checks a header's tags.
+///
+/// # Errors
+/// Says which tag is at fault, and why.
+pub fn check_tags(tags: &BTreeMap<String, String>) -> Result<(), String> {
+    if tags.len() > MAX_TAGS {
+        return Err(format!(
+            "`tags` holds {} tags; at most {MAX_TAGS}",
+            tags.len()
+        ));
+    }
+    for (name, value) in tags {
+        if !valid_tag_name(name) {
+            return Err(format!(
+                "`{}` is not a PGN tag name (1 to 40 letters, digits and `_`, starting with a \
+                 letter)",
+                shown(name)
+            ));
+        }
+        if DERIVED_TAGS.contains(&name.as_str()) {
+            return Err(format!(
+                "the tag `{name}` is written from the game itself; a header cannot set it"
+            ));
+        }
+        if !valid_tag_value(value) {
+            return Err(format!(
+                "the tag `{name}` has a value that cannot be stored: `{}` (at most \
+                 {MAX_TAG_VALUE} characters, no control character, `\"` or `\\`, no space at \
+                 either end)",
+                shown(value)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The `tags:` lines of a header, names in byte order; nothing when there are none.
+pub(super) fn tag_lines(tags: &BTreeMap<String, String>) -> String {
+    let mut out = String::new();
+    if !tags.is_empty() {
+        out.push_str("tags:\n");
+        for (name, value) in tags {
+            let _ = writeln!(out, "  {name}: \"{value}\"");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_values_have_one_spelling() {
+        for good in ["Event", "Round", "WhiteElo", "X_1"] {
+            assert!(valid_tag_name(good), "{good}");
+        }
+        for bad in [
+            "",
+            "1Event",
+            "_x",
+            "Ev ent",
+            "Évent",
+            "True",
+            "null",
+            "NO",
+            &"A".repeat(41),
+        ] {
+            assert!(!valid_tag_name(bad), "{bad}");
+        }
+        for good in [
+            "",
+            "F/S Return Match",
+            "Belgrade, Serbia JUG",
+            "{braces} # and: colons",
+        ] {
+            assert!(valid_tag_value(good), "{good}");
+        }
+        for bad in [
+            " x",
+            "x ",
+            "a\"b",
+            "a\\b",
+            "a\nb",
+            "a\u{202e}b",
+            &"x".repeat(256),
+        ] {
+            assert!(!valid_tag_value(bad), "{bad}");
+        }
+        assert_eq!(
+            clean_tag_value("  Casual \"game\"\\1\t "),
+            "Casual 'game'/1"
+        );
+        assert!(valid_tag_value(&clean_tag_value(&"é".repeat(300))));
+    }
+
+    #[test]
+    fn derived_tags_and_too_many_are_refused() {
+        let mut tags = BTreeMap::from([("Result".to_owned(), "1-0".to_owned())]);
+        assert_eq!(
+            check_tags(&tags),
+            Err("the tag `Result` is written from the game itself; a header cannot set it".into())
+        );
+        tags.clear();
+        for i in 0..=MAX_TAGS {
+            tags.insert(format!("T{i}"), String::new());
+        }
+        assert!(check_tags(&tags).is_err());
+        tags.pop_first();
+        assert_eq!(check_tags(&tags), Ok(()));
+        assert_eq!(
+            tag_lines(&BTreeMap::from([("Site".to_owned(), "?".to_owned())])),
+            "tags:\n  Site: \"?\"\n"
+        );
+    }
+}

@@ -1,0 +1,468 @@
+//! `correspond pgn` read by another program's PGN reader (the pgn-reader crate), its moves
+//! played by shakmaty: the tags a header keeps come back (`Event`, `Site`, `Date`, `Round` and
+//! others, `Site "?"` when unknown), `Termination` is one of PGN's own values, the players'
+//! signed comments are PGN comments, and the moves reach the position `correspond position`
+//! gives. And a PGN game imported, exported and read again keeps its tags and comments.
+
+use crate::util::{correspond, keys_dir, transcript};
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{Chess, EnPassantMode, Position};
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::Path;
+
+/// A game as the other reader sees it.
+#[derive(Debug, Default)]
+struct Read {
+    tags: Vec<(String, String)>,
+    /// Each comment with the number of moves played before it.
+    comments: Vec<(usize, String)>,
+    moves: usize,
+    /// The position after the moves, as shakmaty writes it.
+    fen: String,
+    /// The result token the movetext ends with.
+    outcome: String,
+    /// A move shakmaty refused, if any.
+    refused: Option<String>,
+}
+
+struct Collect;
+
+impl Visitor for Collect {
+    type Tags = Vec<(String, String)>;
+    type Movetext = (Read, Chess);
+    type Output = Read;
+
+    fn begin_tags(&mut self) -> ControlFlow<Read, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Read> {
+        tags.push((
+            String::from_utf8_lossy(name).into_owned(),
+            value.decode_utf8_lossy().into_owned(),
+        ));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Read, Self::Movetext> {
+        ControlFlow::Continue((
+            Read {
+                tags,
+                ..Read::default()
+            },
+            Chess::default(),
+        ))
+    }
+
+    fn san(&mut self, (read, pos): &mut Self::Movetext, san: SanPlus) -> ControlFlow<Read> {
+        match san.san.to_move(pos) {
+            Ok(mv) if read.refused.is_none() => {
+                pos.play_unchecked(mv);
+                read.moves += 1;
+            }
+            _ => read.refused = read.refused.take().or(Some(san.to_string())),
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn comment(
+        &mut self,
+        (read, _): &mut Self::Movetext,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Read> {
+        let text = String::from_utf8_lossy(comment.as_bytes());
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        read.comments.push((read.moves, text));
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(
+        &mut self,
+        (read, _): &mut Self::Movetext,
+        outcome: pgn_reader::Outcome,
+    ) -> ControlFlow<Read> {
+        read.outcome = outcome.to_string();
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, (mut read, pos): Self::Movetext) -> Read {
+        read.fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        read
+    }
+}
+
+/// Every game of a PGN text, as the other reader reads it.
+fn read_all(pgn: &str) -> Vec<Read> {
+    let mut reader = Reader::new(std::io::Cursor::new(pgn.as_bytes()));
+    let mut games = Vec::new();
+    while let Some(game) = reader
+        .read_game(&mut Collect)
+        .expect("PGN the reader reads")
+    {
+        games.push(game);
+    }
+    games
+}
+
+fn run(dir: &Path, args: &[&str]) -> String {
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-01T12:00:00Z")
+            .args(args),
+    );
+    assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+    out
+}
+
+/// The standard's values for `Termination`.
+const TERMINATIONS: [&str; 8] = [
+    "abandoned",
+    "adjudication",
+    "death",
+    "emergency",
+    "normal",
+    "rules infraction",
+    "time forfeit",
+    "unterminated",
+];
+
+#[test]
+fn the_example_chess_games_read_by_another_pgn_reader() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let chess = root.join("games/chess");
+    let mut files: Vec<_> = std::fs::read_dir(&chess)
+        .expect("games/chess")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 5);
+    for file in files {
+        let name = file.strip_prefix(root).expect("in the project");
+        let name = name.to_str().expect("UTF-8");
+        let pgn = run(root, &["pgn", name]);
+        let games = read_all(&pgn);
+        assert_eq!(games.len(), 1, "{name}");
+        let game = &games[0];
+        assert_eq!(game.refused, None, "{name}");
+        let position = run(root, &["position", name]);
+        assert_eq!(Some(game.fen.as_str()), position.lines().next(), "{name}");
+        let tags: BTreeMap<&str, &str> = game
+            .tags
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        let roster: Vec<&str> = game.tags.iter().take(7).map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            roster,
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"],
+            "{name}"
+        );
+        assert_eq!(tags["Result"], game.outcome, "{name}");
+        assert!(TERMINATIONS.contains(&tags["Termination"]), "{name}");
+        let status = run(root, &["status", name, "--json"]);
+        let status: serde_json::Value = serde_json::from_str(&status).expect("JSON");
+        assert_eq!(tags["GameId"], status["game_id"], "{name}");
+    }
+    // The classic games came from games/chess/classics.pgn: their tags came with them.
+    let opera = run(root, &["pgn", "games/chess/morphy-opera-game-1858.yaml"]);
+    let opera = &read_all(&opera)[0];
+    let roster: Vec<(&str, &str)> = opera
+        .tags
+        .iter()
+        .take(7)
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        roster,
+        [
+            ("Event", "Paris"),
+            ("Site", "Paris FRA"),
+            ("Date", "1858.??.??"),
+            ("Round", "?"),
+            ("White", "Paul Morphy"),
+            ("Black", "Duke Karl / Count Isouard"),
+            ("Result", "1-0"),
+        ]
+    );
+}
+
+#[test]
+fn a_club_game_keeps_its_tags_comments_and_ending_for_another_reader() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let key = |who: &str| keys_dir().join(who).display().to_string();
+    let sign = |who: &str, args: &[&str]| {
+        let mut all = args.to_vec();
+        let key = key(who);
+        all.extend(["--key", &key, "--no-commit"]);
+        run(dir, &all);
+    };
+    let bob = key("bob.pub");
+    sign(
+        "alice",
+        &[
+            "new",
+            "chess",
+            "g.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            &bob,
+            "--tag",
+            "Event=Club championship, spring",
+            "--tag",
+            "Round=3",
+            "--tag",
+            "Annotator=the club",
+        ],
+    );
+    sign("bob", &["accept", "g.yaml"]);
+    sign("alice", &["play", "g.yaml", "e4", "-m", "the king's pawn"]);
+    sign("bob", &["play", "g.yaml", "c5"]);
+    sign("alice", &["play", "g.yaml", "Nf3", "-m", "calm"]);
+    sign(
+        "bob",
+        &["resign", "g.yaml", "-m", "too strong, well played"],
+    );
+    let pgn = run(dir, &["pgn", "g.yaml"]);
+    let game = &read_all(&pgn)[0];
+    let tags: Vec<(&str, &str)> = game
+        .tags
+        .iter()
+        .filter(|(n, _)| n != "GameId")
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            ("Event", "Club championship, spring"),
+            ("Site", "?"),
+            ("Date", "2026.03.01"),
+            ("Round", "3"),
+            ("White", "alice"),
+            ("Black", "bob"),
+            ("Result", "1-0"),
+            ("Annotator", "the club"),
+            ("Termination", "normal"),
+        ]
+    );
+    assert_eq!(
+        game.comments,
+        [
+            (1, "alice (white): the king's pawn".to_owned()),
+            (
+                3,
+                "alice (white): calm; bob (black): too strong, well played".to_owned()
+            ),
+        ]
+    );
+    assert_eq!((game.moves, game.outcome.as_str()), (3, "1-0"));
+    // Imported again, and written out again: the same tags, comments and moves.
+    let pgn_file = dir.join("g.pgn");
+    std::fs::write(&pgn_file, &pgn).expect("write");
+    run(
+        dir,
+        &[
+            "import-pgn",
+            "g.pgn",
+            "again.yaml",
+            "--white-key",
+            &key("alice"),
+            "--black-key",
+            &key("bob"),
+            "--no-commit",
+        ],
+    );
+    let again = run(dir, &["pgn", "again.yaml"]);
+    let again = &read_all(&again)[0];
+    let without_id = |tags: &[(String, String)]| -> Vec<(String, String)> {
+        tags.iter()
+            .filter(|(n, _)| n != "GameId")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(without_id(&again.tags), without_id(&game.tags));
+    // The resignation's comment came with the last move, and stays with it; the game ends
+    // in a resignation again, as `1-0` without mate.
+    assert_eq!(
+        again.comments,
+        [
+            (1, "alice (white): the king's pawn".to_owned()),
+            (
+                3,
+                "alice (white): calm; bob (black): too strong, well played".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        (again.moves, again.fen.as_str()),
+        (game.moves, game.fen.as_str())
+    );
+    assert_eq!(again.outcome, "1-0");
+}
+
+#[test]
+fn a_timeout_an_abandoned_game_and_a_game_going_on_have_the_standard_terminations() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let key = |who: &str| keys_dir().join(who).display().to_string();
+    let at = |time: &str, who: &str, args: &[&str]| {
+        let mut all = args.to_vec();
+        let key = key(who);
+        all.extend(["--key", &key, "--no-commit"]);
+        let (code, _, err) = transcript(
+            correspond()
+                .current_dir(dir)
+                .env("CORRESPOND_TIME", time)
+                .args(&all),
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+    };
+    let (bob, carol) = (key("bob.pub"), key("carol.pub"));
+    for file in ["t.yaml", "a.yaml"] {
+        at(
+            "2026-03-01T12:00:00Z",
+            "alice",
+            &[
+                "new",
+                "chess",
+                file,
+                "--name",
+                "alice",
+                "--side",
+                "white",
+                "--opponent",
+                "bob",
+                "--opponent-key",
+                &bob,
+                "--time-control",
+                "3/move",
+                "--arbiter",
+                "carol",
+                "--arbiter-key",
+                &carol,
+            ],
+        );
+        at("2026-03-01T12:00:00Z", "bob", &["accept", file]);
+        at("2026-03-01T12:00:00Z", "alice", &["play", file, "d4"]);
+    }
+    let termination = |file: &str| -> (String, String) {
+        let game = &read_all(&run(dir, &["pgn", file]))[0];
+        let tag = |name: &str| {
+            game.tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(tag("Result"), game.outcome);
+        (tag("Termination"), game.outcome.clone())
+    };
+    assert_eq!(
+        termination("t.yaml"),
+        ("unterminated".to_owned(), "*".to_owned())
+    );
+    at(
+        "2026-03-05T12:00:00Z",
+        "alice",
+        &["claim-timeout", "t.yaml"],
+    );
+    assert_eq!(
+        termination("t.yaml"),
+        ("time forfeit".to_owned(), "1-0".to_owned())
+    );
+    at(
+        "2026-03-02T12:00:00Z",
+        "carol",
+        &[
+            "adjudicate",
+            "a.yaml",
+            "--winner",
+            "alice",
+            "--reason",
+            "abandoned",
+        ],
+    );
+    assert_eq!(
+        termination("a.yaml"),
+        ("abandoned".to_owned(), "1-0".to_owned())
+    );
+}
+
+#[test]
+fn a_tag_a_header_cannot_hold_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let new = |tags: &[&str]| {
+        let mut cmd = correspond();
+        cmd.current_dir(dir.path())
+            .args([
+                "new", "chess", "g.yaml", "--name", "alice", "--side", "white",
+            ])
+            .args(["--opponent", "bob", "--opponent-key"])
+            .arg(keys_dir().join("bob.pub"))
+            .arg("--key")
+            .arg(keys_dir().join("alice"))
+            .arg("--no-commit");
+        for tag in tags {
+            cmd.args(["--tag", tag]);
+        }
+        let out = transcript(&mut cmd);
+        assert!(!dir.path().join("g.yaml").exists(), "{tags:?}");
+        out
+    };
+    let refused = |value: &str, why: &str| {
+        (
+            2,
+            String::new(),
+            format!(
+                "error: invalid value '{value}' for '--tag <NAME=VALUE>': {why}\n\n\
+                 For more information, try '--help'.\n"
+            ),
+        )
+    };
+    assert_eq!(
+        new(&["Result=1-0"]),
+        refused(
+            "Result=1-0",
+            "the tag `Result` is written from the game itself; a header cannot set it"
+        )
+    );
+    assert_eq!(
+        new(&["Event=\"x\""]),
+        refused(
+            "Event=\"x\"",
+            "the tag `Event` has a value that cannot be stored: `\"x\"` (at most 255 characters, \
+             no control character, `\"` or `\\`, no space at either end)"
+        )
+    );
+    assert_eq!(
+        new(&["1st=x"]),
+        refused(
+            "1st=x",
+            "`1st` is not a PGN tag name (1 to 40 letters, digits and `_`, starting with a letter)"
+        )
+    );
+    assert_eq!(
+        new(&["Round"]),
+        refused(
+            "Round",
+            "a tag is written NAME=VALUE, as Event=Club championship"
+        )
+    );
+    assert_eq!(
+        new(&["Round=1", "Round=2"]),
+        (
+            2,
+            String::new(),
+            "error: the tag Round is given twice\n".to_owned()
+        )
+    );
+}
