@@ -194,13 +194,15 @@ fn the_ci_workflows_pass_a_clean_club_and_fail_a_deleted_game_or_a_shallow_clone
 #[test]
 fn the_ci_workflows_install_step_installs_a_correspond_that_checks_the_club() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let repository = std::process::Command::new("git")
+    let head = std::process::Command::new("git")
         .arg("-C")
         .arg(manifest)
         .args(["rev-parse", "--verify", "-q", "HEAD"])
         .output()
-        .is_ok_and(|o| o.status.success());
-    if !repository {
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    let Some(head) = head else {
         assert!(
             std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
             "the install step installs from a git repository, and this source is not one"
@@ -211,11 +213,31 @@ fn the_ci_workflows_install_step_installs_a_correspond_that_checks_the_club() {
             b"SKIPPED: the CI workflow's install step needs this source as a git repository\n",
         );
         return;
-    }
+    };
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("root");
-    // Kept between runs, so that a second run builds only what changed.
+    // Kept between runs, so that a second run builds only what changed. cargo can take the
+    // program built from an earlier commit for this one's (a checkout of each commit, and
+    // its fingerprints, by time): so when the commit changes, correspond's own fingerprints
+    // go, and it is built again (its dependencies are kept).
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("workflow-install");
+    let built = target.join("built-from");
+    if std::fs::read_to_string(&built).ok().as_deref() != Some(head.as_str()) {
+        let fingerprints = target.join("release/.fingerprint");
+        for entry in std::fs::read_dir(&fingerprints)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with("correspond-")
+            {
+                std::fs::remove_dir_all(entry.path()).expect("remove a fingerprint");
+            }
+        }
+    }
     let out = std::process::Command::new("sh")
         .current_dir(dir.path())
         .env(
@@ -236,6 +258,7 @@ fn the_ci_workflows_install_step_installs_a_correspond_that_checks_the_club() {
     );
     let installed = root.join("bin/correspond");
     assert!(installed.is_file(), "no program at {}", installed.display());
+    std::fs::write(&built, &head).expect("write the commit built from");
     club(dir.path());
     let path = format!(
         "{}:{}",
