@@ -21,6 +21,7 @@
 //! - [`git`]: committing records and reading a file's history;
 //! - [`interrupt`]: the steps a signal must let finish, and the temporary files it removes;
 //! - [`games`]: the registry of the games, from which every list of them is made;
+//! - [`picture`]: board pictures as SVG, drawn here (pure);
 //! - [`text`]: text from others (files, file names, git, mail) made safe to show;
 //! - [`writer`]: the one way a record is made: numbered, chained, journaled, signed, checked.
 
@@ -40,6 +41,7 @@ pub mod log;
 pub mod mail;
 pub mod parallel;
 pub mod pgn;
+pub mod picture;
 pub mod referee;
 pub mod replay;
 pub mod rules;

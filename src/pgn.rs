@@ -241,9 +241,13 @@ pub fn write(
     out.push('\n');
     let mut tokens = Vec::new();
     for (i, (san, comment)) in moves.iter().enumerate() {
-        // A move number stays on the line of its move.
+        // A move number stays on the line of its move; Black's move after a comment is
+        // numbered again (`1... e5`), as the export format asks.
+        let after_comment = i > 0 && moves[i - 1].1.is_some();
         if i % 2 == 0 {
             tokens.push(format!("{}. {san}", i / 2 + 1));
+        } else if after_comment {
+            tokens.push(format!("{}... {san}", i / 2 + 1));
         } else {
             tokens.push(san.clone());
         }
@@ -331,6 +335,12 @@ mod tests {
                 .collect();
         let text = write(&tags, &moves, None, "1-0");
         assert!(text.contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"));
+        let mut commented = moves.clone();
+        commented[0].1 = Some("the king's pawn".to_owned());
+        commented[2].1 = Some("early".to_owned());
+        assert!(write(&tags, &commented, None, "1-0").contains(
+            "1. e4 {the king's pawn} 1... e5 2. Qh5 {early} 2... Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
+        ));
         let back = parse(&text).expect("valid");
         assert_eq!(back[0].tag("Event"), Some("A \"b\""));
         assert_eq!(back[0].moves.len(), 7);

@@ -16,8 +16,13 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    let (kind, held) = record::hold(&args.sign)?;
-    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+    // The claimant is the player the game does not wait for.
+    let sign = SignArgs {
+        by_the_other: true,
+        ..args.sign.clone()
+    };
+    let (kind, held) = record::hold(&sign)?;
+    with_game!(kind, G => record::append::<G>(&sign, held, out, |ctx| {
         let my_seat = ctx.seat()?;
         let seats = ctx.replay.seats();
         let Some(clocks) = ctx.replay.clocks() else {

@@ -58,7 +58,7 @@ pub(crate) struct PositionArgs {
 /// Every registered game has it (the registry's dispatch asks for it), so a game is added
 /// without touching this file.
 pub(crate) trait CliGame:
-    Game + correspond::replay::Protocol + super::render::Render
+    Game + correspond::replay::Protocol + super::render::Render + correspond::picture::Draw
 {
     /// The position the commands start from when no `--position` is given: the start of the
     /// game as usually played.
@@ -67,7 +67,10 @@ pub(crate) trait CliGame:
     }
 }
 
-impl<G: Game + correspond::replay::Protocol + super::render::Render> CliGame for G {}
+impl<G: Game + correspond::replay::Protocol + super::render::Render + correspond::picture::Draw>
+    CliGame for G
+{
+}
 
 /// The position `--position` names, or the default start.
 pub(crate) fn start<G: CliGame>(

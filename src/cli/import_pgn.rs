@@ -150,9 +150,12 @@ fn kept_tags(pgn: &correspond::pgn::PgnGame, names: &[String; 2]) -> BTreeMap<St
             "Site" => value == "?",
             "Round" => value == "-",
             "Event" => value == super::pgn::DEFAULT_EVENT,
-            _ => log::DERIVED_TAGS.contains(&name.as_str()),
+            _ => false,
         };
-        if implied || !log::valid_tag_name(name) || kept.len() == log::MAX_TAGS {
+        // A tag a header cannot hold (a name of another shape, a tag written from the game
+        // itself, a date that is no PGN date) is left out rather than refused.
+        let single = BTreeMap::from([(name.clone(), value.clone())]);
+        if implied || log::check_tags(&single).is_err() || kept.len() == log::MAX_TAGS {
             continue;
         }
         kept.insert(name.clone(), value);
@@ -160,16 +163,32 @@ fn kept_tags(pgn: &correspond::pgn::PgnGame, names: &[String; 2]) -> BTreeMap<St
     kept
 }
 
-/// A PGN move's comment as the comment of its record: cleaned as a tag value is, cut to
-/// [`log::MAX_COMMENT`] characters, without the braces a record's comment cannot hold, and
-/// without what `correspond pgn` writes that the record shows otherwise (a coup, which the
-/// replay says; the `name (side): ` before a player's own comment).
-fn record_comment(comment: Option<&str>, mover: &str) -> Option<String> {
-    let signed = format!("{mover}: ");
+/// The part of a PGN move's comment that `signer` signs, as the comment of their record:
+/// cleaned as a tag value is, cut to [`log::MAX_COMMENT`] characters, without the braces a
+/// record's comment cannot hold. `correspond pgn` writes each player's comment after their
+/// `name (side): `, and a coup, which the replay says anyway: the parts another signer wrote
+/// are not `signer`'s to sign, and the coups are left out. The mover (`moved`) also signs the
+/// parts nobody's name is before, as another program's PGN writes them.
+fn signed_part(comment: Option<&str>, signer: &str, moved: bool) -> Option<String> {
+    let signed = format!("{signer}: ");
+    let coup = [
+        "coup: white's government is now its ",
+        "coup: black's government is now its ",
+    ];
     let parts: Vec<&str> = comment?
         .split("; ")
-        .filter(|part| !part.starts_with("coup: "))
-        .map(|part| part.strip_prefix(&signed).unwrap_or(part))
+        .filter(|part| !coup.iter().any(|c| part.starts_with(c)))
+        .filter_map(|part| {
+            if let Some(own) = part.strip_prefix(&signed) {
+                return Some(own);
+            }
+            let by_someone = part.split_once(": ").is_some_and(|(who, _)| {
+                who.ends_with(" (white)")
+                    || who.ends_with(" (black)")
+                    || who.starts_with("the arbiter ")
+            });
+            (moved && !by_someone).then_some(part)
+        })
         .collect();
     let text: String = log::clean_tag_value(&parts.join("; "))
         .chars()
@@ -305,7 +324,7 @@ fn import<G: ChessGame>(
             "black"
         };
         let mover = format!("{} ({side})", names[seat.index()]);
-        let comment = record_comment(pgn_move.comment.as_deref(), &mover);
+        let comment = signed_part(pgn_move.comment.as_deref(), &mover, true);
         writer = append(writer, seat, Action::Move(mv.to_string()), comment)?;
     }
     if let Some(outcome) = line.outcome() {
@@ -324,8 +343,19 @@ fn import<G: ChessGame>(
         }
     } else {
         match pgn.result.as_str() {
-            "1-0" => writer = append(writer, Seat::Opponent, Action::Resign, None)?,
-            "0-1" => writer = append(writer, Seat::Creator, Action::Resign, None)?,
+            // The resignation's own comment, written after the last move by `correspond pgn`.
+            "1-0" | "0-1" => {
+                let (loser, side) = if pgn.result == "1-0" {
+                    (Seat::Opponent, "black")
+                } else {
+                    (Seat::Creator, "white")
+                };
+                let resigner = format!("{} ({side})", names[loser.index()]);
+                let last = pgn.moves.last().and_then(|m| m.comment.as_deref());
+                let last_mover = pgn.moves.len() % 2 == usize::from(loser == Seat::Creator);
+                let comment = signed_part(last, &resigner, false).filter(|_| !last_mover);
+                writer = append(writer, loser, Action::Resign, comment)?;
+            }
             "1/2-1/2" => {
                 writer = append(writer, Seat::Creator, Action::Offer(Settlement::Draw), None)?;
                 writer = append(

@@ -18,7 +18,7 @@ pub(crate) const TIME_VARIABLE: &str = "CORRESPOND_TIME";
 pub(crate) const SALT_VARIABLE: &str = "CORRESPOND_SALT";
 
 /// How to choose the signing key.
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 pub(crate) struct KeyArgs {
     /// The SSH key to sign with: an Ed25519 private key file, or a public key whose private half
     /// ssh-agent holds. Default: the first key of the game's player to act (then of the other,

@@ -4,20 +4,26 @@
 use super::{Cli, CliError, Out};
 use clap::CommandFactory;
 
-/// Print the manual page of correspond, or of one command, in roff. Install them with
-/// `correspond man > ~/.local/share/man/man1/correspond.1` and, for a command,
-/// `correspond man play > ~/.local/share/man/man1/correspond-play.1`; then `man correspond`.
+/// Print the manual page of correspond, or of one command, in roff; or write every page into
+/// a folder: `correspond man --dir ~/.local/share/man/man1`, then `man correspond`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The command whose page to print; without it, the program's.
-    #[arg(value_name = "COMMAND")]
+    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
     command: Option<String>,
+    /// Write the program's page and every command's (correspond.1, correspond-play.1, ...)
+    /// into this folder, made if need be, instead of printing one.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let mut program = Cli::command();
     // Built, each command knows its full name (correspond-play), which its page is named by.
     program.build();
+    if let Some(dir) = &args.dir {
+        return write_all(&program, dir, out);
+    }
     let page = match &args.command {
         None => program,
         Some(name) => {
@@ -31,13 +37,51 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 ))
                 .hint("`correspond --help` lists the commands"));
             };
-            sub.clone().version(env!("CARGO_PKG_VERSION"))
+            sub.clone()
         }
     };
+    out.write_all(&roff(page)?)?;
+    Ok(())
+}
+
+/// One page in roff.
+fn roff(page: clap::Command) -> Result<Vec<u8>, CliError> {
     let mut roff = Vec::new();
-    clap_mangen::Man::new(page)
+    clap_mangen::Man::new(page.version(env!("CARGO_PKG_VERSION")))
         .render(&mut roff)
         .map_err(|e| CliError::usage(format!("cannot make the page: {e}")))?;
-    out.write_all(&roff)?;
+    Ok(roff)
+}
+
+/// Every page into `dir`, each written whole or not at all; says which.
+fn write_all(
+    program: &clap::Command,
+    dir: &std::path::Path,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|e| CliError::io(dir, &e))?;
+    let mut pages = vec![("correspond".to_owned(), program.clone())];
+    pages.extend(
+        program
+            .get_subcommands()
+            .map(|c| (format!("correspond-{}", c.get_name()), c.clone())),
+    );
+    for (name, page) in &pages {
+        let path = dir.join(format!("{name}.1"));
+        // Written whole under a temporary name and renamed into place, over an older page.
+        let bytes = roff(page.clone())?;
+        if path.exists() {
+            correspond::log::replace(&path, &bytes)
+        } else {
+            correspond::log::create_new(&path, &bytes)
+        }
+        .map_err(|e| CliError::io(&path, &e))?;
+    }
+    writeln!(
+        out,
+        "wrote {} manual pages into {}",
+        pages.len(),
+        correspond::text::path(dir)
+    )?;
     Ok(())
 }

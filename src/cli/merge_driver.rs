@@ -157,7 +157,8 @@ fn fork_refused(f: &fork::Fork, ours: &[u8], theirs: &[u8], name: &Path) -> CliE
 /// when nothing else is left). No step discards work: `git merge --abort` and
 /// `git rebase --autostash` keep what is not committed.
 fn take_the_shared(name: &Path, rebasing: bool) -> String {
-    let top = correspond::text::shell_word(&format!(":/{}", name.to_string_lossy()));
+    // From the top of the work tree, the name taken literally (no glob).
+    let top = correspond::text::shell_word(&format!(":(top,literal){}", name.to_string_lossy()));
     let resolve = format!("git checkout --ours -- {top} && git add {top} && git rebase --continue");
     let kept = "your other commits and changes are kept; your record was never shared";
     if rebasing {

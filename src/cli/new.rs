@@ -179,7 +179,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         time_control: args.time_control,
         leave_days: args.leave.unwrap_or(0),
         arbiter,
-        tags: tags(&args.tags)?,
+        tags: tags::<G>(&args.tags, mine == TOSS)?,
     };
     if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
         // The binding is the header's bytes before its commitment line, which the value of the
@@ -251,12 +251,32 @@ fn parse_tag(text: &str) -> Result<(String, String), String> {
     Ok((name.to_owned(), value.to_owned()))
 }
 
-/// The tags given, each once.
-fn tags(
+/// The tags given, each once. They are for PGN, so for the games PGN writes; `White` and
+/// `Black` are the players themselves, and a tag about one colour (`WhiteElo`) cannot be given
+/// before a coin flip has said who plays it.
+fn tags<G: CliGame>(
     given: &[(String, String)],
+    tossed: bool,
 ) -> Result<std::collections::BTreeMap<String, String>, CliError> {
+    if !given.is_empty() && !matches!(G::NAME, "chess" | "insurrection") {
+        return Err(CliError::usage(format!(
+            "tags are for PGN, which is for chess and insurrection; {} has none",
+            G::NAME
+        )));
+    }
     let mut tags = std::collections::BTreeMap::new();
     for (name, value) in given {
+        if name == "White" || name == "Black" {
+            return Err(CliError::usage(format!(
+                "the tag {name} is the player's name, which --name and --opponent give"
+            )));
+        }
+        if tossed && (name.starts_with("White") || name.starts_with("Black")) {
+            return Err(CliError::usage(format!(
+                "the tag {name} is about one colour, and a coin flip will say who plays it"
+            ))
+            .hint("choose your side with --side white or --side black"));
+        }
         if tags.insert(name.clone(), value.clone()).is_some() {
             return Err(CliError::usage(format!("the tag {name} is given twice")));
         }

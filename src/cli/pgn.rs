@@ -14,8 +14,10 @@ use std::path::{Path, PathBuf};
 /// Write a chess or Insurrection game file as PGN: the seven-tag roster (from the header's tags
 /// where it has them: White and Black are otherwise the players, Site `?`, Round `-`, Date the
 /// day the game was created), the header's other tags, `Variant` for Insurrection, the standard
-/// `Termination` value, the moves in SAN with coups and the players' signed comments as
-/// comments, how the game ended in a last comment, and the result.
+/// `Termination` value (`normal`, `time forfeit`, `abandoned`, `adjudication`, `rules
+/// infraction`, `unterminated`), the moves in SAN with coups and the players' signed comments
+/// as comments, and the result; a last comment says who won where the result cannot (a win
+/// before a coin flip gave out the colours).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.

@@ -80,15 +80,8 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     if args.offer {
         // The offer is a record of its own, after the move; the comment went with the move.
         let sign = SignArgs {
-            file: args.sign.file.clone(),
-            key: super::keys::KeyArgs {
-                key: args.sign.key.key.clone(),
-            },
-            no_commit: args.sign.no_commit,
             comment: None,
-            wait: record::WaitArgs {
-                seconds: args.sign.wait.seconds,
-            },
+            ..args.sign.clone()
         };
         let offered = record::hold(&sign).and_then(|(kind, held)| {
             with_game!(kind, G => record::append::<G>(&sign, held, out, |ctx| {

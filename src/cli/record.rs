@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The arguments every signing command takes.
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 pub(crate) struct SignArgs {
     /// The game file.
     pub file: PathBuf,
@@ -30,10 +30,14 @@ pub(crate) struct SignArgs {
     pub comment: Option<String>,
     #[command(flatten)]
     pub wait: WaitArgs,
+    /// Whether the record is signed by the player the game does not wait for (a claim on
+    /// time), whose key is then looked for first.
+    #[arg(skip)]
+    pub by_the_other: bool,
 }
 
 /// How long to wait for another command that is writing the same game file.
-#[derive(Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args)]
 pub(crate) struct WaitArgs {
     /// While another command writes this game file, wait up to SECONDS for it to finish, then
     /// give up with nothing written.
@@ -256,12 +260,14 @@ pub(super) fn seat_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Seat,
     replay::seat_of_key(file, key).ok_or_else(|| not_in_the_game(file, key))
 }
 
-/// The keys that may sign the file's next record: the player expected to act first, then the
-/// other, then the arbiter. A key found without `--key` is looked for in this order.
-fn signers_first_awaited<G: Protocol>(writer: &Writer<G>) -> Vec<&ssh_key::PublicKey> {
+/// The keys that may sign the file's next record: the player expected to act first (or, for
+/// a record `by_the_other`, the player not expected), then the other, then the arbiter. A key
+/// found without `--key` is looked for in this order.
+fn signers<G: Protocol>(writer: &Writer<G>, by_the_other: bool) -> Vec<&ssh_key::PublicKey> {
     let header = writer.file().header();
     let mut seats = [Seat::Creator, Seat::Opponent];
-    if writer.replayer().last().phase.awaited() == Some(Seat::Opponent) {
+    let awaited = writer.replayer().last().phase.awaited();
+    if (awaited == Some(Seat::Opponent)) != by_the_other {
         seats.reverse();
     }
     let players = seats.iter().map(|&seat| &header.players[seat].key);
@@ -381,8 +387,8 @@ pub(crate) fn append<G: CliGame + Protocol>(
         Err(_) => Writer::<G>::of_with(file, super::cores()),
     }
     .map_err(rejected)?;
-    let key =
-        keys::Key::new(&args.key, path, &signers_first_awaited(&writer)).map_err(with_tidied)?;
+    let key = keys::Key::new(&args.key, path, &signers(&writer, args.by_the_other))
+        .map_err(with_tidied)?;
     let opened = Opened { writer, journal };
     let signing = Signing {
         key: &key,

@@ -52,6 +52,10 @@ pub(crate) struct Args {
     /// of a picture.
     #[arg(long, conflicts_with = "ascii")]
     json: bool,
+    /// Print the picture as a standalone SVG document (nothing in it is fetched from elsewhere),
+    /// for mail, forums and web pages: `correspond show g.yaml --svg > board.svg`.
+    #[arg(long, conflicts_with_all = ["ascii", "json"])]
+    svg: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
@@ -70,7 +74,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
             let line = game::play_moves(start, &args.moves, &args.variants)?.line;
             let view = View { charset, flipped: args.flip };
-            draw(&Drawn { line: &line, view, file: None }, args.json, out)
+            draw(&Drawn { line: &line, view, file: None }, args.output(), out)
         });
     }
     if args.position.is_some() || !args.moves.is_empty() {
@@ -99,8 +103,42 @@ struct FileContext {
     json: show_json::FilePart,
 }
 
-fn draw<G: CliGame>(drawn: &Drawn<'_, G>, json: bool, out: &mut Out<'_>) -> Result<(), CliError> {
-    if json {
+/// What `show` prints.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Terminal,
+    Json,
+    Svg,
+}
+
+impl Args {
+    fn output(&self) -> Output {
+        match (self.json, self.svg) {
+            (true, _) => Output::Json,
+            (_, true) => Output::Svg,
+            _ => Output::Terminal,
+        }
+    }
+}
+
+fn draw<G: CliGame>(
+    drawn: &Drawn<'_, G>,
+    output: Output,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    if output == Output::Svg {
+        let options = correspond::picture::Options {
+            flipped: drawn.view.flipped,
+            captions: drawn
+                .file
+                .as_ref()
+                .map(|f| f.heading.clone())
+                .unwrap_or_default(),
+        };
+        write!(out, "{}", G::svg(drawn.line, &options))?;
+        return Ok(());
+    }
+    if output == Output::Json {
         let shown = show_json::show(
             drawn.line,
             drawn.view.flipped,
@@ -182,7 +220,7 @@ fn show_file<G: CliGame>(
         Some(line) => line.prefix(moves),
         None => Line::new(step.position.clone()),
     };
-    let viewer = viewer_side(&replay.seats, &args.key, path);
+    let viewer = viewer_side(&replay.seats, &args.key, path)?;
     let flipped = viewer.is_some_and(|side| side != G::SIDES[0]) != args.flip;
     if flipped {
         let side = if viewer.is_some() && !args.flip {
@@ -195,7 +233,8 @@ fn show_file<G: CliGame>(
     let file = FileContext {
         heading,
         json: show_json::FilePart {
-            file: correspond::text::path(path).to_string(),
+            // As given; the JSON writer escapes what must be.
+            file: path.to_string_lossy().into_owned(),
             record: at,
             records: last,
             comment,
@@ -208,7 +247,7 @@ fn show_file<G: CliGame>(
             view,
             file: Some(file),
         },
-        args.json,
+        args.output(),
         out,
     )
 }
@@ -220,19 +259,20 @@ fn viewer_side<S: Copy>(
     seats: &[Player<S>; 2],
     key: &Option<std::path::PathBuf>,
     near: &Path,
-) -> Option<S> {
+) -> Result<Option<S>, CliError> {
     let args = KeyArgs { key: key.clone() };
-    let mine: Vec<String> = args
-        .all_mine(near)
-        .ok()?
-        .iter()
-        .map(correspond::sign::fingerprint)
-        .collect();
+    let mine = match args.all_mine(near) {
+        Ok(mine) => mine,
+        // A key named that cannot be read is an error; none found is no error.
+        Err(e) if key.is_some() => return Err(e),
+        Err(_) => return Ok(None),
+    };
+    let mine: Vec<String> = mine.iter().map(correspond::sign::fingerprint).collect();
     let mut theirs = seats.iter().filter(|p| mine.contains(&p.fingerprint));
-    match (theirs.next(), theirs.next()) {
+    Ok(match (theirs.next(), theirs.next()) {
         (Some(player), None) => player.side,
         _ => None,
-    }
+    })
 }
 
 /// The moves of `line` as a move list shows them, numbered from its start: `1. e4`, `e5`,

@@ -42,7 +42,7 @@ pub use format::{
     record_unsigned, signature_line, valid_comment, valid_name,
 };
 pub use tags::{
-    DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_tags, clean_tag_value, valid_tag_name,
+    DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_tags, clean_tag_value, valid_date, valid_tag_name,
     valid_tag_value,
 };
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};

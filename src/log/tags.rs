@@ -51,6 +51,16 @@ pub fn valid_tag_value(value: &str) -> bool {
             .all(|c| !c.is_control() && !crate::text::is_unsafe(c) && !"\"\\".contains(c))
 }
 
+/// A PGN date: `YYYY.MM.DD`, any part `?`s where unknown (`1858.??.??`).
+#[must_use]
+pub fn valid_date(value: &str) -> bool {
+    let parts: Vec<&str> = value.split('.').collect();
+    matches!(parts.as_slice(), [y, m, d] if y.len() == 4 && m.len() == 2 && d.len() == 2)
+        && parts
+            .iter()
+            .all(|part| part.bytes().all(|b| b.is_ascii_digit()) || part.bytes().all(|b| b == b'?'))
+}
+
 /// A PGN tag value made fit for a header: control characters as spaces, `"` as `'`, `\` as `/`,
 /// spaces trimmed, cut to [`MAX_TAG_VALUE`] characters.
 #[must_use]
@@ -88,9 +98,15 @@ pub fn check_tags(tags: &BTreeMap<String, String>) -> Result<(), String> {
                 shown(name)
             ));
         }
-        if DERIVED_TAGS.contains(&name.as_str()) {
+        if DERIVED_TAGS.iter().any(|d| d.eq_ignore_ascii_case(name)) {
             return Err(format!(
                 "the tag `{name}` is written from the game itself; a header cannot set it"
+            ));
+        }
+        if name == "Date" && !valid_date(value) {
+            return Err(format!(
+                "the tag `Date` is `{}`, not a PGN date like 2026.03.01 (`??` for what is unknown)",
+                shown(value)
             ));
         }
         if !valid_tag_value(value) {
@@ -167,6 +183,23 @@ mod tests {
 
     #[test]
     fn derived_tags_and_too_many_are_refused() {
+        for date in ["1858.??.??", "2026.03.01", "????.??.??"] {
+            assert!(valid_date(date), "{date}");
+        }
+        for date in [
+            "yesterday",
+            "2024.01.0",
+            "2026-03-01",
+            "2026.3.01",
+            "2026.0?.01",
+        ] {
+            assert!(!valid_date(date), "{date}");
+        }
+        let lower = BTreeMap::from([("result".to_owned(), "1-0".to_owned())]);
+        assert!(
+            check_tags(&lower).is_err(),
+            "a derived tag in other letters"
+        );
         let mut tags = BTreeMap::from([("Result".to_owned(), "1-0".to_owned())]);
         assert_eq!(
             check_tags(&tags),

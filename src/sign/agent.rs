@@ -124,6 +124,15 @@ fn request(socket: &Path, message: &[u8]) -> Result<Vec<u8>, SignError> {
     use std::os::unix::net::UnixStream;
     let io = |e: std::io::Error| SignError::Agent(format!("{}: {e}", crate::text::path(socket)));
     let mut stream = UnixStream::connect(socket).map_err(io)?;
+    // An agent that never answers is no agent, not a command that hangs; signing may wait on a
+    // person (a hardware key's touch), listing the keys need not.
+    let patience = if message.first() == Some(&SIGN_REQUEST) {
+        std::time::Duration::from_secs(120)
+    } else {
+        std::time::Duration::from_secs(5)
+    };
+    stream.set_read_timeout(Some(patience)).map_err(io)?;
+    stream.set_write_timeout(Some(patience)).map_err(io)?;
     let mut framed = Vec::with_capacity(message.len() + 4);
     put_string(&mut framed, message);
     stream.write_all(&framed).map_err(io)?;

@@ -276,7 +276,7 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     let shared = club.git("alice", &["rev-parse", "HEAD"]);
     let (merged, out) = try_git(&club, "bob", &["pull", "--no-rebase", "--no-edit"]);
     assert!(!merged, "{out}");
-    let resolve = "git checkout --ours -- :/game.yaml && git add :/game.yaml && git rebase \
+    let resolve = "git checkout --ours -- ':(top,literal)game.yaml' && git add ':(top,literal)game.yaml' && git rebase \
                    --continue";
     let advice = format!(
         "game.yaml: both sides appended record 6: alice signed move f1b5 as record 6 while bob \
@@ -535,7 +535,7 @@ fn a_rival_that_breaks_the_rules_is_never_the_one_kept() {
              (record 4 (line {line}): not bob's turn: alice (white) to move): the shared version \
              stands, so drop your local record and take the shared version (`git merge --abort \
              && git rebase --autostash {}`, then, where the rebase stops at your record, `git \
-             checkout --ours -- :/game.yaml && git add :/game.yaml && git rebase --continue`: \
+             checkout --ours -- ':(top,literal)game.yaml' && git add ':(top,literal)game.yaml' && git rebase --continue`: \
              your other commits and changes are kept; your record was never shared)\n",
             &shared.trim()[..12]
         )),

@@ -220,3 +220,95 @@ fn fingerprint_of(public: &Path) -> String {
     let key = ssh_key::PublicKey::from_openssh(text.trim()).expect("a public key");
     key.fingerprint(ssh_key::HashAlg::Sha256).to_string()
 }
+
+#[test]
+fn a_claim_on_time_is_signed_by_the_player_the_game_does_not_wait_for() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = tempfile::tempdir().expect("home");
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(dir.path())
+            .env("CORRESPOND_TIME", TIME)
+            .args([
+                "new", "chess", "g.yaml", "--name", "alice", "--side", "white",
+            ])
+            .args([
+                "--opponent",
+                "bob",
+                "--time-control",
+                "3/move",
+                "--opponent-key",
+            ])
+            .arg(keys_dir().join("bob.pub"))
+            .arg("--key")
+            .arg(keys_dir().join("alice"))
+            .arg("--no-commit"),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let agent = Agent::start(dir.path());
+    agent.hold("alice");
+    agent.hold("bob");
+    for args in [["accept", "g.yaml"], ["play", "g.yaml"]] {
+        let mut all = args.to_vec();
+        if args[0] == "play" {
+            all.push("e4");
+        }
+        all.push("--no-commit");
+        let (code, _, err) = run(dir.path(), home.path(), Some(&agent), &all);
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+    }
+    // bob is past his deadline; the game waits for him, and alice claims.
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(dir.path())
+            .env("CORRESPOND_TIME", "2026-03-05T12:00:00Z")
+            .env("HOME", home.path())
+            .env("GIT_CONFIG_GLOBAL", home.path().join("none"))
+            .env("SSH_AUTH_SOCK", &agent.socket)
+            .args(["claim-timeout", "g.yaml", "--no-commit"]),
+    );
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(signers(dir.path()), ["bob", "alice", "alice"]);
+}
+
+/// An agent that takes the connection and never answers: the command goes on without it.
+#[test]
+fn an_agent_that_never_answers_is_no_agent() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let socket = dir.path().join("silent.sock");
+    let mut silent = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import socket, sys, time\n\
+             s = socket.socket(socket.AF_UNIX)\n\
+             s.bind(sys.argv[1]); s.listen(8)\n\
+             held = []\n\
+             while True:\n    c, _ = s.accept(); held.append(c)\n",
+        )
+        .arg(&socket)
+        .spawn()
+        .expect("python3");
+    for _ in 0..200 {
+        if socket.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let home = tempfile::tempdir().expect("home");
+    let game = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/chess/threefold-repetition-claimed.yaml");
+    let (code, out, err) = transcript(
+        correspond()
+            .env("HOME", home.path())
+            .env("GIT_CONFIG_GLOBAL", home.path().join("none"))
+            .env("SSH_AUTH_SOCK", &socket)
+            .arg("show")
+            .arg(&game)
+            .arg("--ascii")
+            .timeout(std::time::Duration::from_secs(60)),
+    );
+    let _ = silent.kill();
+    let _ = silent.wait();
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.contains("position: "), "{out}");
+}

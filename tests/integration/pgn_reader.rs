@@ -307,6 +307,54 @@ fn a_club_game_keeps_its_tags_comments_and_ending_for_another_reader() {
         (game.moves, game.fen.as_str())
     );
     assert_eq!(again.outcome, "1-0");
+    // Each comment is signed by the one who wrote it: bob's with his resignation, not with
+    // alice's last move.
+    let file = std::fs::read_to_string(dir.join("again.yaml")).expect("read");
+    let signed: Vec<(String, String)> = file
+        .split("---\n")
+        .skip(2)
+        .filter_map(|r| {
+            let field = |name: &str| {
+                r.lines()
+                    .find_map(|l| l.strip_prefix(name))
+                    .map(|v| v.trim_matches('"').to_owned())
+            };
+            Some((field("signer: ")?, field("comment: ")?))
+        })
+        .collect();
+    assert_eq!(
+        signed,
+        [
+            ("alice".to_owned(), "the king's pawn".to_owned()),
+            ("alice".to_owned(), "calm".to_owned()),
+            ("bob".to_owned(), "too strong, well played".to_owned()),
+        ]
+    );
+    // Another program's comment, with no name before it, is the mover's; a coup comment that
+    // is no coup `correspond pgn` wrote is kept.
+    std::fs::write(
+        &pgn_file,
+        "[White \"alice\"]\n[Black \"bob\"]\n\n1. e4 {coup: a surprise; best by test} e5 *\n",
+    )
+    .expect("write");
+    run(
+        dir,
+        &[
+            "import-pgn",
+            "g.pgn",
+            "third.yaml",
+            "--white-key",
+            &key("alice"),
+            "--black-key",
+            &key("bob"),
+            "--no-commit",
+        ],
+    );
+    let third = std::fs::read_to_string(dir.join("third.yaml")).expect("read");
+    assert!(
+        third.contains("\ncomment: \"coup: a surprise; best by test\"\n"),
+        "{third}"
+    );
 }
 
 #[test]
@@ -463,6 +511,68 @@ fn a_tag_a_header_cannot_hold_is_refused_and_nothing_is_written() {
             2,
             String::new(),
             "error: the tag Round is given twice\n".to_owned()
+        )
+    );
+    assert_eq!(
+        new(&["Date=yesterday"]),
+        refused(
+            "Date=yesterday",
+            "the tag `Date` is `yesterday`, not a PGN date like 2026.03.01 (`??` for what is \
+             unknown)"
+        )
+    );
+    assert_eq!(
+        new(&["result=1-0"]),
+        refused(
+            "result=1-0",
+            "the tag `result` is written from the game itself; a header cannot set it"
+        )
+    );
+    assert_eq!(
+        new(&["White=Kasparov"]),
+        (
+            2,
+            String::new(),
+            "error: the tag White is the player's name, which --name and --opponent give\n"
+                .to_owned()
+        )
+    );
+}
+
+#[test]
+fn tags_are_for_the_games_pgn_writes_and_wait_for_the_colours() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let new = |game: &str, side: &str, tag: &str| {
+        let out = transcript(
+            correspond()
+                .current_dir(dir.path())
+                .args(["new", game, "g.yaml", "--name", "alice", "--side", side])
+                .args(["--opponent", "bob", "--opponent-key"])
+                .arg(keys_dir().join("bob.pub"))
+                .arg("--key")
+                .arg(keys_dir().join("alice"))
+                .args(["--no-commit", "--tag", tag]),
+        );
+        assert!(!dir.path().join("g.yaml").exists(), "{game} {tag}");
+        out
+    };
+    assert_eq!(
+        new("campaign", "heads", "Event=Club"),
+        (
+            2,
+            String::new(),
+            "error: tags are for PGN, which is for chess and insurrection; campaign has none\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        new("chess", "toss", "WhiteElo=2100"),
+        (
+            2,
+            String::new(),
+            "error: the tag WhiteElo is about one colour, and a coin flip will say who plays it\n\
+             hint: choose your side with --side white or --side black\n"
+                .to_owned()
         )
     );
 }

@@ -285,7 +285,7 @@ fn readme_email_walkthrough_runs_as_written() {
 #[test]
 fn the_proof_recipe_refuses_one_record_with_its_signature_respelled() {
     let blocks = sh_blocks(&readme(), "## Settling a dispute");
-    let recipe = &blocks[blocks.find("P=duel.proof").expect("the recipe")..];
+    let recipe = &blocks[blocks.find("(\nset -eu\nP=duel.proof").expect("the recipe")..];
     let keys = crate::util::keys_dir();
     let script = format!(
         r#"cp '{keys}/alice.pub' alice_key.pub
@@ -360,4 +360,62 @@ if bash -euo pipefail -c '{headers}'; then echo "the recipe passed two headers";
         ),
         "{stderr}"
     );
+}
+
+/// The proof recipe pasted into a shell without `set -e`, as a terminal runs it: a proof whose
+/// rival record was changed after signing stops at OpenSSH's refusal, and never says the proof
+/// holds.
+#[test]
+fn the_proof_recipe_stops_at_a_bad_signature_without_set_e() {
+    let blocks = sh_blocks(&readme(), "## Settling a dispute");
+    let recipe = &blocks[blocks.find("(\nset -eu\nP=duel.proof").expect("the recipe")..];
+    let recipe = &recipe[..recipe.find("\n)\n").expect("the recipe's end") + 3];
+    let keys = crate::util::keys_dir();
+    let script = format!(
+        r#"cp '{keys}/alice.pub' alice_key.pub
+correspond new chess duel.yaml --name alice --side white --opponent bob --opponent-key '{keys}/bob.pub' --key '{keys}/alice' --no-commit > /dev/null
+correspond accept duel.yaml --key '{keys}/bob' --no-commit > /dev/null
+cp duel.yaml laptop.yaml
+correspond play duel.yaml e4 --key '{keys}/alice' --no-commit > /dev/null
+CORRESPOND_JOURNAL="$PWD/laptop-journal" correspond play laptop.yaml d4 --key '{keys}/alice' --no-commit > /dev/null
+correspond compare duel.yaml laptop.yaml --proof duel.proof > /dev/null || true
+correspond check-proof duel.proof > /dev/null
+sed -i 's/^move: d2d4$/move: d2d3/' duel.proof
+grep -q '^move: d2d3$' duel.proof
+{recipe}
+echo "the recipe exited $?""#,
+        keys = keys.display(),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bin = assert_cmd::cargo::cargo_bin("correspond");
+    let out = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(dir.path())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.parent().expect("bin dir").display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("CORRESPOND_JOURNAL", dir.path().join("journal"))
+        .env_remove("CORRESPOND_SALT")
+        .output()
+        .expect("bash");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stdout
+            .matches("Good \"correspond\" signature for alice")
+            .count(),
+        1,
+        "rival 1 verifies, rival 2 does not:\n{stdout}\n{stderr}"
+    );
+    assert!(!stdout.contains("proof holds"), "{stdout}\n{stderr}");
+    assert!(
+        stdout.ends_with("the recipe exited 255\n"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(stderr.contains("Signature verification failed"), "{stderr}");
 }

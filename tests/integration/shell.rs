@@ -120,6 +120,44 @@ fn manual_pages_for_the_program_and_each_command() {
         "{play}"
     );
     assert!(play.contains("\\fB\\-\\-defer\\fR"), "{play}");
+    // Every page into a folder, each the one `man COMMAND` prints.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let man1 = dir.path().join("man1");
+    let (code, out, err) = transcript(correspond().arg("man").arg("--dir").arg(&man1));
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let mut pages: Vec<String> = std::fs::read_dir(&man1)
+        .expect("the folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    pages.sort();
+    assert_eq!(
+        out,
+        format!(
+            "wrote {} manual pages into {}\n",
+            pages.len(),
+            man1.display()
+        )
+    );
+    assert!(pages.contains(&"correspond.1".to_owned()), "{pages:?}");
+    assert!(pages.contains(&"correspond-play.1".to_owned()), "{pages:?}");
+    assert_eq!(
+        std::fs::read_to_string(man1.join("correspond-play.1")).expect("the page"),
+        play
+    );
+    // Every command the program's page names has its page.
+    for referred in page.split("correspond\\-").skip(1) {
+        let name: String = referred
+            .chars()
+            .take_while(|c| c.is_ascii_lowercase() || *c == '\\' || *c == '-')
+            .collect::<String>()
+            .replace("\\-", "-");
+        if !name.is_empty() {
+            assert!(
+                pages.contains(&format!("correspond-{name}.1")),
+                "the program's page names correspond-{name}, which has no page"
+            );
+        }
+    }
     // An alias names its command's page.
     assert_eq!(stdout_of(&["man", "reveal"]), stdout_of(&["man", "flip"]));
     assert_eq!(

@@ -1,0 +1,103 @@
+//! Guerrilla Checkers' two grids in one picture: COIN's checkers on the dark cells, the
+//! Guerrilla's stones on the points where four cells meet, and the supply under the board.
+
+use super::{Canvas, Draw, LAST_MOVE, Options};
+use crate::rules::guerrilla::{Cell, Guerrilla, Move, Point};
+use crate::rules::{Game, Line};
+use std::fmt::Write as _;
+
+const CELL_LIGHT: &str = "#f0e6cf";
+const CELL_DARK: &str = "#8fa37b";
+
+impl Draw for Guerrilla {
+    fn svg(line: &Line<Guerrilla>, options: &Options) -> String {
+        let pos = line.current();
+        let last = line.moves().last();
+        let mut captions = vec![match pos.outcome() {
+            Some(outcome) => format!("game over: {outcome}"),
+            None => format!("{} to move", pos.side_to_move()),
+        }];
+        if let Some(mv) = last {
+            captions.push(format!("last move: {mv}"));
+        }
+        captions.push(format!(
+            "supply: {} stones; on the board: {} stones, {} checkers",
+            pos.supply(),
+            pos.stones_on_board(),
+            pos.checkers_on_board()
+        ));
+        captions.push("white discs: COIN's checkers; black dots: the Guerrilla's stones".into());
+        captions.extend(options.captions.iter().cloned());
+        let mut canvas = Canvas::new(
+            &format!("Guerrilla Checkers, {} to move", pos.side_to_move()),
+            8,
+            8,
+            options.flipped,
+            captions.len(),
+            &pos.to_string(),
+        );
+        canvas.raw(&super::pieces::defs(&[]));
+        let marked_cells: Vec<Cell> = match last {
+            Some(Move::Step(from, to)) => vec![*from, *to],
+            Some(Move::Capture(chain)) => chain.cells().to_vec(),
+            _ => Vec::new(),
+        };
+        for cell in Cell::all() {
+            let colour = if marked_cells.contains(&cell) {
+                LAST_MOVE
+            } else if cell.is_playable() {
+                CELL_DARK
+            } else {
+                CELL_LIGHT
+            };
+            canvas.square(cell.x(), cell.y(), colour, "cell");
+        }
+        let mut svg = String::new();
+        for cell in Cell::all().filter(|c| pos.has_checker(*c)) {
+            let (x, y) = canvas.corner(cell.x(), cell.y());
+            let (cx, cy) = (x + 22, y + 22);
+            let _ = writeln!(
+                svg,
+                "<g class=\"checker\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"#fff\" \
+                 stroke=\"#000\" stroke-width=\"1.5\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"10\" \
+                 fill=\"none\" stroke=\"#000\" stroke-width=\"1\"/></g>"
+            );
+        }
+        let placed: Vec<Point> = match last {
+            Some(Move::Place(a, b)) => vec![*a, *b],
+            _ => Vec::new(),
+        };
+        for j in 0..7u8 {
+            for i in 0..7u8 {
+                let Some(point) = Point::new(i, j) else {
+                    continue;
+                };
+                let (x, y) = canvas.crossing(i, j);
+                if placed.contains(&point) {
+                    let _ = writeln!(
+                        svg,
+                        "<circle class=\"last\" cx=\"{x}\" cy=\"{y}\" r=\"12\" fill=\"{LAST_MOVE}\"/>"
+                    );
+                }
+                if pos.has_stone(point) {
+                    let _ = writeln!(
+                        svg,
+                        "<circle class=\"stone\" cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"#111\" \
+                         stroke=\"#fff\" stroke-width=\"1.5\"/>"
+                    );
+                } else {
+                    let _ = writeln!(
+                        svg,
+                        "<path class=\"point\" d=\"M{} {y}h8M{x} {}v8\" stroke=\"#555\" \
+                         stroke-width=\"1\"/>",
+                        x - 4,
+                        y - 4
+                    );
+                }
+            }
+        }
+        canvas.raw(&svg);
+        canvas.coordinates();
+        canvas.finish(&captions)
+    }
+}
