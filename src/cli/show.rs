@@ -100,6 +100,10 @@ struct Drawn<'a, G: CliGame> {
 struct FileContext {
     /// The lines above the board: the file, the players, the phase, a comment, the clocks.
     heading: Vec<String>,
+    /// The lines under a picture: the players and the record, the comment and the clocks.
+    captions: Vec<String>,
+    /// How the game ended, where it has: said in place of the position's own line.
+    verdict: Option<String>,
     json: show_json::FilePart,
 }
 
@@ -132,8 +136,9 @@ fn draw<G: CliGame>(
             captions: drawn
                 .file
                 .as_ref()
-                .map(|f| f.heading.clone())
+                .map(|f| f.captions.clone())
                 .unwrap_or_default(),
+            verdict: drawn.file.as_ref().and_then(|f| f.verdict.clone()),
         };
         write!(out, "{}", G::svg(drawn.line, &options))?;
         return Ok(());
@@ -220,6 +225,10 @@ fn show_file<G: CliGame>(
         Some(line) => line.prefix(moves),
         None => Line::new(step.position.clone()),
     };
+    let mut captions = vec![format!("{}, record {at} of {last}", replay.matchup())];
+    captions.extend(heading[2..].iter().cloned());
+    let verdict = matches!(step.phase, correspond::replay::Phase::Over(_))
+        .then(|| step.phase.describe(&replay.seats));
     let viewer = viewer_side(&replay.seats, &args.key, path)?;
     let flipped = viewer.is_some_and(|side| side != G::SIDES[0]) != args.flip;
     if flipped {
@@ -232,6 +241,8 @@ fn show_file<G: CliGame>(
     }
     let file = FileContext {
         heading,
+        captions,
+        verdict,
         json: show_json::FilePart {
             // As given; the JSON writer escapes what must be.
             file: path.to_string_lossy().into_owned(),

@@ -47,11 +47,11 @@ impl Draw for Campaign {
     fn svg(line: &Line<Campaign>, options: &Options) -> String {
         let pos = line.current();
         let turn = pos.side_to_move();
-        let mut captions = vec![match pos.outcome() {
+        let mut captions = vec![options.first_line(match pos.outcome() {
             Some(outcome) => format!("game over: {outcome}"),
             None if pos.is_check() => format!("{turn} to move, its candidate attacked"),
             None => format!("{turn} to move"),
-        }];
+        })];
         if let Some(mv) = line.moves().last() {
             captions.push(format!("last move: {mv}"));
         }
@@ -69,7 +69,7 @@ impl Draw for Campaign {
             FILES,
             RANKS,
             options.flipped,
-            captions.len(),
+            &captions,
             &pos.to_string(),
         );
         let defs: Vec<String> = [Side::Heads, Side::Tails]

@@ -45,11 +45,11 @@ fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
         Variant::Insurrection => "Insurrection",
         Variant::Assassination => "Insurrection (Assassination)",
     };
-    let mut captions = vec![match line.outcome() {
+    let mut captions = vec![options.first_line(match line.outcome() {
         Some(outcome) => format!("game over: {outcome}"),
         None if pos.is_check() => format!("{} to move, in check", pos.turn()),
         None => format!("{} to move", pos.turn()),
-    }];
+    })];
     if let (Some(mv), [.., before, _]) = (line.moves().last(), line.positions()) {
         captions.push(format!("last move: {}", inner(before).san(*mv)));
     }
@@ -69,7 +69,7 @@ fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
         8,
         8,
         options.flipped,
-        captions.len(),
+        &captions,
         &pos.to_string(),
     );
     let mut used: Vec<Piece> = Square::all().filter_map(|sq| pos.piece_at(sq)).collect();

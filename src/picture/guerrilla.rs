@@ -13,10 +13,10 @@ impl Draw for Guerrilla {
     fn svg(line: &Line<Guerrilla>, options: &Options) -> String {
         let pos = line.current();
         let last = line.moves().last();
-        let mut captions = vec![match pos.outcome() {
+        let mut captions = vec![options.first_line(match pos.outcome() {
             Some(outcome) => format!("game over: {outcome}"),
             None => format!("{} to move", pos.side_to_move()),
-        }];
+        })];
         if let Some(mv) = last {
             captions.push(format!("last move: {mv}"));
         }
@@ -33,7 +33,7 @@ impl Draw for Guerrilla {
             8,
             8,
             options.flipped,
-            captions.len(),
+            &captions,
             &pos.to_string(),
         );
         canvas.raw(&super::pieces::defs(&[]));

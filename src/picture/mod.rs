@@ -20,8 +20,18 @@ pub struct Options {
     /// Turned half a turn: the side that moves first (White, Heads, the Guerrilla) at the top.
     pub flipped: bool,
     /// Lines of text under the board, after the game's own (whose turn, check, the outcome):
-    /// what a game file adds, such as the players or a Run-Off's coin.
+    /// what a game file adds, such as the players or a comment.
     pub captions: Vec<String>,
+    /// How the game ended, as a game file says it (a resignation, a Run-Off and its coin), said
+    /// in place of what the position alone shows.
+    pub verdict: Option<String>,
+}
+
+impl Options {
+    /// The first caption: the verdict given, else the position's own line.
+    pub(crate) fn first_line(&self, own: String) -> String {
+        self.verdict.clone().unwrap_or(own)
+    }
 }
 
 /// A game that can draw its positions as SVG.
@@ -61,12 +71,12 @@ impl Canvas {
         files: u8,
         ranks: u8,
         flipped: bool,
-        captions: usize,
+        captions: &[String],
         position: &str,
     ) -> Canvas {
         let width = u32::from(files) * SQUARE + 2 * MARGIN;
-        let height =
-            u32::from(ranks) * SQUARE + 2 * MARGIN + LINE * u32::try_from(captions).unwrap_or(0);
+        let lines = u32::try_from(wrapped(captions, files).len()).unwrap_or(0);
+        let height = u32::from(ranks) * SQUARE + 2 * MARGIN + LINE * lines;
         let shown = WIDTH * height / width;
         let mut out = String::with_capacity(16 * 1024);
         let _ = write!(
@@ -202,7 +212,7 @@ impl Canvas {
     /// The caption lines under the board, and the end of the document.
     pub(crate) fn finish(mut self, captions: &[String]) -> String {
         let top = 2 * MARGIN + u32::from(self.ranks) * SQUARE;
-        for (i, caption) in captions.iter().enumerate() {
+        for (i, caption) in wrapped(captions, self.files).iter().enumerate() {
             let y = top + LINE * u32::try_from(i).unwrap_or(0) + 12;
             let _ = writeln!(
                 self.out,
@@ -213,6 +223,28 @@ impl Canvas {
         self.out.push_str("</svg>\n");
         self.out
     }
+}
+
+/// The caption lines broken between words to fit under a board `files` squares wide (at
+/// about 7.5 units a character of the caption's size), a word too long for a line cut.
+fn wrapped(captions: &[String], files: u8) -> Vec<String> {
+    let room = usize::from(files) * SQUARE as usize * 2 / 15;
+    let mut lines = Vec::new();
+    for caption in captions {
+        let mut line = String::new();
+        for word in caption.split(' ') {
+            let word: String = word.chars().take(room).collect();
+            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > room {
+                lines.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word);
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 /// Text made safe inside an SVG element or attribute, and shown as it would be in a terminal

@@ -38,6 +38,7 @@ mod mail_clients;
 mod mail_refusals;
 mod perft_files;
 mod pgn_reader;
+mod pictures;
 mod readme;
 mod referee;
 mod referee_install;
