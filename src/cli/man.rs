@@ -69,13 +69,7 @@ fn write_all(
     for (name, page) in &pages {
         let path = dir.join(format!("{name}.1"));
         // Written whole under a temporary name and renamed into place, over an older page.
-        let bytes = roff(page.clone())?;
-        if path.exists() {
-            correspond::log::replace(&path, &bytes)
-        } else {
-            correspond::log::create_new(&path, &bytes)
-        }
-        .map_err(|e| CliError::io(&path, &e))?;
+        super::html::write_page(&path, &roff(page.clone())?)?;
     }
     writeln!(
         out,

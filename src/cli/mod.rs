@@ -21,6 +21,7 @@ mod extract;
 mod flip;
 mod game;
 mod games;
+mod html;
 mod import_pgn;
 mod journal;
 mod keys;
@@ -33,6 +34,7 @@ mod moves;
 mod new;
 mod next;
 mod offer_runoff;
+mod page;
 mod perft;
 mod pgn;
 mod play;
@@ -98,6 +100,7 @@ enum Command {
     Games(games::Args),
     Standings(standings::Args),
     Show(show::Args),
+    Html(html::Args),
     Log(log::Args),
     Verify(verify::Args),
     Audit(audit::Args),
@@ -155,6 +158,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::ClaimRunoff(args) => claim_runoff::run(&args, out),
         Command::Status(args) => status::run(&args, out),
         Command::Show(args) => show::run(&args, out),
+        Command::Html(args) => html::run(&args, out),
         Command::Log(args) => log::run(&args, out),
         Command::Mail(args) => mail::run(&args, out),
         Command::Extract(args) => extract::run(&args, out),

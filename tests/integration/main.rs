@@ -2,6 +2,7 @@
 //! links once.
 
 mod arbiter;
+mod browser;
 mod campaign_agreement;
 mod campaign_naive;
 mod campaign_props;
@@ -36,6 +37,7 @@ mod keys;
 mod mail;
 mod mail_clients;
 mod mail_refusals;
+mod pages;
 mod perft_files;
 mod pgn_reader;
 mod pictures;

@@ -1,0 +1,211 @@
+//! The pages `correspond html` writes, opened from `file://` in headless Chromium: a harness
+//! page holds each in a frame, presses Home, → through every record, ← back, and End, and
+//! writes down the position each press shows (the one picture not hidden). Every position is
+//! the program's own at that record (`show --json --at`), and no script fails. A screenshot of
+//! a page is taken too.
+//!
+//! Chromium is `chromium-headless-shell` or `chromium` on the PATH, or `$CHROME`. Where there
+//! is none, the test says plainly that it was skipped; `.ci/run` installs it and sets
+//! `CORRESPOND_REQUIRE_TOOLS`, which turns the skip into a failure.
+
+use crate::util::stdout_of;
+use std::path::{Path, PathBuf};
+
+/// The browser, if there is one.
+fn chromium() -> Option<PathBuf> {
+    let named = std::env::var_os("CHROME").map(PathBuf::from);
+    let found = named.into_iter().chain(
+        [
+            "chromium-headless-shell",
+            "chromium",
+            "chrome-headless-shell",
+        ]
+        .iter()
+        .filter_map(|name| {
+            std::env::var_os("PATH").and_then(|path| {
+                std::env::split_paths(&path)
+                    .map(|dir| dir.join(name))
+                    .find(|p| p.is_file())
+            })
+        }),
+    );
+    let found = found.into_iter().next();
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
+            "no headless Chromium (chromium-headless-shell, chromium or $CHROME), and \
+             CORRESPOND_REQUIRE_TOOLS says every test must run"
+        );
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"SKIPPED: the browser tests need headless Chromium (apt-get install \
+              chromium-headless-shell), which is not installed\n",
+        );
+    }
+    found
+}
+
+/// Runs Chromium on `url` with `args`, in a profile of its own; its stdout and stderr.
+fn run(browser: &Path, profile: &Path, args: &[&str], url: &str) -> (String, String) {
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--allow-file-access-from-files",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("run Chromium");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The harness: the page in a frame, the keys pressed in order once it has loaded, and what
+/// each shows written into `#result` as one line per press: `record position`.
+const HARNESS: &str = r#"<!DOCTYPE html>
+<html><head><meta charset="utf-8"/></head><body>
+<iframe id="page" src="PAGE" style="width:1100px;height:800px"></iframe>
+<pre id="result">not loaded</pre>
+<script>
+var frame = document.getElementById('page');
+frame.addEventListener('load', function () {
+  var w = frame.contentWindow, d = frame.contentDocument, out = [];
+  function shown() {
+    var all = [].slice.call(d.querySelectorAll('figure'));
+    var visible = all.filter(function (f) { return w.getComputedStyle(f).display !== 'none'; });
+    if (visible.length !== 1) return 'shown: ' + visible.length + ' pictures';
+    return visible[0].getAttribute('data-record') + ' ' + visible[0].getAttribute('data-position');
+  }
+  function press(key) {
+    d.dispatchEvent(new w.KeyboardEvent('keydown', { key: key, bubbles: true }));
+    out.push(key + ' ' + shown());
+  }
+  var nav = d.querySelector('nav');
+  out.push('loaded ' + shown() + (nav && !nav.hidden ? '' : ' (the script did not run)'));
+  var n = d.querySelectorAll('figure').length;
+  press('Home');
+  for (var i = 1; i < n + 1; i++) press('ArrowRight');
+  for (var j = 0; j < 2; j++) press('ArrowLeft');
+  press('End');
+  document.getElementById('result').textContent = out.join('\n');
+});
+</script></body></html>
+"#;
+
+/// What the harness should write for a game of `positions` (by record).
+fn expected(positions: &[String]) -> Vec<String> {
+    let last = positions.len() - 1;
+    let at = |k: usize| format!("{k} {}", positions[k]);
+    let mut lines = vec![format!("loaded {}", at(last)), format!("Home {}", at(0))];
+    // One press more than there are records: the last stays shown.
+    for k in 1..=positions.len() {
+        lines.push(format!("ArrowRight {}", at(k.min(last))));
+    }
+    for k in [last.saturating_sub(1), last.saturating_sub(2)] {
+        lines.push(format!("ArrowLeft {}", at(k)));
+    }
+    lines.push(format!("End {}", at(last)));
+    lines
+}
+
+#[test]
+fn every_example_game_steps_through_in_a_real_browser() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut files: Vec<_> = std::fs::read_dir(root.join("games"))
+        .expect("games")
+        .flat_map(|d| std::fs::read_dir(d.expect("entry").path()).expect("a folder"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 18);
+    for (n, file) in files.iter().enumerate() {
+        let name = file.to_str().expect("UTF-8");
+        let page = dir.path().join(format!("game{n}.html"));
+        stdout_of(&["html", name, "-o", page.to_str().expect("UTF-8")]);
+        let status: serde_json::Value =
+            serde_json::from_str(&stdout_of(&["status", name, "--json"])).expect("JSON");
+        let records = status["records"].as_u64().expect("records");
+        let positions: Vec<String> = (0..=records)
+            .map(|k| {
+                let shown: serde_json::Value = serde_json::from_str(&stdout_of(&[
+                    "show",
+                    name,
+                    "--json",
+                    "--at",
+                    &k.to_string(),
+                ]))
+                .expect("JSON");
+                shown["position"].as_str().expect("a position").to_owned()
+            })
+            .collect();
+        let harness = dir.path().join(format!("harness{n}.html"));
+        std::fs::write(&harness, HARNESS.replace("PAGE", &format!("game{n}.html")))
+            .expect("write the harness");
+        let (dom, log) = run(
+            &browser,
+            &dir.path().join("profile"),
+            &["--virtual-time-budget=5000", "--dump-dom"],
+            &format!("file://{}", harness.display()),
+        );
+        let result = dom
+            .split("<pre id=\"result\">")
+            .nth(1)
+            .and_then(|rest| rest.split("</pre>").next())
+            .unwrap_or_else(|| panic!("{name}: no result in\n{dom}\n{log}"));
+        let got: Vec<String> = result.lines().map(|l| l.replace("&amp;", "&")).collect();
+        assert_eq!(got, expected(&positions), "{name}\n{log}");
+        // The page writes nothing to the console: every line there is an error or a warning
+        // (an uncaught exception among them).
+        for line in log.lines() {
+            assert!(!line.contains(":CONSOLE"), "{name}: {line}");
+        }
+    }
+}
+
+#[test]
+fn a_screenshot_of_a_page() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let page = dir.path().join("opera.html");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    stdout_of(&[
+        "html",
+        root.join("games/chess/morphy-opera-game-1858.yaml")
+            .to_str()
+            .expect("UTF-8"),
+        "-o",
+        page.to_str().expect("UTF-8"),
+    ]);
+    let shot = dir.path().join("opera.png");
+    run(
+        &browser,
+        &dir.path().join("profile"),
+        &[
+            "--window-size=1100,800",
+            &format!("--screenshot={}", shot.display()),
+        ],
+        &format!("file://{}", page.display()),
+    );
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    // 1100 by 800, as asked: the width and height in the PNG's header.
+    assert_eq!(
+        (&png[16..20], &png[20..24]),
+        (&1100u32.to_be_bytes()[..], &800u32.to_be_bytes()[..])
+    );
+}

@@ -1,0 +1,163 @@
+//! `html`: a game file as one self-contained page, read by another program's XML parser (the
+//! page is well-formed XML as well as HTML): one picture per document, each the position
+//! `show --json` gives at that record; one list entry per record; the verdict `status` gives;
+//! nothing fetched from elsewhere; and a file that does not verify shown up to its defect.
+
+use crate::util::{correspond, stdout_of, transcript};
+use std::path::Path;
+
+fn here() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A record's number with what the page says of it (a picture's position, an entry's text).
+type ByRecord = Vec<(String, String)>;
+
+/// The page's pictures (record, position) and list entries (record, text), checked for what
+/// a page that needs nothing else must be.
+#[track_caller]
+fn read(page: &str, what: &str) -> (ByRecord, ByRecord) {
+    let doc = roxmltree::Document::parse_with_options(
+        page,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{what}: {e}"));
+    for node in doc.descendants().filter(roxmltree::Node::is_element) {
+        let name = node.tag_name().name();
+        assert!(
+            !["img", "link", "iframe", "object", "embed"].contains(&name),
+            "{what}: <{name}>"
+        );
+        assert!(node.attribute("src").is_none(), "{what}: a src");
+        if let Some(href) = node.attribute("href") {
+            assert!(href.starts_with('#'), "{what}: {href}");
+        }
+    }
+    let figures = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("figure"))
+        .map(|n| {
+            (
+                n.attribute("data-record").expect("a record").to_owned(),
+                n.attribute("data-position").expect("a position").to_owned(),
+            )
+        })
+        .collect();
+    let entries = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("li"))
+        .map(|n| {
+            let text: String = n
+                .descendants()
+                .filter(|t| t.is_text())
+                .filter_map(|t| t.text())
+                .collect();
+            (
+                n.attribute("data-record").expect("a record").to_owned(),
+                text,
+            )
+        })
+        .collect();
+    (figures, entries)
+}
+
+#[test]
+fn every_example_game_is_a_page_with_its_position_at_every_record() {
+    let mut files: Vec<_> = std::fs::read_dir(here().join("games"))
+        .expect("games")
+        .flat_map(|d| std::fs::read_dir(d.expect("entry").path()).expect("a folder"))
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    files.sort();
+    for file in files {
+        let name = file.to_str().expect("UTF-8");
+        let page = stdout_of(&["html", name]);
+        let (figures, entries) = read(&page, name);
+        let status: serde_json::Value =
+            serde_json::from_str(&stdout_of(&["status", name, "--json"])).expect("JSON");
+        let records = status["records"].as_u64().expect("records");
+        assert_eq!(figures.len() as u64, records + 1, "{name}");
+        assert_eq!(entries.len(), figures.len(), "{name}");
+        for (k, (record, position)) in figures.iter().enumerate() {
+            assert_eq!(record, &k.to_string(), "{name}");
+            // Every record of the shorter games; a few of the longer ones.
+            if records <= 40 || k % 10 == 0 || k as u64 == records {
+                let shown: serde_json::Value =
+                    serde_json::from_str(&stdout_of(&["show", name, "--json", "--at", record]))
+                        .expect("JSON");
+                assert_eq!(shown["position"], position.as_str(), "{name} at {k}");
+            }
+        }
+        let verdict = status["result"]["words"].as_str().expect("over");
+        assert!(
+            page.contains(&format!("<p class=\"verdict\">game over: {verdict}</p>")),
+            "{name}: {verdict}"
+        );
+        assert!(
+            page.contains(&format!("class=\"frame last\" id=\"r{records}\"")),
+            "{name}"
+        );
+        assert_eq!(stdout_of(&["html", name]), page, "{name}: the same bytes");
+    }
+    // Moves in SAN, numbered; the header and the acceptance in words.
+    let page = stdout_of(&["html", "games/chess/morphy-opera-game-1858.yaml"]);
+    let (_, entries) = read(&page, "opera");
+    let texts: Vec<&str> = entries.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(
+        texts[..4],
+        [
+            "game proposed Paul Morphy (white), 2025-12-01T12:00:00Z",
+            "accepted Duke Karl Count Isouard (black), 2025-12-01T12:00:00Z",
+            "1. e4 Paul Morphy (white), 2025-12-01T12:00:00Z",
+            "1... e5 Duke Karl Count Isouard (black), 2025-12-01T12:00:00Z",
+        ]
+    );
+    assert_eq!(
+        texts[34],
+        "17. Rd8#; game over: white wins: checkmate Paul Morphy (white), 2025-12-01T12:00:00Z"
+    );
+}
+
+#[test]
+fn a_file_that_does_not_verify_is_shown_up_to_its_defect() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("forged.html");
+    let (code, stdout, stderr) = transcript(
+        correspond()
+            .current_dir(here())
+            .args(["html", "tests/invalid/forged-move.yaml", "-o"])
+            .arg(&out),
+    );
+    assert_eq!(
+        (
+            code,
+            stdout.replace(&dir.path().display().to_string(), "DIR"),
+            stderr.as_str()
+        ),
+        (
+            1,
+            "wrote DIR/forged.html\n".to_owned(),
+            "error: tests/invalid/forged-move.yaml does not verify: record 5 (line 53): bad \
+             signature: the signature does not match the signed bytes; the page shows the game \
+             up to there\n"
+        )
+    );
+    let page = std::fs::read_to_string(&out).expect("the page");
+    let (figures, _) = read(&page, "forged");
+    assert_eq!(figures.len(), 5, "the header and records 1 to 4");
+    assert!(
+        page.contains(
+            "<p class=\"defect\">This file does not verify: record 5 (line 53): bad signature: \
+             the signature does not match the signed bytes. The game is shown up to there.</p>"
+        ),
+        "{page}"
+    );
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(&out).expect("metadata").permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o644, "a page others may read");
+}
