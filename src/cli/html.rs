@@ -48,7 +48,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
 }
 
 /// The page, and the first defect of a file that does not verify.
-fn page_of<G: super::game::CliGame + Protocol>(
+pub(crate) fn page_of<G: super::game::CliGame + Protocol>(
     path: &Path,
     mut file: GameFile,
 ) -> Result<(String, Option<String>), CliError> {

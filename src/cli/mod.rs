@@ -50,6 +50,7 @@ mod setup_git;
 mod show;
 mod show_json;
 mod signing_journal;
+mod site;
 mod standings;
 mod status;
 mod status_json;
@@ -101,6 +102,7 @@ enum Command {
     Standings(standings::Args),
     Show(show::Args),
     Html(html::Args),
+    Site(site::Args),
     Log(log::Args),
     Verify(verify::Args),
     Audit(audit::Args),
@@ -159,6 +161,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::Status(args) => status::run(&args, out),
         Command::Show(args) => show::run(&args, out),
         Command::Html(args) => html::run(&args, out),
+        Command::Site(args) => return site::run(&args, out),
         Command::Log(args) => log::run(&args, out),
         Command::Mail(args) => mail::run(&args, out),
         Command::Extract(args) => extract::run(&args, out),

@@ -48,6 +48,7 @@ mod reports;
 mod schema;
 mod shell;
 mod show;
+mod site;
 mod standings;
 mod stumbles;
 mod util;

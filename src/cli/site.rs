@@ -1,0 +1,209 @@
+//! `correspond site`: a static site of a folder of games, for a club or a tournament: an index
+//! of the games (players, where each stands, the result) with the standings, and one page per
+//! game as `correspond html` makes it. Links are relative, so the folder works as it is, from
+//! disk or any static host.
+
+use super::game::with_game;
+use super::verify::Checked;
+use super::{CliError, ExitStatus, Out};
+use correspond::log::GameFile;
+use correspond::picture::escape as esc;
+use correspond::standings::standings;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Write a static site of the game files under the paths (folders, a repository, files) into
+/// DIR: index.html lists every game (its players, where it stands, its result) and the
+/// standings, and links to one page per game, each as `correspond html` writes it. Files that
+/// are not game files are passed over; a game file that does not verify is listed as such,
+/// its page showing it up to the defect. Exit code: as `verify`'s.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Folders or game files; without any, the current folder.
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// The folder to write the site into, made if need be; pages already there are replaced.
+    #[arg(short = 'o', long = "output", value_name = "DIR", required = true)]
+    output: PathBuf,
+}
+
+/// One game of the site: its file, its page's name, and what the index says of it.
+struct Entry {
+    file: PathBuf,
+    page: String,
+    checked: Checked,
+}
+
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    let (files, _passed) = super::verify::gather(&args.paths);
+    if files.is_empty() {
+        return Err(CliError::usage("no game file found under the paths given")
+            .hint("give the folder of the games, or their files"));
+    }
+    let checked = super::verify::check(&files);
+    let status = super::verify::exit_status(&checked);
+    std::fs::create_dir_all(&args.output).map_err(|e| CliError::io(&args.output, &e))?;
+    let mut taken = BTreeSet::from(["index".to_owned()]);
+    let entries: Vec<Entry> = files
+        .into_iter()
+        .zip(checked)
+        .map(|(file, checked)| {
+            let page = page_name(&file, &mut taken);
+            Entry {
+                file,
+                page,
+                checked,
+            }
+        })
+        .collect();
+    for entry in &entries {
+        if let Some(page) = game_page(&entry.file)? {
+            super::html::write_page(&args.output.join(&entry.page), page.as_bytes())?;
+        }
+    }
+    let index = index(&entries);
+    super::html::write_page(&args.output.join("index.html"), index.as_bytes())?;
+    writeln!(
+        out,
+        "wrote index.html and {} game pages into {}",
+        entries
+            .iter()
+            .filter(|e| !matches!(e.checked, Checked::Unreadable(_)))
+            .count(),
+        correspond::text::path(&args.output)
+    )?;
+    Ok(status)
+}
+
+/// The page of one game file; none for a file that cannot be read as one.
+fn game_page(path: &Path) -> Result<Option<String>, CliError> {
+    let Ok((kind, bytes)) = super::record::read_game(path) else {
+        return Ok(None);
+    };
+    let Ok(file) = GameFile::parse(&bytes) else {
+        return Ok(None);
+    };
+    match with_game!(kind, G => super::html::page_of::<G>(path, file)) {
+        Ok((page, _)) => Ok(Some(page)),
+        // A header that does not verify: there is nothing to show but the index's line.
+        Err(_) => Ok(None),
+    }
+}
+
+/// A page name from the file's path: its letters, digits, `-` and `_`, the folders joined by
+/// `-`, one of its own among those `taken`.
+fn page_name(path: &Path, taken: &mut BTreeSet<String>) -> String {
+    let stem: String = path
+        .with_extension("")
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let stem = if stem.is_empty() {
+        "game".to_owned()
+    } else {
+        stem
+    };
+    let mut name = stem.clone();
+    let mut n = 2;
+    while !taken.insert(name.clone()) {
+        name = format!("{stem}-{n}");
+        n += 1;
+    }
+    format!("{name}.html")
+}
+
+fn index(entries: &[Entry]) -> String {
+    let mut out = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n\
+         <title>Games</title>\n<style>body{font-family:system-ui,sans-serif;margin:1em auto;\
+         max-width:62em;padding:0 1em;color:#222}table{border-collapse:collapse;margin:.5em 0 \
+         1.5em}td,th{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd}\
+         .invalid{color:#a00}code{font-size:.85em}</style>\n</head>\n<body>\n<h1>Games</h1>\n\
+         <table class=\"games\">\n<tr><th>game</th><th>players</th><th>where it stands</th>\
+         <th>records</th><th>last record</th></tr>\n",
+    );
+    for entry in entries {
+        let file = esc(&entry.file.to_string_lossy());
+        let link = format!("<a href=\"{}\">{file}</a>", entry.page);
+        let _ = match &entry.checked {
+            Checked::Valid(s) => writeln!(
+                out,
+                "<tr><td>{link}</td><td>{}: {} ({}) v {} ({})</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&s.game),
+                esc(&s.players[0].0),
+                esc(&s.players[0].1),
+                esc(&s.players[1].0),
+                esc(&s.players[1].1),
+                esc(s.result.as_deref().unwrap_or(&s.status)),
+                s.records,
+                s.last_time.as_ref().map_or("", |t| t.as_str())
+            ),
+            Checked::Invalid(e) => writeln!(
+                out,
+                "<tr class=\"invalid\"><td>{link}</td><td colspan=\"4\">INVALID: {}</td></tr>",
+                esc(&e.to_string())
+            ),
+            Checked::Unreadable(e) => writeln!(
+                out,
+                "<tr class=\"invalid\"><td>{file}</td><td colspan=\"4\">unreadable: {}</td></tr>",
+                esc(e)
+            ),
+        };
+    }
+    out.push_str("</table>\n");
+    let valid = entries.iter().filter_map(|e| match &e.checked {
+        Checked::Valid(s) => Some(&**s),
+        _ => None,
+    });
+    let table = standings(valid);
+    for game in &table.tables {
+        let _ = writeln!(
+            out,
+            "<h2>Standings: {} ({} games)</h2>\n<table class=\"standings\">\n<tr><th>player</th>\
+             <th>key</th><th>played</th><th>won</th><th>drawn</th><th>lost</th><th>points</th>\
+             <th>going on</th></tr>",
+            esc(&game.game),
+            game.games
+        );
+        for line in &game.lines {
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+                 <td>{}</td><td>{}</td></tr>",
+                esc(&line.names.join(", ")),
+                esc(&line.fingerprint),
+                line.played,
+                line.won,
+                line.drawn,
+                line.lost,
+                line.points,
+                line.in_progress
+            );
+        }
+        out.push_str("</table>\n");
+    }
+    if !table.disputed.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"invalid\">Not counted, their copies ending differently: {}</p>",
+            esc(&table.disputed.join(", "))
+        );
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}

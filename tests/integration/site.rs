@@ -1,0 +1,120 @@
+//! `site`: a folder of games as a static site: an index of every game with the standings, and
+//! a page per game; every link relative and to a page that is there; a file that does not
+//! verify listed as such; the same bytes on every run.
+
+use crate::util::{correspond, transcript};
+use std::path::Path;
+
+#[test]
+fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let site = dir.path().join("site");
+    let build = || {
+        transcript(
+            correspond()
+                .current_dir(root)
+                .args(["site", "games/", "tests/invalid/forged-move.yaml", "-o"])
+                .arg(&site),
+        )
+    };
+    let (code, out, err) = build();
+    assert_eq!(
+        (
+            code,
+            out.replace(&site.display().to_string(), "SITE"),
+            err.as_str()
+        ),
+        (
+            1,
+            "wrote index.html and 19 game pages into SITE\n".to_owned(),
+            ""
+        )
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).expect("the index");
+    let doc = roxmltree::Document::parse_with_options(
+        &index,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        },
+    )
+    .expect("XML");
+    let links: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("href"))
+        .collect();
+    assert_eq!(links.len(), 19);
+    for link in &links {
+        assert!(
+            !link.contains('/') && !link.contains(':') && link.ends_with(".html"),
+            "a relative link: {link}"
+        );
+        let page = std::fs::read_to_string(site.join(link)).expect("the page linked to");
+        assert!(page.contains("<figure class=\"frame last\""), "{link}");
+    }
+    assert!(links.contains(&"games-chess-morphy-opera-game-1858.html"));
+    // The invalid file is listed with its defect; the standings name each game's table.
+    assert!(
+        index.contains(
+            "<tr class=\"invalid\"><td><a href=\"tests-invalid-forged-move.html\">\
+             tests/invalid/forged-move.yaml</a></td><td colspan=\"4\">INVALID: record 5 (line \
+             53): bad signature: the signature does not match the signed bytes</td></tr>"
+        ),
+        "{index}"
+    );
+    let headings: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("h2"))
+        .map(|n| n.text().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Standings: campaign (6 games)",
+            "Standings: chess (5 games)",
+            "Standings: guerrilla (4 games)",
+            "Standings: insurrection (3 games)",
+        ]
+    );
+    // Built again: the same files, byte for byte.
+    let before: Vec<(String, Vec<u8>)> = read_all(&site);
+    assert_eq!(build().0, 1);
+    assert_eq!(read_all(&site), before);
+}
+
+fn read_all(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("the site")
+        .map(|e| {
+            let e = e.expect("entry");
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).expect("read"),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_site_of_nothing_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("compose.yml"), "services: {}\n").expect("write");
+    assert_eq!(
+        transcript(
+            correspond()
+                .current_dir(dir.path())
+                .args(["site", ".", "-o", "out"])
+        ),
+        (
+            2,
+            String::new(),
+            "error: no game file found under the paths given\n\
+             hint: give the folder of the games, or their files\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.path().join("out").exists());
+}
