@@ -4,7 +4,7 @@
 //! signed comments are PGN comments, and the moves reach the position `correspond position`
 //! gives. And a PGN game imported, exported and read again keeps its tags and comments.
 
-use crate::util::{correspond, keys_dir, transcript};
+use crate::util::{chess_accepted, correspond, keys_dir, signed, transcript};
 use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
@@ -195,36 +195,17 @@ fn a_club_game_keeps_its_tags_comments_and_ending_for_another_reader() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dir = dir.path();
     let key = |who: &str| keys_dir().join(who).display().to_string();
-    let sign = |who: &str, args: &[&str]| {
-        let mut all = args.to_vec();
-        let key = key(who);
-        all.extend(["--key", &key, "--no-commit"]);
-        run(dir, &all);
-    };
-    let bob = key("bob.pub");
-    sign(
-        "alice",
-        &[
-            "new",
-            "chess",
-            "g.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            &bob,
-            "--tag",
-            "Event=Club championship, spring",
-            "--tag",
-            "Round=3",
-            "--tag",
-            "Annotator=the club",
-        ],
-    );
-    sign("bob", &["accept", "g.yaml"]);
+    let time = "2026-03-01T12:00:00Z";
+    let tags = [
+        "--tag",
+        "Event=Club championship, spring",
+        "--tag",
+        "Round=3",
+        "--tag",
+        "Annotator=the club",
+    ];
+    chess_accepted(dir, time, "g.yaml", &tags);
+    let sign = |who: &str, args: &[&str]| signed(dir, time, who, args);
     sign("alice", &["play", "g.yaml", "e4", "-m", "the king's pawn"]);
     sign("bob", &["play", "g.yaml", "c5"]);
     sign("alice", &["play", "g.yaml", "Nf3", "-m", "calm"]);

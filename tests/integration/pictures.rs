@@ -4,7 +4,7 @@
 //! `correspond position`, the same bytes on every run, and text from the file escaped. The
 //! pictures themselves are snapshots, one per game, looked at when they were taken.
 
-use crate::util::{correspond, keys_dir, stdout_of, transcript};
+use crate::util::{chess_accepted, signed, stdout_of};
 use std::path::Path;
 
 fn here() -> &'static Path {
@@ -110,38 +110,15 @@ fn every_record_of_a_game_of_each_kind_draws() {
 #[test]
 fn a_comment_with_markup_is_text_in_the_picture() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let sign = |who: &str, args: &[&str]| {
-        let (code, _, err) = transcript(
-            correspond()
-                .current_dir(dir.path())
-                .env("CORRESPOND_TIME", "2026-03-01T12:00:00Z")
-                .args(args)
-                .arg("--key")
-                .arg(keys_dir().join(who))
-                .arg("--no-commit"),
-        );
-        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
-    };
-    let bob = keys_dir().join("bob.pub");
-    sign(
-        "alice",
-        &[
-            "new",
-            "chess",
-            "g.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            bob.to_str().expect("UTF-8"),
-        ],
-    );
-    sign("bob", &["accept", "g.yaml"]);
+    let time = "2026-03-01T12:00:00Z";
+    chess_accepted(dir.path(), time, "g.yaml", &[]);
     let markup = "<script>alert(1)</script> & <b>bold</b>";
-    sign("alice", &["play", "g.yaml", "e4", "-m", markup]);
+    signed(
+        dir.path(),
+        time,
+        "alice",
+        &["play", "g.yaml", "e4", "-m", markup],
+    );
     let svg = stdout_of(&[
         "show",
         dir.path().join("g.yaml").to_str().expect("UTF-8"),

@@ -3,7 +3,7 @@
 //! record of the example games.
 
 use crate::json::{example_games, valid, validator};
-use crate::util::{correspond, keys_dir, transcript};
+use crate::util::{chess_accepted, correspond, keys_dir, signed, transcript};
 use serde_json::Value;
 use std::path::Path;
 
@@ -121,42 +121,14 @@ fn flip_turns_the_board_round_for_every_game() {
 
 /// A chess game in `dir`: alice (white) against bob (black), accepted, 1. e4 played.
 fn game_with_bob_as_black(dir: &Path) {
-    for (who, args) in [
-        (
-            "alice",
-            vec![
-                "new",
-                "chess",
-                "g.yaml",
-                "--name",
-                "alice",
-                "--side",
-                "white",
-                "--opponent",
-                "bob",
-                "--opponent-key",
-            ],
-        ),
-        ("bob", vec!["accept", "g.yaml"]),
-        (
-            "alice",
-            vec!["play", "g.yaml", "e4", "-m", "the king's pawn"],
-        ),
-    ] {
-        let mut cmd = correspond();
-        cmd.current_dir(dir)
-            .env("CORRESPOND_TIME", "2026-03-01T12:00:00Z")
-            .args(&args);
-        if args[0] == "new" {
-            cmd.arg(keys_dir().join("bob.pub"));
-        }
-        let (code, _, err) = transcript(
-            cmd.arg("--key")
-                .arg(keys_dir().join(who))
-                .arg("--no-commit"),
-        );
-        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
-    }
+    let time = "2026-03-01T12:00:00Z";
+    chess_accepted(dir, time, "g.yaml", &[]);
+    signed(
+        dir,
+        time,
+        "alice",
+        &["play", "g.yaml", "e4", "-m", "the king's pawn"],
+    );
 }
 
 #[test]

@@ -203,3 +203,35 @@ impl Agent {
         std::fs::remove_file(&private).expect("remove the copy");
     }
 }
+
+/// `correspond ARGS --key tests/keys/WHO --no-commit` in `dir`, at `time`: it must succeed with
+/// nothing on standard error; what it printed.
+pub fn signed(dir: &std::path::Path, time: &str, who: &str, args: &[&str]) -> String {
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", time)
+            .args(args)
+            .arg("--key")
+            .arg(keys_dir().join(who))
+            .arg("--no-commit"),
+    );
+    assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}");
+    out
+}
+
+/// A chess game made in `dir` at `time`: alice (white) proposes `file` to bob, with `extra`
+/// arguments for `new`, and bob accepts.
+pub fn chess_accepted(dir: &std::path::Path, time: &str, file: &str, extra: &[&str]) {
+    let bob = keys_dir().join("bob.pub");
+    let mut new = vec!["new", "chess", file, "--name", "alice", "--side", "white"];
+    new.extend([
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        bob.to_str().expect("UTF-8"),
+    ]);
+    new.extend(extra);
+    signed(dir, time, "alice", &new);
+    signed(dir, time, "bob", &["accept", file]);
+}
