@@ -208,6 +208,28 @@ fn default_key() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".ssh").join("id_ed25519"))
 }
 
+/// The keys that may sign the file's next record: the player expected to act first (or, for
+/// a record `by_the_other`, the player not expected), then the other, then the arbiter. A key
+/// found without `--key` is looked for in this order.
+pub(crate) fn signers<G: correspond::replay::Protocol>(
+    writer: &correspond::writer::Writer<G>,
+    by_the_other: bool,
+) -> Vec<&ssh_key::PublicKey> {
+    let header = writer.file().header();
+    let mut seats = [
+        correspond::replay::Seat::Creator,
+        correspond::replay::Seat::Opponent,
+    ];
+    let awaited = writer.replayer().last().phase.awaited();
+    if (awaited == Some(correspond::replay::Seat::Opponent)) != by_the_other {
+        seats.reverse();
+    }
+    let players = seats.iter().map(|&seat| &header.players[seat].key);
+    players
+        .chain(header.arbiter.as_ref().map(|a| &a.key))
+        .collect()
+}
+
 /// The key a signing command signs with, loaded when first needed: everything a command checks
 /// that does not need the private key (the file, whose turn it is, the move) is checked before
 /// a passphrase is asked for. Its public half, read with no passphrase, says whose seat it is.

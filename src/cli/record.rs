@@ -260,22 +260,6 @@ pub(super) fn seat_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Seat,
     replay::seat_of_key(file, key).ok_or_else(|| not_in_the_game(file, key))
 }
 
-/// The keys that may sign the file's next record: the player expected to act first (or, for
-/// a record `by_the_other`, the player not expected), then the other, then the arbiter. A key
-/// found without `--key` is looked for in this order.
-fn signers<G: Protocol>(writer: &Writer<G>, by_the_other: bool) -> Vec<&ssh_key::PublicKey> {
-    let header = writer.file().header();
-    let mut seats = [Seat::Creator, Seat::Opponent];
-    let awaited = writer.replayer().last().phase.awaited();
-    if (awaited == Some(Seat::Opponent)) != by_the_other {
-        seats.reverse();
-    }
-    let players = seats.iter().map(|&seat| &header.players[seat].key);
-    players
-        .chain(header.arbiter.as_ref().map(|a| &a.key))
-        .collect()
-}
-
 /// Whose key this is: a player's, or the arbiter's.
 fn signatory_of(file: &GameFile, key: &ssh_key::PublicKey) -> Result<Signatory, CliError> {
     replay::signatory_of_key(file, key).ok_or_else(|| not_in_the_game(file, key))
@@ -387,7 +371,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
         Err(_) => Writer::<G>::of_with(file, super::cores()),
     }
     .map_err(rejected)?;
-    let key = keys::Key::new(&args.key, path, &signers(&writer, args.by_the_other))
+    let key = keys::Key::new(&args.key, path, &keys::signers(&writer, args.by_the_other))
         .map_err(with_tidied)?;
     let opened = Opened { writer, journal };
     let signing = Signing {

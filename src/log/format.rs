@@ -10,7 +10,7 @@
 use super::kind::Field;
 pub use super::kind::{Action, Adjudged, Adjudication, AdjudicationReason, Kind, Settlement};
 pub use super::names::{MAX_COMMENT, valid_comment, valid_name};
-use super::names::{valid_move_text, valid_word};
+use super::names::{check_signature_text, valid_move_text, valid_word};
 use super::tags::{check_tags, tag_lines};
 use super::time_control::{RawTimeControl, TimeControl, leave_line};
 pub use super::timestamp::Timestamp;
@@ -354,19 +354,6 @@ fn digest(field: &str, text: &str) -> Result<Digest, String> {
 fn timestamp(field: &str, text: &str) -> Result<Timestamp, String> {
     Timestamp::parse(text)
         .ok_or_else(|| format!("`{field}` must be a UTC time written like 2026-01-31T18:05:00Z"))
-}
-
-/// Checks the signature field's syntax: standard base64, as OpenSSH armours it, on one line.
-pub(super) fn check_signature_text(text: &str) -> Result<(), String> {
-    let ok = !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=');
-    if ok {
-        Ok(())
-    } else {
-        Err("`signature` must be one line of base64".into())
-    }
 }
 
 impl RawHeader {

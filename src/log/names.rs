@@ -55,3 +55,16 @@ pub fn valid_comment(comment: &str) -> bool {
             .chars()
             .all(|c| !c.is_control() && !crate::text::is_unsafe(c) && !"\"\\{}".contains(c))
 }
+
+/// Checks the signature field's syntax: standard base64, as OpenSSH armours it, on one line.
+pub(super) fn check_signature_text(text: &str) -> Result<(), String> {
+    let ok = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=');
+    if ok {
+        Ok(())
+    } else {
+        Err("`signature` must be one line of base64".into())
+    }
+}
