@@ -8,7 +8,7 @@
 //! is none, the test says plainly that it was skipped; `.ci/run` installs it and sets
 //! `CORRESPOND_REQUIRE_TOOLS`, which turns the skip into a failure.
 
-use crate::util::stdout_of;
+use crate::util::{chess_accepted, signed, stdout_of};
 use std::path::{Path, PathBuf};
 
 /// The browser, if there is one.
@@ -116,6 +116,46 @@ fn expected(positions: &[String]) -> Vec<String> {
     lines
 }
 
+/// Writes the page of the game file `name` into `dir` as `page{n}.html`, steps through it in
+/// the browser, and holds every position shown to the program's own at that record.
+fn step_through(browser: &Path, dir: &Path, name: &str, n: usize) {
+    let page = dir.join(format!("game{n}.html"));
+    stdout_of(&["html", name, "-o", page.to_str().expect("UTF-8")]);
+    let status: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["status", name, "--json"])).expect("JSON");
+    let records = status["records"].as_u64().expect("records");
+    let positions: Vec<String> = (0..=records)
+        .map(|k| {
+            let at = k.to_string();
+            let shown: serde_json::Value =
+                serde_json::from_str(&stdout_of(&["show", name, "--json", "--at", &at]))
+                    .expect("JSON");
+            shown["position"].as_str().expect("a position").to_owned()
+        })
+        .collect();
+    let harness = dir.join(format!("harness{n}.html"));
+    std::fs::write(&harness, HARNESS.replace("PAGE", &format!("game{n}.html")))
+        .expect("write the harness");
+    let (dom, log) = run(
+        browser,
+        &dir.join("profile"),
+        &["--virtual-time-budget=5000", "--dump-dom"],
+        &format!("file://{}", harness.display()),
+    );
+    let result = dom
+        .split("<pre id=\"result\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("{name}: no result in\n{dom}\n{log}"));
+    let got: Vec<String> = result.lines().map(|l| l.replace("&amp;", "&")).collect();
+    assert_eq!(got, expected(&positions), "{name}\n{log}");
+    // The page writes nothing to the console: every line there is an error or a warning (an
+    // uncaught exception among them).
+    for line in log.lines() {
+        assert!(!line.contains(":CONSOLE"), "{name}: {line}");
+    }
+}
+
 #[test]
 fn every_example_game_steps_through_in_a_real_browser() {
     let Some(browser) = chromium() else {
@@ -132,46 +172,84 @@ fn every_example_game_steps_through_in_a_real_browser() {
     files.sort();
     assert_eq!(files.len(), 18);
     for (n, file) in files.iter().enumerate() {
-        let name = file.to_str().expect("UTF-8");
-        let page = dir.path().join(format!("game{n}.html"));
-        stdout_of(&["html", name, "-o", page.to_str().expect("UTF-8")]);
-        let status: serde_json::Value =
-            serde_json::from_str(&stdout_of(&["status", name, "--json"])).expect("JSON");
-        let records = status["records"].as_u64().expect("records");
-        let positions: Vec<String> = (0..=records)
-            .map(|k| {
-                let shown: serde_json::Value = serde_json::from_str(&stdout_of(&[
-                    "show",
-                    name,
-                    "--json",
-                    "--at",
-                    &k.to_string(),
-                ]))
-                .expect("JSON");
-                shown["position"].as_str().expect("a position").to_owned()
-            })
-            .collect();
-        let harness = dir.path().join(format!("harness{n}.html"));
-        std::fs::write(&harness, HARNESS.replace("PAGE", &format!("game{n}.html")))
-            .expect("write the harness");
-        let (dom, log) = run(
-            &browser,
-            &dir.path().join("profile"),
-            &["--virtual-time-budget=5000", "--dump-dom"],
-            &format!("file://{}", harness.display()),
+        step_through(&browser, dir.path(), file.to_str().expect("UTF-8"), n);
+    }
+}
+
+/// Games the project has never seen, played here: a chess game going on under a clock, with
+/// comments; a Guerrilla Checkers game; an Insurrection game with a coup.
+#[test]
+fn games_played_here_step_through_in_a_real_browser() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let time = "2026-03-01T12:00:00Z";
+    chess_accepted(dir, time, "g.yaml", &["--time-control", "3/move"]);
+    for (who, mv) in [
+        ("alice", "d4"),
+        ("bob", "Nf6"),
+        ("alice", "c4"),
+        ("bob", "e6"),
+    ] {
+        signed(
+            dir,
+            time,
+            who,
+            &["play", "g.yaml", mv, "-m", "<b>&amp; a comment</b>"],
         );
-        let result = dom
-            .split("<pre id=\"result\">")
-            .nth(1)
-            .and_then(|rest| rest.split("</pre>").next())
-            .unwrap_or_else(|| panic!("{name}: no result in\n{dom}\n{log}"));
-        let got: Vec<String> = result.lines().map(|l| l.replace("&amp;", "&")).collect();
-        assert_eq!(got, expected(&positions), "{name}\n{log}");
-        // The page writes nothing to the console: every line there is an error or a warning
-        // (an uncaught exception among them).
-        for line in log.lines() {
-            assert!(!line.contains(":CONSOLE"), "{name}: {line}");
+    }
+    let bob = crate::util::keys_dir().join("bob.pub");
+    let bob = bob.to_str().expect("UTF-8");
+    for (game, side, moves) in [
+        (
+            "guerrilla",
+            "guerrilla",
+            ["c3,d3", "e6-d7", "b3,b2"].as_slice(),
+        ),
+        (
+            "insurrection",
+            "white",
+            &["d4", "b5", "Bg5", "Nc6", "Bxe7", "Nxd4", "exd8+", "Kxd8"],
+        ),
+    ] {
+        let file = format!("{game}.yaml");
+        let new = [
+            "new",
+            game,
+            &file,
+            "--name",
+            "alice",
+            "--side",
+            side,
+            "--opponent",
+            "bob",
+        ];
+        let mut new = new.to_vec();
+        new.extend(["--opponent-key", bob]);
+        signed(dir, time, "alice", &new);
+        signed(dir, time, "bob", &["accept", &file]);
+        let first = if side == "guerrilla" || side == "white" {
+            "alice"
+        } else {
+            "bob"
+        };
+        for (i, mv) in moves.iter().enumerate() {
+            let who = if (i % 2 == 0) == (first == "alice") {
+                "alice"
+            } else {
+                "bob"
+            };
+            signed(dir, time, who, &["play", &file, mv]);
         }
+    }
+    for (n, name) in ["g.yaml", "guerrilla.yaml", "insurrection.yaml"]
+        .iter()
+        .enumerate()
+    {
+        let path = dir.join(name);
+        step_through(&browser, dir, path.to_str().expect("UTF-8"), n);
     }
 }
 
