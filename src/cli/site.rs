@@ -91,9 +91,20 @@ fn game_page(path: &Path) -> Result<Option<String>, CliError> {
     }
 }
 
-/// A page name from the file's path: its letters, digits, `-` and `_`, the folders joined by
-/// `-`, one of its own among those `taken`.
+/// The longest page name before its `.html`: well under the 255 bytes a file name may have
+/// once the temporary name it is written under is added.
+const MAX_NAME: usize = 100;
+
+/// A page name from the file's path (from the current folder where it is under it): its
+/// letters, digits, `-` and `_` (anything else `_`), the folders joined by `-`, cut to
+/// [`MAX_NAME`] with a digest of the whole path where it is longer, and one of its own among
+/// those `taken`.
 fn page_name(path: &Path, taken: &mut BTreeSet<String>) -> String {
+    let here = std::env::current_dir().ok();
+    let path = here
+        .as_deref()
+        .and_then(|here| path.strip_prefix(here).ok())
+        .unwrap_or(path);
     let stem: String = path
         .with_extension("")
         .components()
@@ -112,10 +123,14 @@ fn page_name(path: &Path, taken: &mut BTreeSet<String>) -> String {
             }
         })
         .collect();
-    let stem = if stem.is_empty() {
-        "game".to_owned()
-    } else {
-        stem
+    let stem = match stem.len() {
+        0 => "game".to_owned(),
+        // ASCII by now: cut anywhere.
+        n if n > MAX_NAME => {
+            let digest = correspond::digest::Digest::of(path.to_string_lossy().as_bytes());
+            format!("{}-{}", &stem[..MAX_NAME - 17], &digest.to_string()[..16])
+        }
+        _ => stem,
     };
     let mut name = stem.clone();
     let mut n = 2;

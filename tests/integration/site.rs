@@ -118,3 +118,43 @@ fn a_site_of_nothing_is_refused() {
     );
     assert!(!dir.path().join("out").exists());
 }
+
+/// A file whose path is longer than a page's name may be: its page is named by the path's
+/// start and a digest of the whole, and the site is written.
+#[test]
+fn a_long_path_gives_a_short_page_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let deep = dir.path().join("a".repeat(120)).join("b".repeat(120));
+    std::fs::create_dir_all(&deep).expect("folders");
+    for name in ["x", "y"] {
+        std::fs::copy(
+            root.join("games/chess/morphy-opera-game-1858.yaml"),
+            deep.join(format!("{}{name}.yaml", "c".repeat(200))),
+        )
+        .expect("copy");
+    }
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(dir.path())
+            .args(["site", ".", "-o", "site"]),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "wrote index.html and 2 game pages into site\n", "")
+    );
+    let pages: Vec<String> = read_all(&dir.path().join("site"))
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| name != "index.html")
+        .collect();
+    assert_eq!(
+        pages.len(),
+        2,
+        "two names, told apart by their digests: {pages:?}"
+    );
+    for page in &pages {
+        assert_eq!(page.len(), 100 + ".html".len(), "{page}");
+        assert!(page.starts_with(&format!("{}-", "a".repeat(83))), "{page}");
+    }
+}
