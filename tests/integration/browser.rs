@@ -161,15 +161,8 @@ fn every_example_game_steps_through_in_a_real_browser() {
     let Some(browser) = chromium() else {
         return;
     };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut files: Vec<_> = std::fs::read_dir(root.join("games"))
-        .expect("games")
-        .flat_map(|d| std::fs::read_dir(d.expect("entry").path()).expect("a folder"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = crate::json::example_games();
     assert_eq!(files.len(), 18);
     for (n, file) in files.iter().enumerate() {
         step_through(&browser, dir.path(), file.to_str().expect("UTF-8"), n);

@@ -66,13 +66,7 @@ fn read(page: &str, what: &str) -> (ByRecord, ByRecord) {
 
 #[test]
 fn every_example_game_is_a_page_with_its_position_at_every_record() {
-    let mut files: Vec<_> = std::fs::read_dir(here().join("games"))
-        .expect("games")
-        .flat_map(|d| std::fs::read_dir(d.expect("entry").path()).expect("a folder"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = crate::json::example_games();
     for file in files {
         let name = file.to_str().expect("UTF-8");
         let page = stdout_of(&["html", name]);

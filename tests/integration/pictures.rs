@@ -57,13 +57,7 @@ fn check(svg: &str, what: &str) -> String {
 
 #[test]
 fn every_example_game_draws_as_a_standalone_svg_of_its_position() {
-    let mut files: Vec<_> = std::fs::read_dir(here().join("games"))
-        .expect("games")
-        .flat_map(|d| std::fs::read_dir(d.expect("entry").path()).expect("a folder"))
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    files.sort();
+    let files = crate::json::example_games();
     assert_eq!(files.len(), 18);
     for file in files {
         let name = file.to_str().expect("UTF-8");

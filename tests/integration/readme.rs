@@ -315,23 +315,7 @@ if bash -euo pipefail -c '{headers}'; then echo "the recipe passed two headers";
             .replace("P=duel.proof", "P=headers.proof")
             .replace('\'', "'\\''"),
     );
-    let dir = tempfile::tempdir().expect("temp dir");
-    let bin = assert_cmd::cargo::cargo_bin("correspond");
-    let out = std::process::Command::new("bash")
-        .args(["-euo", "pipefail", "-c", &script])
-        .current_dir(dir.path())
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.parent().expect("bin dir").display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .env("CORRESPOND_JOURNAL", dir.path().join("journal"))
-        .env_remove("CORRESPOND_SALT")
-        .output()
-        .expect("bash");
+    let out = run_recipe(&["-euo", "pipefail"], &script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
@@ -386,23 +370,7 @@ grep -q '^move: d2d3$' duel.proof
 echo "the recipe exited $?""#,
         keys = keys.display(),
     );
-    let dir = tempfile::tempdir().expect("temp dir");
-    let bin = assert_cmd::cargo::cargo_bin("correspond");
-    let out = std::process::Command::new("bash")
-        .args(["-c", &script])
-        .current_dir(dir.path())
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin.parent().expect("bin dir").display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .env("CORRESPOND_JOURNAL", dir.path().join("journal"))
-        .env_remove("CORRESPOND_SALT")
-        .output()
-        .expect("bash");
+    let out = run_recipe(&[], &script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
@@ -418,4 +386,27 @@ echo "the recipe exited $?""#,
         "{stdout}\n{stderr}"
     );
     assert!(stderr.contains("Signature verification failed"), "{stderr}");
+}
+
+/// A proof recipe's script run by bash with `options`, in a folder of its own, with this
+/// build's `correspond` first on the PATH and a journal of its own.
+fn run_recipe(options: &[&str], script: &str) -> std::process::Output {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bin = assert_cmd::cargo::cargo_bin("correspond");
+    std::process::Command::new("bash")
+        .args(options)
+        .args(["-c", script])
+        .current_dir(dir.path())
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.parent().expect("bin dir").display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("CORRESPOND_JOURNAL", dir.path().join("journal"))
+        .env_remove("CORRESPOND_SALT")
+        .output()
+        .expect("bash")
 }
