@@ -496,3 +496,37 @@ fn a_comment_has_one_spelling() {
         assert!(GameFile::parse(text.as_bytes()).is_err(), "{comment:?}");
     }
 }
+
+#[test]
+fn a_file_is_taken_for_a_game_file_by_an_ascii_trace_whatever_bytes_surround_it() {
+    let cases: [(&[u8], bool); 11] = [
+        (b"", true),
+        (b"# correspond game file\n", true),
+        (b"\xff\xfe# correspond\xc3\n", true),
+        (b"\xef\xbb\xbf---\nformat: x\nsignature: AAAA\n", true),
+        (b"seq: 1\r\nsignature: AAAA\r\n", true),
+        (
+            b"version: '3'\nservices:\n  web:\n    image: nginx\n",
+            false,
+        ),
+        // A trace broken by a byte that is not UTF-8 is no trace.
+        (b"corr\xffespond\n", false),
+        (b"x: 1\n  signature: AAAA\n", false),
+        (b"x signature: AAAA\n", false),
+        (b"\xc3\x28signature: AAAA\n", false),
+        (b"\xc3\nsignature: AAAA\n", true),
+    ];
+    for (bytes, expected) in cases {
+        assert_eq!(may_be_a_game_file(bytes), expected, "{bytes:?}");
+        // The same answer as the text with each stretch that is not UTF-8 replaced.
+        let text = String::from_utf8_lossy(bytes);
+        let by_text = bytes.is_empty()
+            || text.contains("correspond")
+            || text.lines().any(|l| l.starts_with("signature:"));
+        assert_eq!(by_text, expected, "{bytes:?}");
+    }
+    // Only the first GAME_FILE_SNIFF bytes are looked at.
+    let mut late = vec![b'x'; GAME_FILE_SNIFF];
+    late.extend_from_slice(b"\ncorrespond\n");
+    assert!(!may_be_a_game_file(&late));
+}

@@ -4,9 +4,9 @@
 //! spell them (see [`super::verify`]). Given the key, that spelling fixes every byte of the
 //! decoded signature but the last 64: the SSHSIG magic, version, key, namespace, empty reserved
 //! field, hash name, and the Ed25519 signature's own header. So a [`Verifier`] made once per key
-//! decodes the base64 (strictly: one text per byte string), compares the bytes before the
-//! signature with the ones it expects, and runs one Ed25519 verification, with no parsing,
-//! allocation or re-encoding. Whatever that path refuses is handed to [`super::verify`], the full
+//! compares the text of those bytes with the one it expects (base64 spells every whole group of
+//! three bytes one way), decodes only the rest (strictly: one text per byte string), and runs
+//! one Ed25519 verification, with no parsing, allocation or re-encoding. Whatever that path refuses is handed to [`super::verify`], the full
 //! decoding, which says why; the two paths accept exactly the same texts, which
 //! `src/sign/tests.rs` checks.
 
@@ -32,8 +32,11 @@ pub struct Verifier {
     /// The decoded Ed25519 key; `None` for bytes that are no point of the curve, which only the
     /// full decoding reports.
     point: Option<ed25519_dalek::VerifyingKey>,
-    /// The decoded signature's bytes before the 64 of the Ed25519 signature.
-    prefix: Vec<u8>,
+    /// The base64 of the whole three-byte groups of the bytes before the 64 of the Ed25519
+    /// signature: what every signature by this key starts with, character for character.
+    prefix_text: String,
+    /// Those bytes after their whole groups, which come out of decoding the rest.
+    prefix_rest: Vec<u8>,
 }
 
 /// Appends an SSH string: a 32-bit big-endian length, then the bytes.
@@ -66,10 +69,12 @@ impl Verifier {
         );
         put_string(&mut prefix, algorithm);
         prefix.extend_from_slice(&u32::try_from(SIGNATURE_LEN).expect("64").to_be_bytes());
+        let whole = prefix.len() - prefix.len() % 3;
         Verifier {
             key: key.clone(),
             point,
-            prefix,
+            prefix_text: Base64::encode_string(&prefix[..whole]),
+            prefix_rest: prefix[whole..].to_vec(),
         }
     }
 
@@ -97,12 +102,18 @@ impl Verifier {
         let Some(point) = &self.point else {
             return false;
         };
-        let mut buffer = [0u8; MAX_DECODED];
-        // Base64ct refuses any text that is not the canonical encoding of what it decodes to.
-        let Ok(decoded) = Base64::decode(base64, &mut buffer) else {
+        // Base64 decodes each group of four characters on its own, and base64ct refuses any
+        // text that is not the canonical encoding of what it decodes to: so the whole text
+        // decodes to the expected bytes and a signature exactly when it starts with their
+        // groups' text and the rest decodes to the remaining bytes and the signature.
+        let Some(rest) = base64.strip_prefix(self.prefix_text.as_str()) else {
             return false;
         };
-        let Some(signature) = decoded.strip_prefix(self.prefix.as_slice()) else {
+        let mut buffer = [0u8; MAX_DECODED];
+        let Ok(decoded) = Base64::decode(rest, &mut buffer) else {
+            return false;
+        };
+        let Some(signature) = decoded.strip_prefix(self.prefix_rest.as_slice()) else {
             return false;
         };
         let Ok(signature) = <[u8; SIGNATURE_LEN]>::try_from(signature) else {
