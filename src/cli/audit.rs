@@ -1,8 +1,8 @@
 //! `correspond audit`: check a game file's git history, commit by commit; or every game file a
 //! folder's history holds or held.
 
-use super::CliError;
 use super::error::ExitStatus;
+use super::{CliError, count};
 use crate::cli::Out;
 use correspond::audit::{HistoryError, Report, audit_history};
 use correspond::git::History;
@@ -264,14 +264,5 @@ fn added(range: &std::ops::Range<usize>, records: &[String]) -> String {
         what
     } else {
         format!("{what}: {}", shown.join(", "))
-    }
-}
-
-/// `1 commit`, `2 commits`.
-fn count(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
     }
 }

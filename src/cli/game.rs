@@ -122,6 +122,24 @@ pub(crate) struct Played<G: CliGame> {
     pub ended: Option<(usize, G::Outcome)>,
 }
 
+impl<G: CliGame> Played<G> {
+    /// Where the line went past the end of the game, the line that says so, so that nobody
+    /// takes the line for a game.
+    pub(crate) fn played_on(&self) -> Option<String> {
+        let (after, outcome) = self.ended.as_ref()?;
+        if *after == self.line.moves().len() {
+            return None;
+        }
+        let when = match after {
+            0 => "the game was over before the first move".to_owned(),
+            n => format!("the game was over after move {n}"),
+        };
+        Some(format!(
+            "{when} ({outcome}); the moves after it were played on, as `moves` lists them"
+        ))
+    }
+}
+
 /// Plays `moves` from `start`, stopping at the first that cannot be played, with the move's
 /// number (from 1) and the reason. A move after the game has ended is played when the position
 /// has it among its moves (a drawn chess position), and refused with the ending when it has

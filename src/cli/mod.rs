@@ -124,6 +124,15 @@ enum Command {
     Man(man::Args),
 }
 
+/// `1 commit`, `2 commits`.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// How many threads the checking of signatures may use: one per core. Results never depend on
 /// it (see `src/replay/check.rs`).
 pub(crate) fn cores() -> usize {

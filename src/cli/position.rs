@@ -29,16 +29,8 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         if let Some(outcome) = line.outcome() {
             writeln!(out, "{outcome}")?;
         }
-        // Played on past the end of the game: said, so that nobody takes the line for a game.
-        if let Some((after, outcome)) = played.ended.filter(|(after, _)| *after < args.moves.len()) {
-            let when = match after {
-                0 => "the game was over before the first move".to_owned(),
-                n => format!("the game was over after move {n}"),
-            };
-            writeln!(
-                out,
-                "{when} ({outcome}); the moves after it were played on, as `moves` lists them"
-            )?;
+        if let Some(note) = played.played_on() {
+            writeln!(out, "{note}")?;
         }
         Ok(())
     })

@@ -149,17 +149,22 @@ fn missing(path: &Path, e: &std::io::Error) -> CliError {
     if near.is_empty() {
         return error.hint("check the path; `correspond new` starts a game file");
     }
+    error.hint(did_you_mean(&near))
+}
+
+/// `did you mean `c.yaml`?`, of the names [`near_names`] found (at least one).
+pub(crate) fn did_you_mean(near: &[PathBuf]) -> String {
     let near: Vec<String> = near
         .iter()
         .map(|p| format!("`{}`", correspond::text::path(p)))
         .collect();
-    error.hint(format!("did you mean {}?", near.join(" or ")))
+    format!("did you mean {}?", near.join(" or "))
 }
 
 /// The files beside `path` whose names are nearly its name: the other spelling of the YAML
 /// extension, or at most two letters added, removed or changed; the closest first, at most
 /// three.
-fn near_names(path: &Path) -> Vec<PathBuf> {
+pub(crate) fn near_names(path: &Path) -> Vec<PathBuf> {
     let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
         return Vec::new();
     };
@@ -201,7 +206,7 @@ fn near_names(path: &Path) -> Vec<PathBuf> {
 }
 
 /// The least number of characters added, removed or changed that make `a` into `b`.
-fn edits(a: &str, b: &str) -> usize {
+pub(crate) fn edits(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

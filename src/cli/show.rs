@@ -72,9 +72,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         }
         return with_game!(name, G => {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
-            let line = game::play_moves(start, &args.moves, &args.variants)?.line;
+            let played = game::play_moves(start, &args.moves, &args.variants)?;
             let view = View { charset, flipped: args.flip };
-            draw(&Drawn { line: &line, view, file: None }, args.output(), out)
+            draw(&Drawn { line: &played.line, view, file: None }, args.output(), out)?;
+            match (args.output(), played.played_on()) {
+                (Output::Terminal, Some(note)) => Ok(writeln!(out, "{note}")?),
+                _ => Ok(()),
+            }
         });
     }
     if args.position.is_some() || !args.moves.is_empty() {
@@ -85,6 +89,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         )));
     }
     let path = Path::new(&args.target);
+    if let Some(error) = super::target::neither_game_nor_file(path) {
+        return Err(error);
+    }
     let (kind, bytes) = record::read_game(path)?;
     with_game!(kind, G => show_file::<G>(path, &bytes, args, charset, out))
 }

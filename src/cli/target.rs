@@ -4,6 +4,7 @@
 
 use super::CliError;
 use super::game::{CliGame, GameKind, PositionArgs, Target, start};
+use std::path::Path;
 
 impl PositionArgs {
     /// The game these arguments name, and the file's bytes when they name a game file.
@@ -17,14 +18,8 @@ impl PositionArgs {
                          position and variants",
                     ));
                 }
-                // A bare word that is no file was meant as a game: say what games there are.
-                let word = path.extension().is_none() && path.components().count() == 1;
-                if word && !path.exists() {
-                    return Err(CliError::usage(format!(
-                        "`{}` is neither a game ({}) nor a game file",
-                        correspond::text::path(path),
-                        GameKind::names_in_words().replace(" and ", " or ")
-                    )));
+                if let Some(error) = neither_game_nor_file(path) {
+                    return Err(error);
                 }
                 let (kind, bytes) = super::record::read_game(path)?;
                 Ok((kind, Some(bytes)))
@@ -43,4 +38,28 @@ impl PositionArgs {
             _ => start(self.position.as_deref(), &self.variants),
         }
     }
+}
+
+/// A bare word that is no file was meant as a game: the error that says what games there are,
+/// and the one it nearly names. `None` for anything else, which is read as a game file.
+pub(crate) fn neither_game_nor_file(path: &Path) -> Option<CliError> {
+    let word = path.extension().is_none() && path.components().count() == 1;
+    if !word || path.exists() {
+        return None;
+    }
+    let error = CliError::usage(format!(
+        "`{}` is neither a game ({}) nor a game file",
+        correspond::text::path(path),
+        GameKind::names_in_words().replace(" and ", " or ")
+    ));
+    let typed = path.to_string_lossy().to_lowercase();
+    let near = GameKind::ALL
+        .iter()
+        .map(|kind| (super::record::edits(&typed, kind.name()), kind.name()))
+        .filter(|&(distance, _)| distance <= 2)
+        .min();
+    Some(match near {
+        Some((_, name)) => error.hint(format!("did you mean `{name}`?")),
+        None => error,
+    })
 }

@@ -42,13 +42,27 @@ pub(crate) fn check(files: &[PathBuf]) -> Vec<Checked> {
     };
     correspond::parallel::map_in_order(files, at_once, |path| {
         match correspond::log::read_limited(path) {
-            Err(e) => Checked::Unreadable(e.to_string()),
+            Err(e) => Checked::Unreadable(unreadable(path, &e)),
             Ok(bytes) => match replay::verify_with(&bytes, per_file) {
                 Ok(summary) => Checked::Valid(Box::new(summary)),
                 Err(e) => Checked::Invalid(e),
             },
         }
     })
+}
+
+/// Why a file cannot be read, in words: for a file that is not there, with the names beside it
+/// that are nearly its name.
+fn unreadable(path: &Path, e: &std::io::Error) -> String {
+    let near = match e.kind() {
+        std::io::ErrorKind::NotFound => super::record::near_names(path),
+        _ => Vec::new(),
+    };
+    if near.is_empty() {
+        e.to_string()
+    } else {
+        format!("{e}; {}", super::record::did_you_mean(&near))
+    }
 }
 
 /// The exit status of a check: 2 if a file cannot be read, 1 if one is invalid, else 0.
@@ -142,8 +156,9 @@ fn describe(s: &Summary) -> String {
         .clone()
         .unwrap_or_else(|| format!("in progress, {}", s.status));
     format!(
-        "{}, {a} ({a_side}) v {b} ({b_side}), {} records: {state}",
-        s.game, s.records
+        "{}, {a} ({a_side}) v {b} ({b_side}), {}: {state}",
+        s.game,
+        super::count(s.records, "record")
     )
 }
 

@@ -206,6 +206,38 @@ fn typed_moves_are_invalid_illegal_or_ambiguous() {
          the game was over before the first move (draw: insufficient material); the moves \
          after it were played on, as `moves` lists them\n"
     );
+    // `show` draws that line and says the same under it; its JSON and SVG carry the outcome.
+    assert_eq!(
+        stdout_of(&[
+            "show",
+            "chess",
+            "--position",
+            dead,
+            "e1d1",
+            "Kd5",
+            "--ascii"
+        ]),
+        "Chess, white to move\n\
+         \n    a b c d e f g h\n\
+         \x208  . . . . . . . .  8\n\
+         \x207  . . . . . . . .  7\n\
+         \x206  . . . . . . . .  6\n\
+         \x205  . . . k . . . .  5\n\
+         \x204  . . . . . . . .  4\n\
+         \x203  . . . . . . . .  3\n\
+         \x202  . . . . . . . .  2\n\
+         \x201  . . . K . B . .  1\n\
+         \x20\x20\x20\x20a b c d e f g h\n\
+         \n\
+         last move: Kd5\n\
+         game over: draw: insufficient material\n\
+         position: 8/8/8/3k4/8/8/8/3K1B2 w - - 2 2\n\
+         moves: 1. Kd1 Kd5\n\
+         the game was over before the first move (draw: insufficient material); the moves \
+         after it were played on, as `moves` lists them\n"
+    );
+    let json = stdout_of(&["show", "chess", "--position", dead, "e1d1", "Kd5", "--json"]);
+    assert!(!json.contains("played on"), "{json}");
     // A move the drawn position does not have is refused for itself, not for the draw.
     assert_eq!(
         failure(

@@ -166,6 +166,27 @@ fn usage_errors_exit_with_2() {
         "error: `checkers` is neither a game (campaign, guerrilla, insurrection or chess) nor a \
          game file\n"
     );
+    // A word nearly a game's name, to every command that takes a game or a game file.
+    for command in ["moves", "position", "show", "perft"] {
+        for (typed, meant) in [
+            ("chesss", "chess"),
+            ("Campaign", "campaign"),
+            ("gurilla", "guerrilla"),
+        ] {
+            let mut args = vec![command, typed];
+            if command == "perft" {
+                args.push("1");
+            }
+            assert_eq!(
+                failure(&args, 2),
+                format!(
+                    "error: `{typed}` is neither a game (campaign, guerrilla, insurrection or \
+                     chess) nor a game file\nhint: did you mean `{meant}`?\n"
+                ),
+                "{args:?}"
+            );
+        }
+    }
     failure(&["moves", "campaign", "--fast"], 2);
     failure(&["perft", "campaign"], 2);
     failure(&["perft", "campaign", "-1"], 2);

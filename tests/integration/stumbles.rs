@@ -75,6 +75,33 @@ fn a_missing_file_suggests_the_names_nearly_its_own() {
         "error: tournament.yaml: No such file or directory (os error 2)\nhint: check the path; \
          `correspond new` starts a game file\n",
     );
+    // The commands over many files name the near names on the file's own line, and go on.
+    assert_eq!(
+        run(
+            dir,
+            &["verify", "club/round1.yaml", "g.yaml", "tournament.yaml"]
+        ),
+        (
+            2,
+            "club/round1.yaml: cannot read: No such file or directory (os error 2); did you mean \
+             `club/round-1.yaml`?\n\
+             g.yaml: valid: chess, alice (white) v bob (black), 1 record: in progress, alice \
+             (white) to move\n\
+             tournament.yaml: cannot read: No such file or directory (os error 2)\n\
+             3 files: 1 valid, 0 invalid, 2 unreadable\n"
+                .to_owned(),
+            String::new()
+        )
+    );
+    assert_eq!(
+        run(dir, &["games", "g.yml"]),
+        (
+            2,
+            "g.yml: cannot read: No such file or directory (os error 2); did you mean `g.yaml`?\n"
+                .to_owned(),
+            String::new()
+        )
+    );
 }
 
 #[test]
