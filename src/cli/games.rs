@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 
 /// List the games under folders (a repository, a club's folder) or named files: the game, the
 /// players, whose turn it is and the command they run, the deadline where there is a clock, and
-/// the time of the last record. Files found in folders that are not game files are passed
-/// over. Exit code: as `verify`'s.
+/// the time of the last record. Copies of one game that fork (a race, or one player's two
+/// records at one place: equivocation) are named after the list. Files found in folders that
+/// are not game files are passed over. Exit code: as `verify`'s.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Folders or game files; without any, the current folder.
@@ -38,6 +39,19 @@ pub(crate) struct Args {
 struct Listed {
     path: PathBuf,
     game: Checked,
+    /// The other copies of its game it forks with (see `src/cli/copies.rs`).
+    forks: Vec<ForkRow>,
+}
+
+/// Another copy of a file's game that forks with it, in `games --json`.
+#[derive(Clone, Serialize)]
+struct ForkRow {
+    /// The other copy.
+    with: String,
+    /// The first record that differs.
+    record: usize,
+    /// Whether one player signed both records there.
+    equivocation: bool,
 }
 
 impl Listed {
@@ -53,15 +67,41 @@ impl Listed {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let (files, passed) = super::verify::gather(&args.paths);
     let games = super::verify::check(&files);
+    let forks = super::copies::forks(&files, &games);
     // Found under the current folder, named from it: `g.yaml`, not `./g.yaml`.
-    let mut listed: Vec<Listed> = files
-        .into_iter()
+    let named: Vec<PathBuf> = files
+        .iter()
+        .map(|path| {
+            path.strip_prefix(".")
+                .map_or(path.clone(), Path::to_path_buf)
+        })
+        .collect();
+    let fork_lines: Vec<(usize, usize, String)> = forks
+        .iter()
+        .map(|f| (f.a, f.b, super::copies::words(f, &named[f.a], &named[f.b])))
+        .collect();
+    let mut listed: Vec<Listed> = named
+        .iter()
         .zip(games)
-        .map(|(path, game)| Listed {
-            path: path
-                .strip_prefix(".")
-                .map_or(path.clone(), Path::to_path_buf),
+        .enumerate()
+        .map(|(i, (path, game))| Listed {
+            path: path.clone(),
             game,
+            forks: forks
+                .iter()
+                .filter_map(|f| {
+                    let with = match i {
+                        _ if i == f.a => f.b,
+                        _ if i == f.b => f.a,
+                        _ => return None,
+                    };
+                    Some(ForkRow {
+                        with: named[with].to_string_lossy().into_owned(),
+                        record: f.fork.document,
+                        equivocation: f.fork.equivocation,
+                    })
+                })
+                .collect(),
         })
         .collect();
     let status = super::verify::exit_status(listed.iter().map(|l| &l.game));
@@ -89,6 +129,15 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     } else {
         for l in &listed {
             write_text(l, out)?;
+        }
+        // A fork is said once, where either copy is listed.
+        for (a, b, line) in &fork_lines {
+            if listed
+                .iter()
+                .any(|l| l.path == named[*a] || l.path == named[*b])
+            {
+                writeln!(out, "{line}")?;
+            }
         }
         if listed.is_empty() {
             writeln!(
@@ -202,6 +251,9 @@ struct Row<'a> {
     last_record: Option<Option<&'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<Option<&'a str>>,
+    /// The other copies of this game that fork with this one; left out where there are none.
+    #[serde(skip_serializing_if = "<[ForkRow]>::is_empty")]
+    forks: &'a [ForkRow],
 }
 
 #[derive(Serialize)]
@@ -232,6 +284,7 @@ impl<'a> Row<'a> {
                 deadline: None,
                 last_record: None,
                 result: None,
+                forks: &[],
             };
         };
         Row {
@@ -256,6 +309,7 @@ impl<'a> Row<'a> {
             ),
             last_record: Some(game.last_time.as_ref().map(Timestamp::as_str)),
             result: Some(game.result.as_deref()),
+            forks: &listed.forks,
             file,
         }
     }

@@ -16,6 +16,7 @@ mod clocks;
 mod commit;
 mod compare;
 mod completions;
+mod copies;
 mod error;
 mod extract;
 mod flip;

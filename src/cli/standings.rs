@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 /// for each game, each player (a key, with the names it played under) with games played, won,
 /// drawn and lost, points (a win 1, a draw ½) and games still going on, most points first; then
 /// each key's balance over the games played for stakes. A game is counted once however many
-/// copies of it there are; one whose copies end differently is named and not counted. Files
-/// that do not verify are named and not counted. Exit code: as `verify`'s.
+/// copies of it there are; one whose copies end differently, or fork (each verifies, and they
+/// differ from a record on), is named and not counted. Files that do not verify are named and
+/// not counted. Exit code: as `verify`'s.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Folders or game files; without any, the current folder.
@@ -33,6 +34,16 @@ struct Json<'a> {
     ledger: &'a Ledger,
     /// The files not counted: invalid or unreadable, with why.
     not_counted: Vec<NotCounted>,
+    /// Copies of one game that fork: the game is not counted.
+    forks: Vec<ForkJson>,
+}
+
+#[derive(Serialize)]
+struct ForkJson {
+    game: String,
+    files: [String; 2],
+    record: usize,
+    equivocation: bool,
 }
 
 #[derive(Serialize)]
@@ -45,13 +56,24 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let (files, passed) = super::verify::gather(&args.paths);
     let checked = super::verify::check(&files);
     let status = super::verify::exit_status(&checked);
-    let valid: Vec<&correspond::replay::Summary> = checked
+    let forks = super::copies::forks(&files, &checked);
+    let summary = |i: usize| match &checked[i] {
+        Checked::Valid(s) => Some(&**s),
+        _ => None,
+    };
+    // A game whose copies fork has no one result to count, whatever each copy says.
+    let forked: std::collections::BTreeSet<[u8; 32]> = forks
         .iter()
-        .filter_map(|c| match c {
-            Checked::Valid(s) => Some(&**s),
-            _ => None,
-        })
+        .filter_map(|f| summary(f.a).map(|s| s.game_id.0))
         .collect();
+    let valid: Vec<&correspond::replay::Summary> = (0..checked.len())
+        .filter_map(summary)
+        .filter(|s| !forked.contains(&s.game_id.0))
+        .collect();
+    let named = |i: usize| {
+        let file = &files[i];
+        file.strip_prefix(".").unwrap_or(file).to_path_buf()
+    };
     let table = standings(valid.iter().copied());
     let balances = ledger(valid.iter().copied());
     let not_counted: Vec<NotCounted> = files
@@ -75,6 +97,15 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             standings: &table,
             ledger: &balances,
             not_counted,
+            forks: forks
+                .iter()
+                .map(|f| ForkJson {
+                    game: summary(f.a).map_or(String::new(), |s| s.game_id.to_string()),
+                    files: [f.a, f.b].map(|i| named(i).to_string_lossy().into_owned()),
+                    record: f.fork.document,
+                    equivocation: f.fork.equivocation,
+                })
+                .collect(),
         };
         let text =
             serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
@@ -99,6 +130,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             "game {id} is here more than once with different results, and is not counted \
              (`correspond compare` tells the copies apart)"
         )?;
+    }
+    for f in &forks {
+        let words = super::copies::words(f, &named(f.a), &named(f.b));
+        writeln!(out, "not counted: {words}")?;
     }
     for n in &not_counted {
         writeln!(

@@ -242,7 +242,14 @@ fn the_move_list_is_numbered_from_the_position_and_wrapped() {
         ],
     );
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.ends_with("moves: 7... Kd5 8. Kd2 Ke4\n"), "{out}");
+    // A drawn position, played on: said under the list.
+    assert!(
+        out.ends_with(
+            "moves: 7... Kd5 8. Kd2 Ke4\nthe game was over before the first move (draw: \
+             insufficient material); the moves after it were played on, as `moves` lists them\n"
+        ),
+        "{out}"
+    );
     let (code, out, err) = run(
         here(),
         home.path(),

@@ -136,3 +136,154 @@ fn the_standings_json_is_held_to_its_schema() {
     wrong.as_object_mut().expect("an object").remove("tables");
     assert!(!validator.is_valid(&wrong));
 }
+
+/// `sign`, from a second machine of the signer's, whose signing journal knows nothing of the
+/// first's: how one player comes to sign two records at one place.
+fn sign_elsewhere(dir: &Path, who: &str, args: &[&str]) {
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-01T00:00:00Z")
+            .env("CORRESPOND_JOURNAL", dir.join(format!("{who}-laptop")))
+            .args(args)
+            .arg("--key")
+            .arg(keys_dir().join(who))
+            .arg("--no-commit"),
+    );
+    assert_eq!(code, 0, "{who} {args:?}: {err}");
+}
+
+#[test]
+fn copies_that_fork_are_named_by_games_and_not_counted_by_the_standings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    club(dir);
+    std::fs::remove_file(dir.join("broken.yaml")).expect("remove");
+    // bob moves in bob-carol.yaml and, on his laptop, otherwise in a copy: equivocation.
+    std::fs::copy(
+        dir.join("bob-carol.yaml"),
+        dir.join("copies/bob-carol.yaml"),
+    )
+    .expect("copy");
+    sign(dir, "bob", &["play", "bob-carol.yaml", "e4"]);
+    sign_elsewhere(dir, "bob", &["play", "copies/bob-carol.yaml", "d4"]);
+    // A race: bob resigns in one copy of a new game while carol moves in another.
+    chess(dir, "race.yaml", "carol", "bob");
+    std::fs::copy(dir.join("race.yaml"), dir.join("copies/race.yaml")).expect("copy");
+    sign(dir, "carol", &["play", "race.yaml", "e4"]);
+    sign(dir, "bob", &["resign", "copies/race.yaml"]);
+    let equivocation = "bob-carol.yaml and copies/bob-carol.yaml are copies of one game that \
+                        fork at record 2: EQUIVOCATION: bob signed a different record 2 in each \
+                        (`correspond compare bob-carol.yaml copies/bob-carol.yaml` writes the \
+                        proof)";
+    let race = "copies/race.yaml and race.yaml are copies of one game that fork at record 2, \
+                signed by bob in one and carol in the other (`correspond compare \
+                copies/race.yaml race.yaml` says which stands)";
+    let (code, out, err) = run(dir, &["standings"]);
+    let [alice, bob, carol] = ["alice", "bob", "carol"].map(fingerprint);
+    assert_eq!(
+        (code, out, err),
+        (
+            0,
+            format!(
+                "chess (2 games)\n       points  played  won  drawn  lost  going on  player\n\
+                 \x20  1.      1½       2    1      1     0         0  alice {alice}\n\
+                 \x20  2.       ½       1    0      1     0         0  carol {carol}\n\
+                 \x20  3.       0       1    0      0     1         0  bob {bob}\n\
+                 not counted: {equivocation}\n\
+                 not counted: {race}\n\
+                 passed over 1 file that is not a game file: compose.yml\n"
+            ),
+            String::new()
+        )
+    );
+    let (code, out, err) = run(dir, &["games"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.ends_with(&format!(
+            "{equivocation}\n{race}\npassed over 1 file that is not a game file: compose.yml\n"
+        )),
+        "{out}"
+    );
+    // With --mine, only the forks of the games listed: bob's move is awaited in a copy of the
+    // race, and not in either copy of the game he equivocated in.
+    let bob_pub = keys_dir().join("bob.pub");
+    let (code, out, err) = run(
+        dir,
+        &["games", "--mine", "--key", bob_pub.to_str().expect("UTF-8")],
+    );
+    assert_eq!(
+        (code, out, err),
+        (
+            0,
+            format!(
+                "race.yaml: chess, carol (white) v bob (black)\n\
+                 \x20 bob (black) to move; last record 2026-03-01T00:00:00Z\n\
+                 \x20 next: bob (black): correspond play race.yaml MOVE\n\
+                 {race}\n\
+                 passed over 1 file that is not a game file: compose.yml\n"
+            ),
+            String::new()
+        )
+    );
+    // Each copy's JSON row names the other, under the schemas.
+    let (_, out, _) = run(dir, &["games", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let forks: Vec<(String, serde_json::Value)> = json
+        .as_array()
+        .expect("an array")
+        .iter()
+        .filter(|row| row.get("forks").is_some())
+        .map(|row| {
+            (
+                row["file"].as_str().expect("a file").to_owned(),
+                row["forks"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        forks,
+        [
+            ("bob-carol.yaml", "copies/bob-carol.yaml", true),
+            ("copies/bob-carol.yaml", "bob-carol.yaml", true),
+            ("copies/race.yaml", "race.yaml", false),
+            ("race.yaml", "copies/race.yaml", false),
+        ]
+        .map(|(file, with, equivocation)| (
+            file.to_owned(),
+            serde_json::json!([{ "with": with, "record": 2, "equivocation": equivocation }])
+        ))
+    );
+    let (_, standings, _) = run(dir, &["standings", "--json"]);
+    let standings: serde_json::Value = serde_json::from_str(&standings).expect("JSON");
+    assert_eq!(
+        standings["forks"]
+            .as_array()
+            .expect("forks")
+            .iter()
+            .map(|f| (
+                f["files"].clone(),
+                f["record"].clone(),
+                f["equivocation"].clone()
+            ))
+            .collect::<Vec<_>>(),
+        [
+            (
+                serde_json::json!(["bob-carol.yaml", "copies/bob-carol.yaml"]),
+                2.into(),
+                true.into()
+            ),
+            (
+                serde_json::json!(["copies/race.yaml", "race.yaml"]),
+                2.into(),
+                false.into()
+            ),
+        ]
+    );
+    for (schema, value) in [
+        ("games.schema.json", &json),
+        ("standings.schema.json", &standings),
+    ] {
+        crate::json::valid(&crate::json::validator(schema), value);
+    }
+}

@@ -1,0 +1,70 @@
+//! Copies of one game among the files a listing was given: a club's folder, or a repository
+//! with each player's copy checked out side by side. Each copy can verify on its own while two
+//! of them fork, and then neither is the game: one player signed two different records at one
+//! place (equivocation), or both players appended at once (a race that the crossing rule
+//! settles). `games` and `standings` say so rather than list or count either copy as the game.
+
+use super::verify::Checked;
+use correspond::fork::{self, Fork, Relation};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Two files, by their index among those checked, that are copies of one game and fork.
+pub(crate) struct Forked {
+    pub a: usize,
+    pub b: usize,
+    pub fork: Box<Fork>,
+}
+
+/// The pairs of valid files among `files` (checked as `checked` says) that are copies of one
+/// game and fork, in the order of the files. Copies are read again only where a game has more
+/// than one; one that can no longer be read or compared (changed since) is passed over.
+pub(crate) fn forks(files: &[PathBuf], checked: &[Checked]) -> Vec<Forked> {
+    let mut by_game: BTreeMap<[u8; 32], Vec<usize>> = BTreeMap::new();
+    for (i, c) in checked.iter().enumerate() {
+        if let Checked::Valid(summary) = c {
+            by_game.entry(summary.game_id.0).or_default().push(i);
+        }
+    }
+    let mut forked = Vec::new();
+    for copies in by_game.values().filter(|copies| copies.len() > 1) {
+        let bytes: Vec<(usize, Vec<u8>)> = copies
+            .iter()
+            .filter_map(|&i| Some((i, correspond::log::read_limited(&files[i]).ok()?)))
+            .collect();
+        for (n, (a, a_bytes)) in bytes.iter().enumerate() {
+            for (b, b_bytes) in &bytes[n + 1..] {
+                if let Ok(Relation::Fork(fork)) = fork::compare(a_bytes, b_bytes) {
+                    forked.push(Forked { a: *a, b: *b, fork });
+                }
+            }
+        }
+    }
+    forked.sort_by_key(|f| (f.a, f.b));
+    forked
+}
+
+/// What a listing says of a fork, in one line: where, who signed, and what to run.
+pub(crate) fn words(forked: &Forked, a: &Path, b: &Path) -> String {
+    let (a, b) = (correspond::text::path(a), correspond::text::path(b));
+    let fork = &forked.fork;
+    let [(signer_a, _), (signer_b, _)] = &fork.records;
+    let (signer_a, signer_b) = (
+        correspond::text::escape(signer_a),
+        correspond::text::escape(signer_b),
+    );
+    let n = fork.document;
+    if fork.equivocation {
+        format!(
+            "{a} and {b} are copies of one game that fork at record {n}: EQUIVOCATION: \
+             {signer_a} signed a different record {n} in each (`correspond compare {a} {b}` \
+             writes the proof)"
+        )
+    } else {
+        format!(
+            "{a} and {b} are copies of one game that fork at record {n}, signed by {signer_a} \
+             in one and {signer_b} in the other (`correspond compare {a} {b}` says which \
+             stands)"
+        )
+    }
+}
