@@ -491,12 +491,21 @@ fn report<G: CliGame>(
         Ok(())
     };
     if received.added.is_empty() {
-        writeln!(
-            out,
-            "nothing new: {} already holds every record received (records 0 to {})",
-            correspond::text::path(path),
-            file.documents() - 1
-        )?;
+        let shown = correspond::text::path(path);
+        let last = file.documents() - 1;
+        if received.passed_over.is_empty() {
+            writeln!(
+                out,
+                "nothing new: {shown} already holds every record received (records 0 to {last})"
+            )?;
+        } else {
+            // Passed over is received too: not "every record received".
+            writeln!(
+                out,
+                "nothing taken: {shown} holds records 0 to {last}, and the records received \
+                 that it does not hold cannot be taken:"
+            )?;
+        }
         skipped(out)?;
         return Ok(None);
     }
