@@ -20,6 +20,62 @@ pub(crate) fn parser() -> impl clap::builder::TypedValueParser<Value = GameKind>
     })
 }
 
+/// The parser of an argument whose meaning depends on the game (a side, a variant): it takes
+/// any text, since what the game allows is checked once the game is known, with a message
+/// naming that game's own; it offers `values`, every game's, to shell completion.
+#[derive(Clone)]
+pub(crate) struct Offered(Vec<String>);
+
+impl Offered {
+    /// Every game's sides, and `toss`.
+    pub(crate) fn sides() -> Offered {
+        use correspond::replay::Protocol as _;
+        let mut sides: Vec<String> = GameKind::ALL
+            .iter()
+            .flat_map(|kind| with_game!(*kind, G => G::SIDES.iter().map(ToString::to_string).collect::<Vec<_>>()))
+            .chain([correspond::replay::TOSS.to_owned()])
+            .collect();
+        sides.sort();
+        sides.dedup();
+        Offered(sides)
+    }
+
+    /// Every game's variants.
+    pub(crate) fn variants() -> Offered {
+        use correspond::replay::Protocol as _;
+        let mut names: Vec<String> = GameKind::ALL
+            .iter()
+            .flat_map(|kind| with_game!(*kind, G => G::OPTIONS.iter().map(|o| o.name.to_owned()).collect::<Vec<_>>()))
+            .collect();
+        names.sort();
+        names.dedup();
+        Offered(names)
+    }
+}
+
+impl clap::builder::TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            self.0
+                .iter()
+                .map(|v| clap::builder::PossibleValue::new(v.clone())),
+        ))
+    }
+}
+
 /// A game by its name, or a game file (whose game and current position are meant).
 #[derive(Clone, Debug)]
 pub(crate) enum Target {
@@ -49,6 +105,8 @@ pub(crate) struct PositionArgs {
     #[arg(
         long = "variant",
         value_name = "NAME",
+        value_parser = Offered::variants(),
+        hide_possible_values = true,
         help = help::variants("Play a variant whose rules the position string does not show")
     )]
     pub variants: Vec<String>,

@@ -41,7 +41,12 @@ pub(crate) struct Args {
     #[arg(long, value_name = "GAME", value_parser = game::parser())]
     game: Option<GameKind>,
     /// A variant of the game (insurrection: assassination).
-    #[arg(long = "variant", value_name = "NAME")]
+    #[arg(
+        long = "variant",
+        value_name = "NAME",
+        value_parser = game::Offered::variants(),
+        hide_possible_values = true
+    )]
     variants: Vec<String>,
     /// Do not commit the new file to git, even inside a git work tree.
     #[arg(long)]

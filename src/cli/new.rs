@@ -26,7 +26,12 @@ pub(crate) struct Args {
     /// Your name, as the game's records will name you.
     #[arg(long)]
     name: String,
-    #[arg(long, help = game::help::sides())]
+    #[arg(
+        long,
+        value_parser = game::Offered::sides(),
+        hide_possible_values = true,
+        help = game::help::sides()
+    )]
     side: String,
     /// Your opponent's name.
     #[arg(long)]
@@ -37,6 +42,8 @@ pub(crate) struct Args {
     #[arg(
         long = "variant",
         value_name = "NAME",
+        value_parser = game::Offered::variants(),
+        hide_possible_values = true,
         help = game::help::variants("Turn a variant on")
     )]
     variants: Vec<String>,

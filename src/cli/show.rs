@@ -29,7 +29,12 @@ pub(crate) struct Args {
     position: Option<String>,
     /// With a game: play a variant the position string does not show (insurrection:
     /// assassination).
-    #[arg(long = "variant", value_name = "NAME")]
+    #[arg(
+        long = "variant",
+        value_name = "NAME",
+        value_parser = game::Offered::variants(),
+        hide_possible_values = true
+    )]
     variants: Vec<String>,
     /// With a game: moves to play first, in order.
     #[arg(value_name = "MOVE")]

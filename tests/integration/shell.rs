@@ -54,6 +54,22 @@ fn bash_completes_commands_options_and_values() {
         bash_completes(&["correspond", "new", "chess", "g.yaml", "--time"]),
         ["--time-control"]
     );
+    // A side and a variant: every game's, checked against the game's own once it is known.
+    assert_eq!(
+        bash_completes(&["correspond", "new", "chess", "g.yaml", "--side", ""]),
+        ["black", "coin", "guerrilla", "heads", "tails", "toss", "white"]
+    );
+    assert_eq!(
+        bash_completes(&["correspond", "new", "chess", "g.yaml", "--side", "t"]),
+        ["tails", "toss"]
+    );
+    for command in ["new", "moves", "show", "import-pgn"] {
+        assert_eq!(
+            bash_completes(&["correspond", command, "--variant", "a"]),
+            ["assassination"],
+            "{command}"
+        );
+    }
     assert_eq!(
         bash_completes(&["correspond", "completions", ""]),
         [
