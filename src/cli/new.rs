@@ -186,7 +186,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         time_control: args.time_control,
         leave_days: args.leave.unwrap_or(0),
         arbiter,
-        tags: tags::<G>(&args.tags, mine == TOSS)?,
+        tags: tags::<G>(&args.tags, mine == TOSS, args.time_control.is_some())?,
     };
     if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
         // The binding is the header's bytes before its commitment line, which the value of the
@@ -264,6 +264,7 @@ fn parse_tag(text: &str) -> Result<(String, String), String> {
 fn tags<G: CliGame>(
     given: &[(String, String)],
     tossed: bool,
+    timed: bool,
 ) -> Result<std::collections::BTreeMap<String, String>, CliError> {
     if !given.is_empty() && !matches!(G::NAME, "chess" | "insurrection") {
         return Err(CliError::usage(format!(
@@ -283,6 +284,13 @@ fn tags<G: CliGame>(
                 "the tag {name} is about one colour, and a coin flip will say who plays it"
             ))
             .hint("choose your side with --side white or --side black"));
+        }
+        if timed && name == "TimeControl" {
+            // The clock's terms are written from the game, and two could disagree.
+            return Err(CliError::usage(
+                "the tag TimeControl is the game's clock, which --time-control sets; PGN \
+                 writes it from there",
+            ));
         }
         if tags.insert(name.clone(), value.clone()).is_some() {
             return Err(CliError::usage(format!("the tag {name} is given twice")));

@@ -3,7 +3,7 @@
 use super::CliError;
 use super::record;
 use crate::cli::Out;
-use correspond::log::{AdjudicationReason, GameFile};
+use correspond::log::{AdjudicationReason, GameFile, TimeControl};
 use correspond::pgn;
 use correspond::replay::{Ending, Phase, Replay};
 use correspond::rules::Line;
@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 /// where it has them: White and Black are otherwise the players, Site `?`, Round `-`, Date the
 /// day the game was created), the header's other tags, `Variant` for Insurrection, the standard
 /// `Termination` value (`normal`, `time forfeit`, `abandoned`, `adjudication`, `rules
-/// infraction`, `unterminated`), the moves in SAN with coups and the players' signed comments
+/// infraction`, `unterminated`), under a clock `TimeControl` (`1/259200` for three days a
+/// move, `10/4320000` for ten moves in 50 days), the moves in SAN with coups and the players' signed comments
 /// as comments, and the result; a last comment says who won where the result cannot (a win
 /// before a coin flip gave out the colours).
 #[derive(Debug, clap::Args)]
@@ -194,6 +195,12 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
         others.insert("Variant".to_owned(), variant.to_owned());
     }
     others.insert("Termination".to_owned(), termination.to_owned());
+    if let Some(control) = header.time_control {
+        // PGN counts time in seconds, a period as MOVES/SECONDS (a day a move is `1/86400`,
+        // as correspondence sites write it); a game's clock replaces a tag of the same name,
+        // which `new` never writes beside one.
+        others.insert("TimeControl".to_owned(), time_control(control));
+    }
     others.insert("GameId".to_owned(), replay.game_id.to_string());
     tags.extend(others);
     let mut moves = replay.line.as_ref().map(annotated).unwrap_or_default();
@@ -202,4 +209,14 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
         *comment = (!all.is_empty()).then(|| all.join("; "));
     }
     pgn::write(&tags, &moves, last_comment.as_deref(), result)
+}
+
+/// A game's clock as PGN's `TimeControl` value: one period of MOVES/SECONDS, which repeats.
+fn time_control(control: TimeControl) -> String {
+    const DAY: u64 = 86_400;
+    let (moves, days) = match control {
+        TimeControl::PerMove { days } => (1, days),
+        TimeControl::Block { moves, days } => (moves, days),
+    };
+    format!("{moves}/{}", u64::from(days) * DAY)
 }

@@ -408,6 +408,87 @@ fn a_timeout_an_abandoned_game_and_a_game_going_on_have_the_standard_termination
         termination("t.yaml"),
         ("time forfeit".to_owned(), "1-0".to_owned())
     );
+    // The clock, as PGN's TimeControl: one period of MOVES/SECONDS, as daily games write it.
+    let time_control = |file: &str| {
+        read_all(&run(dir, &["pgn", file]))[0]
+            .tags
+            .iter()
+            .find(|(name, _)| name == "TimeControl")
+            .map(|(_, value)| value.clone())
+    };
+    assert_eq!(time_control("t.yaml").as_deref(), Some("1/259200"));
+    let carol_pub = key("carol.pub");
+    at(
+        "2026-03-01T12:00:00Z",
+        "alice",
+        &[
+            "new",
+            "chess",
+            "iccf.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "carol",
+            "--opponent-key",
+            &carol_pub,
+            "--time-control",
+            "10/50",
+        ],
+    );
+    assert_eq!(time_control("iccf.yaml").as_deref(), Some("10/4320000"));
+    // Without a clock, none; and a tag cannot give a clock's terms beside a clock.
+    at(
+        "2026-03-01T12:00:00Z",
+        "alice",
+        &[
+            "new",
+            "chess",
+            "free.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "carol",
+            "--opponent-key",
+            &carol_pub,
+            "--tag",
+            "TimeControl=-",
+        ],
+    );
+    assert_eq!(time_control("free.yaml").as_deref(), Some("-"));
+    let alice = key("alice");
+    assert_eq!(
+        transcript(correspond().current_dir(dir).args([
+            "new",
+            "chess",
+            "both.yaml",
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "carol",
+            "--opponent-key",
+            &carol_pub,
+            "--time-control",
+            "3/move",
+            "--tag",
+            "TimeControl=1/86400",
+            "--key",
+            &alice,
+            "--no-commit",
+        ])),
+        (
+            2,
+            String::new(),
+            "error: the tag TimeControl is the game's clock, which --time-control sets; PGN \
+             writes it from there\n"
+                .to_owned()
+        )
+    );
     at(
         "2026-03-02T12:00:00Z",
         "carol",

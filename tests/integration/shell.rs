@@ -57,7 +57,15 @@ fn bash_completes_commands_options_and_values() {
     // A side and a variant: every game's, checked against the game's own once it is known.
     assert_eq!(
         bash_completes(&["correspond", "new", "chess", "g.yaml", "--side", ""]),
-        ["black", "coin", "guerrilla", "heads", "tails", "toss", "white"]
+        [
+            "black",
+            "coin",
+            "guerrilla",
+            "heads",
+            "tails",
+            "toss",
+            "white"
+        ]
     );
     assert_eq!(
         bash_completes(&["correspond", "new", "chess", "g.yaml", "--side", "t"]),
