@@ -9,7 +9,7 @@ use super::render::Charset;
 use crate::cli::Out;
 use correspond::log::GameFile;
 use correspond::mail::{self, Envelope, Mailbox};
-use correspond::replay::{Event, Phase, Replay};
+use correspond::replay::{Phase, Replay};
 use correspond::rules::Line;
 use std::path::{Path, PathBuf};
 
@@ -212,17 +212,7 @@ fn action<G: CliGame>(file: &GameFile, replay: &Replay<G>, n: usize) -> String {
     if n == 0 {
         return format!("new game, {}", replay.matchup());
     }
-    let step = &replay.steps[n];
-    // A move as players write it (SAN in chess), with what it did.
-    match step.events.iter().find(|e| matches!(e, Event::Moved(..))) {
-        Some(Event::Moved(mv, _)) => {
-            format!(
-                "{} plays {mv}",
-                super::recap::signer_word(replay, step.signer)
-            )
-        }
-        _ => super::recap::document_headline(file, replay, n),
-    }
+    super::recap::document_headline(file, replay, n)
 }
 
 /// The message's text: what happened, the board, what comes next, and the block.

@@ -4,13 +4,17 @@
 use correspond::log::{Action, GameFile, Settlement};
 use correspond::replay::{self, Event, Protocol, Replay, Signatory, Step};
 
-/// A record in a few words, for commit messages and mail subjects: `heads plays c2c3`.
-pub(crate) fn headline<G: Protocol>(
-    replay: &Replay<G>,
-    signer: Signatory,
-    action: &Action,
-) -> String {
-    format!("{} {}", signer_word(replay, signer), summary(action))
+/// A record in a few words, for commit messages and mail subjects: `white plays Nf3`, a move
+/// as players write it and the screen shows it (SAN in chess), from the record's `step`.
+pub(crate) fn headline<G: Protocol>(replay: &Replay<G>, step: &Step<G>, action: &Action) -> String {
+    let said = match (
+        action,
+        step.events.iter().find(|e| matches!(e, Event::Moved(..))),
+    ) {
+        (Action::Move(_), Some(Event::Moved(mv, _))) => format!("plays {mv}"),
+        _ => summary(action),
+    };
+    format!("{} {said}", signer_word(replay, step.signer))
 }
 
 /// Who signed, in a headline: the side, the role a reader of a game's history follows; before
@@ -27,11 +31,7 @@ pub(crate) fn document_headline<G: Protocol>(
     replay: &Replay<G>,
     n: usize,
 ) -> String {
-    headline(
-        replay,
-        replay.steps[n].signer,
-        &file.records()[n - 1].action,
-    )
+    headline(replay, &replay.steps[n], &file.records()[n - 1].action)
 }
 
 /// Who signed, in a headline: as [`who`] says a player, or `the arbiter carol`.

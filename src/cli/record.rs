@@ -384,14 +384,13 @@ pub(crate) fn append<G: CliGame + Protocol>(
         time,
         comment: args.comment.clone(),
     };
-    let (record, after, signatory) =
-        sign_and_write::<G>(path, &mut locked, opened, signing, make, &mut said)
-            .map_err(with_tidied)?;
+    let (record, after) = sign_and_write::<G>(path, &mut locked, opened, signing, make, &mut said)
+        .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
             "{}: {} (record {})",
             G::NAME,
-            super::recap::headline(&after, signatory, &record.action),
+            super::recap::headline(&after, after.last(), &record.action),
             record.seq
         );
         said.push(super::commit::commit(tracked, &message, locked.bytes())?);
@@ -429,7 +428,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     Signing { key, time, comment }: Signing<'_>,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
     said: &mut Vec<String>,
-) -> Result<(Record, Replay<G>, Signatory), CliError> {
+) -> Result<(Record, Replay<G>), CliError> {
     let signatory = signatory_of(writer.file(), key.public()).map_err(|e| key.noted(e))?;
     let action = make(&Context {
         file: writer.file(),
@@ -473,7 +472,7 @@ fn sign_and_write<G: CliGame + Protocol>(
         "now: {}",
         after.last().phase.describe(&after.seats)
     ));
-    Ok((written.record, after, signatory))
+    Ok((written.record, after))
 }
 
 /// A record the writer did not make, as the user hears it.

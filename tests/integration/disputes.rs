@@ -172,11 +172,11 @@ fn an_honest_history_audits_clean_commit_by_commit() {
       header
    2  d2bd057256  2026-03-01 10:02:00 +0000  Bob Cratchit <bob@example.org>  chess: black accepts the game (record 1)
       record 1: bob accept
-   3  1d1d1a8e03  2026-03-01 10:03:00 +0000  Alice Liddell <alice@example.org>  chess: white plays e2e4 (record 2)
+   3  95ba5cab44  2026-03-01 10:03:00 +0000  Alice Liddell <alice@example.org>  chess: white plays e4 (record 2)
       record 2: alice e2e4
-   4  f44c18db1c  2026-03-01 10:04:00 +0000  Bob Cratchit <bob@example.org>  chess: black plays e7e5 (record 3)
+   4  d48a00082f  2026-03-01 10:04:00 +0000  Bob Cratchit <bob@example.org>  chess: black plays e5 (record 3)
       record 3: bob e7e5
-   5  4ebacf0bf0  2026-03-01 10:05:00 +0000  Alice Liddell <alice@example.org>  chess: white plays g1f3 (record 4)
+   5  6ddfb83c9f  2026-03-01 10:05:00 +0000  Alice Liddell <alice@example.org>  chess: white plays Nf3 (record 4)
       record 4: alice g1f3
 0 violations in 5 commits; at main: in progress, bob (black) to move
 "
@@ -229,7 +229,7 @@ fn a_move_taken_back_and_a_rewritten_record_are_caught() {
     let forged = text.replacen("move: e2e4", "move: d2d4", 1);
     write(&club, "alice", &forged);
     club.git("alice", &["commit", "-q", "-am", "fix typo"]);
-    let e4 = club.git("alice", &["log", "--format=%H", "-1", "--grep", "e2e4"]);
+    let e4 = club.git("alice", &["log", "--format=%H", "-1", "--grep", "plays e4"]);
     let line = 1 + text[..text.find("move: e2e4").expect("e4")]
         .matches('\n')
         .count();

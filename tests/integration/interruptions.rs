@@ -106,7 +106,7 @@ fn the_commit_is_made_before_anything_is_printed() {
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
     assert_eq!(
         repo.git(&["log", "-1", "--format=%s"]),
-        "chess: white plays e2e4 (record 2)\n"
+        "chess: white plays e4 (record 2)\n"
     );
     // Standard output on a full device: the error says the record was written and committed.
     let out = repo
@@ -123,7 +123,7 @@ fn the_commit_is_made_before_anything_is_printed() {
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
     assert_eq!(
         repo.git(&["log", "-1", "--format=%s"]),
-        "chess: black plays e7e5 (record 3)\n"
+        "chess: black plays e5 (record 3)\n"
     );
 }
 
@@ -207,7 +207,7 @@ fn what_an_interrupted_command_left_is_put_right_by_the_next_one() {
     );
     assert_eq!(lines[2], "record 3: bob (black) e5");
     assert!(
-        lines[4].ends_with(": chess: black plays e7e5 (record 3)"),
+        lines[4].ends_with(": chess: black plays e5 (record 3)"),
         "{out}"
     );
     assert!(!repo.path.join(".g.yaml.4242.correspond-tmp").exists());
@@ -215,7 +215,7 @@ fn what_an_interrupted_command_left_is_put_right_by_the_next_one() {
     let subjects = repo.git(&["log", "-2", "--format=%s"]);
     assert_eq!(
         subjects,
-        "chess: black plays e7e5 (record 3)\nchess: record 2, written before but not committed\n"
+        "chess: black plays e5 (record 3)\nchess: record 2, written before but not committed\n"
     );
     // A file behind its last commit is not signed on: that would drop committed records.
     let committed = repo.file("g.yaml");
