@@ -5,6 +5,7 @@
 //! settles). `games` and `standings` say so rather than list or count either copy as the game.
 
 use super::verify::Checked;
+use correspond::digest::Digest;
 use correspond::fork::{self, Fork, Relation};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,29 +14,42 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Forked {
     pub a: usize,
     pub b: usize,
+    /// The game's id.
+    pub game: Digest,
     pub fork: Box<Fork>,
 }
 
 /// The pairs of valid files among `files` (checked as `checked` says) that are copies of one
 /// game and fork, in the order of the files. Copies are read again only where a game has more
-/// than one; one that can no longer be read or compared (changed since) is passed over.
+/// than one, and replayed only where neither is the start of the other; one that can no longer
+/// be read or compared (changed since) is passed over.
 pub(crate) fn forks(files: &[PathBuf], checked: &[Checked]) -> Vec<Forked> {
-    let mut by_game: BTreeMap<[u8; 32], Vec<usize>> = BTreeMap::new();
+    let mut by_game: BTreeMap<Digest, Vec<usize>> = BTreeMap::new();
     for (i, c) in checked.iter().enumerate() {
         if let Checked::Valid(summary) = c {
-            by_game.entry(summary.game_id.0).or_default().push(i);
+            by_game.entry(summary.game_id).or_default().push(i);
         }
     }
     let mut forked = Vec::new();
-    for copies in by_game.values().filter(|copies| copies.len() > 1) {
+    for (game, copies) in by_game.iter().filter(|(_, copies)| copies.len() > 1) {
         let bytes: Vec<(usize, Vec<u8>)> = copies
             .iter()
             .filter_map(|&i| Some((i, correspond::log::read_limited(&files[i]).ok()?)))
             .collect();
         for (n, (a, a_bytes)) in bytes.iter().enumerate() {
             for (b, b_bytes) in &bytes[n + 1..] {
+                // Both verify, so one that is the start of the other is that copy with records
+                // appended (a player behind): no fork, and no need to replay either.
+                if a_bytes.starts_with(b_bytes) || b_bytes.starts_with(a_bytes) {
+                    continue;
+                }
                 if let Ok(Relation::Fork(fork)) = fork::compare(a_bytes, b_bytes) {
-                    forked.push(Forked { a: *a, b: *b, fork });
+                    forked.push(Forked {
+                        a: *a,
+                        b: *b,
+                        game: *game,
+                        fork,
+                    });
                 }
             }
         }
@@ -46,7 +60,15 @@ pub(crate) fn forks(files: &[PathBuf], checked: &[Checked]) -> Vec<Forked> {
 
 /// What a listing says of a fork, in one line: where, who signed, and what to run.
 pub(crate) fn words(forked: &Forked, a: &Path, b: &Path) -> String {
-    let (a, b) = (correspond::text::path(a), correspond::text::path(b));
+    let (a, b) = (
+        correspond::text::path(a).to_string(),
+        correspond::text::path(b).to_string(),
+    );
+    let command = format!(
+        "correspond compare {} {}",
+        correspond::text::shell_word(&a),
+        correspond::text::shell_word(&b)
+    );
     let fork = &forked.fork;
     let [(signer_a, _), (signer_b, _)] = &fork.records;
     let (signer_a, signer_b) = (
@@ -57,14 +79,12 @@ pub(crate) fn words(forked: &Forked, a: &Path, b: &Path) -> String {
     if fork.equivocation {
         format!(
             "{a} and {b} are copies of one game that fork at record {n}: EQUIVOCATION: \
-             {signer_a} signed a different record {n} in each (`correspond compare {a} {b}` \
-             writes the proof)"
+             {signer_a} signed a different record {n} in each (`{command}` writes the proof)"
         )
     } else {
         format!(
             "{a} and {b} are copies of one game that fork at record {n}, signed by {signer_a} \
-             in one and {signer_b} in the other (`correspond compare {a} {b}` says which \
-             stands)"
+             in one and {signer_b} in the other (`{command}` says which stands)"
         )
     }
 }

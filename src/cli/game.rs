@@ -32,7 +32,11 @@ impl Offered {
         use correspond::replay::Protocol as _;
         let mut sides: Vec<String> = GameKind::ALL
             .iter()
-            .flat_map(|kind| with_game!(*kind, G => G::SIDES.iter().map(ToString::to_string).collect::<Vec<_>>()))
+            .flat_map(|kind| {
+                with_game!(*kind, G => {
+                    G::SIDES.iter().map(ToString::to_string).collect::<Vec<_>>()
+                })
+            })
             .chain([correspond::replay::TOSS.to_owned()])
             .collect();
         sides.sort();
@@ -45,7 +49,11 @@ impl Offered {
         use correspond::replay::Protocol as _;
         let mut names: Vec<String> = GameKind::ALL
             .iter()
-            .flat_map(|kind| with_game!(*kind, G => G::OPTIONS.iter().map(|o| o.name.to_owned()).collect::<Vec<_>>()))
+            .flat_map(|kind| {
+                with_game!(*kind, G => {
+                    G::OPTIONS.iter().map(|o| o.name.to_owned()).collect::<Vec<_>>()
+                })
+            })
             .collect();
         names.sort();
         names.dedup();

@@ -76,10 +76,6 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 .map_or(path.clone(), Path::to_path_buf)
         })
         .collect();
-    let fork_lines: Vec<(usize, usize, String)> = forks
-        .iter()
-        .map(|f| (f.a, f.b, super::copies::words(f, &named[f.a], &named[f.b])))
-        .collect();
     let mut listed: Vec<Listed> = named
         .iter()
         .zip(games)
@@ -87,21 +83,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .map(|(i, (path, game))| Listed {
             path: path.clone(),
             game,
-            forks: forks
-                .iter()
-                .filter_map(|f| {
-                    let with = match i {
-                        _ if i == f.a => f.b,
-                        _ if i == f.b => f.a,
-                        _ => return None,
-                    };
-                    Some(ForkRow {
-                        with: named[with].to_string_lossy().into_owned(),
-                        record: f.fork.document,
-                        equivocation: f.fork.equivocation,
-                    })
-                })
-                .collect(),
+            forks: fork_rows(i, &forks, &named),
         })
         .collect();
     let status = super::verify::exit_status(listed.iter().map(|l| &l.game));
@@ -131,12 +113,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             write_text(l, out)?;
         }
         // A fork is said once, where either copy is listed.
-        for (a, b, line) in &fork_lines {
-            if listed
-                .iter()
-                .any(|l| l.path == named[*a] || l.path == named[*b])
-            {
-                writeln!(out, "{line}")?;
+        for f in &forks {
+            let (a, b) = (&named[f.a], &named[f.b]);
+            if listed.iter().any(|l| l.path == *a || l.path == *b) {
+                writeln!(out, "{}", super::copies::words(f, a, b))?;
             }
         }
         if listed.is_empty() {
@@ -159,6 +139,25 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         }
     }
     Ok(status)
+}
+
+/// The copies file `i` forks with, as its JSON row names them.
+fn fork_rows(i: usize, forks: &[super::copies::Forked], named: &[PathBuf]) -> Vec<ForkRow> {
+    forks
+        .iter()
+        .filter_map(|f| {
+            let with = match i {
+                _ if i == f.a => f.b,
+                _ if i == f.b => f.a,
+                _ => return None,
+            };
+            Some(ForkRow {
+                with: named[with].to_string_lossy().into_owned(),
+                record: f.fork.document,
+                equivocation: f.fork.equivocation,
+            })
+        })
+        .collect()
 }
 
 /// The fingerprint of the player a game waits for, while it goes on.

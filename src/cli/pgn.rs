@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 /// day the game was created), the header's other tags, `Variant` for Insurrection, the standard
 /// `Termination` value (`normal`, `time forfeit`, `abandoned`, `adjudication`, `rules
 /// infraction`, `unterminated`), under a clock `TimeControl` (`1/259200` for three days a
-/// move, `10/4320000` for ten moves in 50 days), the moves in SAN with coups and the players' signed comments
-/// as comments, and the result; a last comment says who won where the result cannot (a win
-/// before a coin flip gave out the colours).
+/// move, `10/4320000` for ten moves in 50 days), the moves in SAN with coups and the players'
+/// signed comments as comments, and the result; a last comment says who won where the result
+/// cannot (a win before a coin flip gave out the colours).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.

@@ -87,11 +87,12 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         });
     }
     if args.position.is_some() || !args.moves.is_empty() {
-        return Err(CliError::usage(format!(
+        let error = CliError::usage(format!(
             "`{}` is not a game ({}); for a game file, --position and moves do not apply",
             correspond::text::escape(&args.target),
             GameKind::names_in_words()
-        )));
+        ));
+        return Err(super::target::with_near_game(error, &args.target));
     }
     let path = Path::new(&args.target);
     if let Some(error) = super::target::neither_game_nor_file(path) {

@@ -57,26 +57,22 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let checked = super::verify::check(&files);
     let status = super::verify::exit_status(&checked);
     let forks = super::copies::forks(&files, &checked);
-    let summary = |i: usize| match &checked[i] {
-        Checked::Valid(s) => Some(&**s),
-        _ => None,
-    };
     // A game whose copies fork has no one result to count, whatever each copy says.
-    let forked: std::collections::BTreeSet<[u8; 32]> = forks
+    let forked: std::collections::BTreeSet<_> = forks.iter().map(|f| f.game).collect();
+    let valid: Vec<&correspond::replay::Summary> = checked
         .iter()
-        .filter_map(|f| summary(f.a).map(|s| s.game_id.0))
+        .filter_map(|c| match c {
+            Checked::Valid(s) if !forked.contains(&s.game_id) => Some(&**s),
+            _ => None,
+        })
         .collect();
-    let valid: Vec<&correspond::replay::Summary> = (0..checked.len())
-        .filter_map(summary)
-        .filter(|s| !forked.contains(&s.game_id.0))
+    let named: Vec<PathBuf> = files
+        .iter()
+        .map(|file| file.strip_prefix(".").unwrap_or(file).to_path_buf())
         .collect();
-    let named = |i: usize| {
-        let file = &files[i];
-        file.strip_prefix(".").unwrap_or(file).to_path_buf()
-    };
     let table = standings(valid.iter().copied());
     let balances = ledger(valid.iter().copied());
-    let not_counted: Vec<NotCounted> = files
+    let not_counted: Vec<NotCounted> = named
         .iter()
         .zip(&checked)
         .filter_map(|(file, c)| {
@@ -85,7 +81,6 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 Checked::Invalid(e) => e.to_string(),
                 Checked::Unreadable(e) => format!("cannot read: {e}"),
             };
-            let file = file.strip_prefix(".").unwrap_or(file);
             Some(NotCounted {
                 file: file.to_string_lossy().into_owned(),
                 error,
@@ -100,8 +95,8 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             forks: forks
                 .iter()
                 .map(|f| ForkJson {
-                    game: summary(f.a).map_or(String::new(), |s| s.game_id.to_string()),
-                    files: [f.a, f.b].map(|i| named(i).to_string_lossy().into_owned()),
+                    game: f.game.to_string(),
+                    files: [f.a, f.b].map(|i| named[i].to_string_lossy().into_owned()),
                     record: f.fork.document,
                     equivocation: f.fork.equivocation,
                 })
@@ -113,6 +108,27 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         return Ok(status);
     }
     write_tables(&table, out)?;
+    write_not_counted(&table, &balances, &forks, &named, &not_counted, out)?;
+    let passed: Vec<PathBuf> = passed
+        .iter()
+        .map(|p| p.strip_prefix(".").map_or(p.clone(), Path::to_path_buf))
+        .collect();
+    if let Some(line) = super::verify::passed_over(&passed) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(status)
+}
+
+/// The ledger's balances, then what is not counted and why: games whose copies end differently
+/// or fork, and files that are no valid games.
+fn write_not_counted(
+    table: &Standings,
+    balances: &Ledger,
+    forks: &[super::copies::Forked],
+    named: &[PathBuf],
+    not_counted: &[NotCounted],
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
     for b in &balances.balances {
         writeln!(
             out,
@@ -131,11 +147,11 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
              (`correspond compare` tells the copies apart)"
         )?;
     }
-    for f in &forks {
-        let words = super::copies::words(f, &named(f.a), &named(f.b));
+    for f in forks {
+        let words = super::copies::words(f, &named[f.a], &named[f.b]);
         writeln!(out, "not counted: {words}")?;
     }
-    for n in &not_counted {
+    for n in not_counted {
         writeln!(
             out,
             "not counted: {}: {}",
@@ -143,14 +159,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             correspond::text::escape(&n.error)
         )?;
     }
-    let passed: Vec<PathBuf> = passed
-        .iter()
-        .map(|p| p.strip_prefix(".").map_or(p.clone(), Path::to_path_buf))
-        .collect();
-    if let Some(line) = super::verify::passed_over(&passed) {
-        writeln!(out, "{line}")?;
-    }
-    Ok(status)
+    Ok(())
 }
 
 fn write_tables(table: &Standings, out: &mut Out<'_>) -> Result<(), CliError> {

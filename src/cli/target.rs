@@ -52,14 +52,20 @@ pub(crate) fn neither_game_nor_file(path: &Path) -> Option<CliError> {
         correspond::text::path(path),
         GameKind::names_in_words().replace(" and ", " or ")
     ));
-    let typed = path.to_string_lossy().to_lowercase();
+    Some(with_near_game(error, &path.to_string_lossy()))
+}
+
+/// `error`, with a hint naming the game `typed` nearly names (two letters off, any case), if
+/// one.
+pub(crate) fn with_near_game(error: CliError, typed: &str) -> CliError {
+    let typed = typed.to_lowercase();
     let near = GameKind::ALL
         .iter()
         .map(|kind| (super::record::edits(&typed, kind.name()), kind.name()))
         .filter(|&(distance, _)| distance <= 2)
         .min();
-    Some(match near {
+    match near {
         Some((_, name)) => error.hint(format!("did you mean `{name}`?")),
         None => error,
-    })
+    }
 }

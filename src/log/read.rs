@@ -24,7 +24,8 @@ pub fn may_be_a_game_file(bytes: &[u8]) -> bool {
         return true;
     }
     // Both traces are ASCII, which no stretch of bytes that are not UTF-8 can hide or make up,
-    // so the bytes are searched as they are: a folder of games is sniffed without copying each.
+    // so the bytes are searched as they are, with no pass over the whole head to check it as
+    // UTF-8; the word is on a game file's first line, where the search stops.
     let word = b"correspond";
     head.windows(word.len()).any(|w| w == word)
         || head

@@ -6,9 +6,9 @@
 //! field, hash name, and the Ed25519 signature's own header. So a [`Verifier`] made once per key
 //! compares the text of those bytes with the one it expects (base64 spells every whole group of
 //! three bytes one way), decodes only the rest (strictly: one text per byte string), and runs
-//! one Ed25519 verification, with no parsing, allocation or re-encoding. Whatever that path refuses is handed to [`super::verify`], the full
-//! decoding, which says why; the two paths accept exactly the same texts, which
-//! `src/sign/tests.rs` checks.
+//! one Ed25519 verification, with no parsing, allocation or re-encoding. Whatever that path
+//! refuses is handed to [`super::verify`], the full decoding, which says why; the two paths
+//! accept exactly the same texts, which `src/sign/tests.rs` checks.
 
 use super::{NAMESPACE, SignError, canonical_s, key_blob};
 use base64ct::{Base64, Encoding as _};

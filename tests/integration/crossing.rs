@@ -118,8 +118,7 @@ fn crossed_records_are_settled_alike_by_both_players() {
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(
         out.starts_with(
-            "nothing taken: game.yaml holds records 0 to 3, and the records received that it \
-             does not hold cannot be taken:\n\
+            "nothing taken: game.yaml holds records 0 to 3; what was received and not taken:\n\
              passed over offer.eml: its record 3 (alice: offer-draw) crossed the record 3 \
              already received (signed by bob, whom the game awaited) and is void by the \
              crossing rule"
@@ -375,8 +374,7 @@ fn a_void_record_in_a_mailbox_is_settled_with_settle() {
     assert_eq!((code, err.as_str()), (1, ""));
     assert_eq!(
         out,
-        "nothing taken: game.yaml holds records 0 to 2, and the records received that it does \
-         not hold cannot be taken:\n\
+        "nothing taken: game.yaml holds records 0 to 2; what was received and not taken:\n\
          passed over in.mbox, message 1 ([correspond] chess bc833595: alice v bob): its record 2 \
          (signed by alice, whom the game awaited) crossed the record 2 already received (signed \
          by bob), which is void by the crossing rule\n  \
@@ -430,8 +428,7 @@ fn two_void_records_of_one_player_at_one_place_are_proved() {
     assert_eq!((code, err.as_str()), (1, ""));
     assert_eq!(
         out,
-        "nothing taken: game.yaml holds records 0 to 2, and the records received that it does \
-         not hold cannot be taken:\n\
+        "nothing taken: game.yaml holds records 0 to 2; what was received and not taken:\n\
          passed over offer.eml: its record 2 (bob: offer-draw) crossed the record 2 already \
          received (signed by alice, whom the game awaited) and is void by the crossing rule: \
          bob signs it again on top of it where it still applies\n\

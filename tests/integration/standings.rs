@@ -287,3 +287,25 @@ fn copies_that_fork_are_named_by_games_and_not_counted_by_the_standings() {
         crate::json::valid(&crate::json::validator(schema), value);
     }
 }
+
+#[test]
+fn the_command_a_fork_line_names_can_be_pasted_whatever_the_file_names() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, "g.yaml", "alice", "bob");
+    let copy = "my game's copy $(id).yaml";
+    std::fs::copy(dir.join("g.yaml"), dir.join(copy)).expect("copy");
+    sign(dir, "alice", &["play", "g.yaml", "e4"]);
+    sign_elsewhere(dir, "alice", &["play", copy, "d4"]);
+    let (code, out, err) = run(dir, &["games"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out.lines().last(),
+        Some(
+            "g.yaml and my game's copy $(id).yaml are copies of one game that fork at record 2: \
+             EQUIVOCATION: alice signed a different record 2 in each (`correspond compare \
+             g.yaml 'my game'\\''s copy $(id).yaml'` writes the proof)"
+        ),
+        "{out}"
+    );
+}

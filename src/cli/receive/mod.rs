@@ -432,9 +432,10 @@ fn write_rival(rival: &[u8], f: &fork::Fork, args: &Args) -> String {
     let shown = correspond::text::path(&path);
     match written {
         Ok(()) => format!(
-            "the other version is in {shown}: `correspond compare {} {shown}` sets the two side \
-             by side",
-            correspond::text::path(&args.file)
+            "the other version is in {shown}: `correspond compare {} {}` sets the two side by \
+             side",
+            correspond::text::shell_word(&correspond::text::path(&args.file).to_string()),
+            correspond::text::shell_word(&shown.to_string())
         ),
         Err(e) => format!(
             "the other version was not written: {shown}: {e} (give another path with --proof)"
@@ -455,6 +456,39 @@ fn proves(path: &Path, f: &fork::Fork, ours: &[u8]) -> bool {
     })
 }
 
+/// What was received and passed over: blocks of other games, and records that cannot be taken,
+/// each with what to do (settle a crossing, hand an arbiter the proof of an equivocation).
+fn passed_over(
+    path: &Path,
+    received: &Received,
+    args: &Args,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    if received.other_games > 0 {
+        let n = received.other_games;
+        let blocks = if n == 1 { "block" } else { "blocks" };
+        writeln!(out, "passed over {n} {blocks} of other games")?;
+    }
+    let mut proved = Vec::new();
+    for passed in &received.passed_over {
+        writeln!(out, "passed over {passed}")?;
+        if let Some(document) = crossed(&passed.error) {
+            writeln!(out, "  {}", settle_hint(document, path))?;
+        }
+        if let MailError::Fork { fork, .. } = &*passed.error {
+            // One proof a record is enough for an arbiter.
+            if fork.equivocation && proved.contains(&fork.document) {
+                continue;
+            }
+            proved.push(fork.document);
+        }
+        if let Some(said) = write_evidence(&passed.error, args) {
+            writeln!(out, "  {said}")?;
+        }
+    }
+    Ok(())
+}
+
 /// Says what arrived; returns the commit message, if anything did.
 fn report<G: CliGame>(
     path: &Path,
@@ -465,31 +499,7 @@ fn report<G: CliGame>(
     let file = &received.file;
     // Received files verify; were this one not to, that is said, not panicked on.
     let replay = replay::replay::<G>(file)?;
-    let skipped = |out: &mut Out<'_>| -> Result<(), CliError> {
-        if received.other_games > 0 {
-            let n = received.other_games;
-            let blocks = if n == 1 { "block" } else { "blocks" };
-            writeln!(out, "passed over {n} {blocks} of other games")?;
-        }
-        let mut proved = Vec::new();
-        for passed in &received.passed_over {
-            writeln!(out, "passed over {passed}")?;
-            if let Some(document) = crossed(&passed.error) {
-                writeln!(out, "  {}", settle_hint(document, path))?;
-            }
-            if let MailError::Fork { fork, .. } = &*passed.error {
-                // One proof a record is enough for an arbiter.
-                if fork.equivocation && proved.contains(&fork.document) {
-                    continue;
-                }
-                proved.push(fork.document);
-            }
-            if let Some(said) = write_evidence(&passed.error, args) {
-                writeln!(out, "  {said}")?;
-            }
-        }
-        Ok(())
-    };
+    let skipped = |out: &mut Out<'_>| passed_over(path, received, args, out);
     if received.added.is_empty() {
         let shown = correspond::text::path(path);
         let last = file.documents() - 1;
@@ -502,8 +512,8 @@ fn report<G: CliGame>(
             // Passed over is received too: not "every record received".
             writeln!(
                 out,
-                "nothing taken: {shown} holds records 0 to {last}, and the records received \
-                 that it does not hold cannot be taken:"
+                "nothing taken: {shown} holds records 0 to {last}; what was received and not \
+                 taken:"
             )?;
         }
         skipped(out)?;
