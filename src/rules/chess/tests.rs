@@ -595,3 +595,16 @@ fn who_could_still_checkmate_for_a_claim_on_time() {
             .could_checkmate(white)
     );
 }
+
+#[test]
+fn the_set_of_light_squares_is_the_squares_that_are_light() {
+    // The insufficient-material rule reads bishops' colours from this set: h1 light, a1 dark.
+    for square in Square::all() {
+        assert_eq!(
+            board::LIGHT & square.bit() != 0,
+            square.is_light(),
+            "{square}"
+        );
+    }
+    assert!(sq("h1").is_light() && !sq("a1").is_light() && sq("a2").is_light());
+}
