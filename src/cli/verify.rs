@@ -90,11 +90,17 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         });
     }
     let checked = check(&files);
+    // The text's ledger leaves out games whose copies fork, and names them.
+    let forks = if args.json {
+        Vec::new()
+    } else {
+        super::copies::forks(&files, &checked)
+    };
     let results: Vec<(PathBuf, Checked)> = files.into_iter().zip(checked).collect();
     if args.json {
         write_json(&results, out)?;
     } else {
-        write_text(&results, out)?;
+        write_text(&results, &forks, out)?;
         if let Some(line) = passed_over(&passed) {
             writeln!(out, "{line}")?;
         }
@@ -162,7 +168,11 @@ fn describe(s: &Summary) -> String {
     )
 }
 
-fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), CliError> {
+fn write_text(
+    results: &[(PathBuf, Checked)],
+    forks: &[super::copies::Forked],
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
     let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);
     for (path, checked) in results {
         let path = correspond::text::path(path);
@@ -195,8 +205,10 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
             }
         }
     }
+    // A game whose copies fork pays no one: which copy is the game is in dispute.
+    let forked: std::collections::BTreeSet<_> = forks.iter().map(|f| f.game).collect();
     let ledger = ledger(results.iter().filter_map(|(_, checked)| match checked {
-        Checked::Valid(s) => Some(&**s),
+        Checked::Valid(s) if !forked.contains(&s.game_id) => Some(&**s),
         _ => None,
     }));
     if !ledger.balances.is_empty() {
@@ -212,6 +224,13 @@ fn write_text(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
             out,
             "game {id} is here more than once with different results: its stakes are not \
              counted (`correspond compare` tells the copies apart)"
+        )?;
+    }
+    for f in forks {
+        writeln!(
+            out,
+            "{}",
+            super::copies::words(f, &results[f.a].0, &results[f.b].0)
         )?;
     }
     let files = if results.len() == 1 { "file" } else { "files" };

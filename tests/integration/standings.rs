@@ -205,6 +205,30 @@ fn copies_that_fork_are_named_by_games_and_not_counted_by_the_standings() {
         )),
         "{out}"
     );
+    // verify names them too, as given, before its count; neither copy pays in a ledger.
+    let (code, out, err) = run(dir, &["verify", "bob-carol.yaml", "copies", "race.yaml"]);
+    assert_eq!(
+        (code, out, err),
+        (
+            0,
+            format!(
+                "bob-carol.yaml: valid: chess, bob (white) v carol (black), 2 records: in \
+                 progress, carol (black) to move\n\
+                 copies/alice-bob.yaml: valid: chess, alice (white) v bob (black), 2 records: \
+                 white wins: bob (black) resigned\n\
+                 copies/bob-carol.yaml: valid: chess, bob (white) v carol (black), 2 records: in \
+                 progress, carol (black) to move\n\
+                 copies/race.yaml: valid: chess, carol (white) v bob (black), 2 records: white \
+                 wins: bob (black) resigned\n\
+                 race.yaml: valid: chess, carol (white) v bob (black), 2 records: in progress, \
+                 bob (black) to move\n\
+                 {equivocation}\n\
+                 {race}\n\
+                 5 files: 5 valid, 0 invalid\n"
+            ),
+            String::new()
+        )
+    );
     // With --mine, only the forks of the games listed: bob's move is awaited in a copy of the
     // race, and not in either copy of the game he equivocated in.
     let bob_pub = keys_dir().join("bob.pub");
