@@ -43,6 +43,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     let checked = super::verify::check(&files);
     let status = super::verify::exit_status(&checked);
+    let forks = super::copies::forks(&files, &checked);
     std::fs::create_dir_all(&args.output).map_err(|e| CliError::io(&args.output, &e))?;
     let mut taken = BTreeSet::from(["index".to_owned()]);
     let entries: Vec<Entry> = files
@@ -62,7 +63,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             super::html::write_page(&args.output.join(&entry.page), page.as_bytes())?;
         }
     }
-    let index = index(&entries);
+    let index = index(&entries, &forks);
     super::html::write_page(&args.output.join("index.html"), index.as_bytes())?;
     writeln!(
         out,
@@ -141,7 +142,7 @@ fn page_name(path: &Path, taken: &mut BTreeSet<String>) -> String {
     format!("{name}.html")
 }
 
-fn index(entries: &[Entry]) -> String {
+fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
     let mut out = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n\
@@ -181,19 +182,25 @@ fn index(entries: &[Entry]) -> String {
         };
     }
     out.push_str("</table>\n");
+    // A game whose copies fork is in dispute: named, and left out of the standings.
+    for f in forks {
+        let words = super::copies::words(f, &entries[f.a].file, &entries[f.b].file);
+        let _ = writeln!(out, "<p class=\"invalid\">{}</p>", esc(&words));
+    }
+    let forked: BTreeSet<_> = forks.iter().map(|f| f.game).collect();
     let valid = entries.iter().filter_map(|e| match &e.checked {
-        Checked::Valid(s) => Some(&**s),
+        Checked::Valid(s) if !forked.contains(&s.game_id) => Some(&**s),
         _ => None,
     });
     let table = standings(valid);
     for game in &table.tables {
         let _ = writeln!(
             out,
-            "<h2>Standings: {} ({} games)</h2>\n<table class=\"standings\">\n<tr><th>player</th>\
+            "<h2>Standings: {} ({})</h2>\n<table class=\"standings\">\n<tr><th>player</th>\
              <th>key</th><th>played</th><th>won</th><th>drawn</th><th>lost</th><th>points</th>\
              <th>going on</th></tr>",
             esc(&game.game),
-            game.games
+            super::count(game.games, "game")
         );
         for line in &game.lines {
             let _ = writeln!(

@@ -333,3 +333,29 @@ fn the_command_a_fork_line_names_can_be_pasted_whatever_the_file_names() {
         "{out}"
     );
 }
+
+#[test]
+fn a_site_names_copies_that_fork_and_leaves_their_game_out_of_its_standings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, "g.yaml", "alice", "bob");
+    std::fs::copy(dir.join("g.yaml"), dir.join("h.yaml")).expect("copy");
+    sign(dir, "alice", &["play", "g.yaml", "e4"]);
+    sign_elsewhere(dir, "alice", &["play", "h.yaml", "d4"]);
+    chess(dir, "other.yaml", "carol", "bob");
+    sign(dir, "bob", &["resign", "other.yaml"]);
+    let (code, _, err) = run(
+        dir,
+        &["site", "g.yaml", "h.yaml", "other.yaml", "-o", "site"],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let index = std::fs::read_to_string(dir.join("site/index.html")).expect("the index");
+    assert!(
+        index.contains(
+            "<p class=\"invalid\">g.yaml and h.yaml are copies of one game that fork at record \
+             2: EQUIVOCATION: alice signed a different record 2 in each (`correspond compare \
+             g.yaml h.yaml` writes the proof)</p>\n<h2>Standings: chess (1 game)</h2>"
+        ),
+        "{index}"
+    );
+}
