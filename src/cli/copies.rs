@@ -4,7 +4,6 @@
 //! place (equivocation), or both players appended at once (a race that the crossing rule
 //! settles). `games` and `standings` say so rather than list or count either copy as the game.
 
-use super::verify::Checked;
 use correspond::digest::Digest;
 use correspond::fork::{self, Fork, Relation};
 use std::collections::BTreeMap;
@@ -19,15 +18,15 @@ pub(crate) struct Forked {
     pub fork: Box<Fork>,
 }
 
-/// The pairs of valid files among `files` (checked as `checked` says) that are copies of one
-/// game and fork, in the order of the files. Copies are read again only where a game has more
+/// The pairs of valid files among `files` (each with its game's id, `None` for a file that is no
+/// valid game) that are copies of one game and fork, in the order of the files. Copies are read again only where a game has more
 /// than one, and replayed only where neither is the start of the other; one that can no longer
 /// be read or compared (changed since) is passed over.
-pub(crate) fn forks(files: &[PathBuf], checked: &[Checked]) -> Vec<Forked> {
+pub(crate) fn forks(files: &[PathBuf], games: &[Option<Digest>]) -> Vec<Forked> {
     let mut by_game: BTreeMap<Digest, Vec<usize>> = BTreeMap::new();
-    for (i, c) in checked.iter().enumerate() {
-        if let Checked::Valid(summary) = c {
-            by_game.entry(summary.game_id).or_default().push(i);
+    for (i, game) in games.iter().enumerate() {
+        if let Some(game) = game {
+            by_game.entry(*game).or_default().push(i);
         }
     }
     let mut forked = Vec::new();

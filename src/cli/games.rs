@@ -67,7 +67,7 @@ impl Listed {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let (files, passed) = super::verify::gather(&args.paths);
     let games = super::verify::check(&files);
-    let forks = super::copies::forks(&files, &games);
+    let forks = super::verify::forks(&files, &games);
     // Found under the current folder, named from it: `g.yaml`, not `./g.yaml`.
     let named: Vec<PathBuf> = files
         .iter()
@@ -130,11 +130,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 }
             )?;
         }
-        let passed: Vec<PathBuf> = passed
-            .iter()
-            .map(|p| p.strip_prefix(".").map_or(p.clone(), Path::to_path_buf))
-            .collect();
-        if let Some(line) = super::verify::passed_over(&passed) {
+        if let Some(line) = super::verify::passed_over_here(&passed) {
             writeln!(out, "{line}")?;
         }
     }

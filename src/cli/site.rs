@@ -43,7 +43,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     let checked = super::verify::check(&files);
     let status = super::verify::exit_status(&checked);
-    let forks = super::copies::forks(&files, &checked);
+    let forks = super::verify::forks(&files, &checked);
     std::fs::create_dir_all(&args.output).map_err(|e| CliError::io(&args.output, &e))?;
     let mut taken = BTreeSet::from(["index".to_owned()]);
     let entries: Vec<Entry> = files

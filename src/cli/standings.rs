@@ -56,7 +56,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let (files, passed) = super::verify::gather(&args.paths);
     let checked = super::verify::check(&files);
     let status = super::verify::exit_status(&checked);
-    let forks = super::copies::forks(&files, &checked);
+    let forks = super::verify::forks(&files, &checked);
     // A game whose copies fork has no one result to count, whatever each copy says.
     let forked: std::collections::BTreeSet<_> = forks.iter().map(|f| f.game).collect();
     let valid: Vec<&correspond::replay::Summary> = checked
@@ -109,11 +109,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     write_tables(&table, out)?;
     write_not_counted(&table, &balances, &forks, &named, &not_counted, out)?;
-    let passed: Vec<PathBuf> = passed
-        .iter()
-        .map(|p| p.strip_prefix(".").map_or(p.clone(), Path::to_path_buf))
-        .collect();
-    if let Some(line) = super::verify::passed_over(&passed) {
+    if let Some(line) = super::verify::passed_over_here(&passed) {
         writeln!(out, "{line}")?;
     }
     Ok(status)

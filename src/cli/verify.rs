@@ -30,6 +30,28 @@ pub(crate) enum Checked {
     Unreadable(String),
 }
 
+/// The copies among `files`, checked as `checked` says, that fork (see `src/cli/copies.rs`).
+pub(crate) fn forks(files: &[PathBuf], checked: &[Checked]) -> Vec<super::copies::Forked> {
+    let games: Vec<_> = checked
+        .iter()
+        .map(|c| match c {
+            Checked::Valid(summary) => Some(summary.game_id),
+            _ => None,
+        })
+        .collect();
+    super::copies::forks(files, &games)
+}
+
+/// The line naming the files passed over (see [`passed_over`]), each named from the current
+/// folder: `g.yaml`, not `./g.yaml`.
+pub(crate) fn passed_over_here(passed: &[PathBuf]) -> Option<String> {
+    let passed: Vec<PathBuf> = passed
+        .iter()
+        .map(|p| p.strip_prefix(".").map_or(p.clone(), Path::to_path_buf))
+        .collect();
+    passed_over(&passed)
+}
+
 /// Checks `files`, the results in their order. Many files: one thread each, as many at once as
 /// there are cores. Fewer files than cores: one at a time, each on every core (its signatures
 /// checked ahead of its replay).
@@ -94,7 +116,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let forks = if args.json {
         Vec::new()
     } else {
-        super::copies::forks(&files, &checked)
+        forks(&files, &checked)
     };
     let results: Vec<(PathBuf, Checked)> = files.into_iter().zip(checked).collect();
     if args.json {

@@ -417,54 +417,14 @@ fn a_timeout_an_abandoned_game_and_a_game_going_on_have_the_standard_termination
             .map(|(_, value)| value.clone())
     };
     assert_eq!(time_control("t.yaml").as_deref(), Some("1/259200"));
+    // A game of alice's against carol, made with `extra` arguments: what `new` says.
     let carol_pub = key("carol.pub");
-    at(
-        "2026-03-01T12:00:00Z",
-        "alice",
-        &[
-            "new",
-            "chess",
-            "iccf.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "carol",
-            "--opponent-key",
-            &carol_pub,
-            "--time-control",
-            "10/50",
-        ],
-    );
-    assert_eq!(time_control("iccf.yaml").as_deref(), Some("10/4320000"));
-    // Without a clock, none; and a tag cannot give a clock's terms beside a clock.
-    at(
-        "2026-03-01T12:00:00Z",
-        "alice",
-        &[
-            "new",
-            "chess",
-            "free.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "carol",
-            "--opponent-key",
-            &carol_pub,
-            "--tag",
-            "TimeControl=-",
-        ],
-    );
-    assert_eq!(time_control("free.yaml").as_deref(), Some("-"));
     let alice = key("alice");
-    assert_eq!(
-        transcript(correspond().current_dir(dir).args([
+    let new = |file: &str, extra: &[&str]| {
+        let mut args = vec![
             "new",
             "chess",
-            "both.yaml",
+            file,
             "--name",
             "alice",
             "--side",
@@ -473,14 +433,28 @@ fn a_timeout_an_abandoned_game_and_a_game_going_on_have_the_standard_termination
             "carol",
             "--opponent-key",
             &carol_pub,
-            "--time-control",
-            "3/move",
-            "--tag",
-            "TimeControl=1/86400",
             "--key",
             &alice,
             "--no-commit",
-        ])),
+        ];
+        args.extend(extra);
+        transcript(
+            correspond()
+                .current_dir(dir)
+                .env("CORRESPOND_TIME", "2026-03-01T12:00:00Z")
+                .args(&args),
+        )
+    };
+    assert_eq!(new("iccf.yaml", &["--time-control", "10/50"]).0, 0);
+    assert_eq!(time_control("iccf.yaml").as_deref(), Some("10/4320000"));
+    // Without a clock, none but a tag given; and a tag cannot give a clock's terms beside one.
+    assert_eq!(new("free.yaml", &["--tag", "TimeControl=-"]).0, 0);
+    assert_eq!(time_control("free.yaml").as_deref(), Some("-"));
+    assert_eq!(
+        new(
+            "both.yaml",
+            &["--time-control", "3/move", "--tag", "TimeControl=1/86400"]
+        ),
         (
             2,
             String::new(),
@@ -488,22 +462,6 @@ fn a_timeout_an_abandoned_game_and_a_game_going_on_have_the_standard_termination
              writes it from there\n"
                 .to_owned()
         )
-    );
-    at(
-        "2026-03-02T12:00:00Z",
-        "carol",
-        &[
-            "adjudicate",
-            "a.yaml",
-            "--winner",
-            "alice",
-            "--reason",
-            "abandoned",
-        ],
-    );
-    assert_eq!(
-        termination("a.yaml"),
-        ("abandoned".to_owned(), "1-0".to_owned())
     );
 }
 
