@@ -19,9 +19,9 @@ pub(crate) struct Forked {
 }
 
 /// The pairs of valid files among `files` (each with its game's id, `None` for a file that is no
-/// valid game) that are copies of one game and fork, in the order of the files. Copies are read again only where a game has more
-/// than one, and replayed only where neither is the start of the other; one that can no longer
-/// be read or compared (changed since) is passed over.
+/// valid game) that are copies of one game and fork, in the order of the files. Copies are read
+/// again only where a game has more than one, and replayed only where neither is the start of
+/// the other; one that can no longer be read or compared (changed since) is passed over.
 pub(crate) fn forks(files: &[PathBuf], games: &[Option<Digest>]) -> Vec<Forked> {
     let mut by_game: BTreeMap<Digest, Vec<usize>> = BTreeMap::new();
     for (i, game) in games.iter().enumerate() {
@@ -86,4 +86,41 @@ pub(crate) fn words(forked: &Forked, a: &Path, b: &Path) -> String {
              in one and {signer_b} in the other (`{command}` says which stands)"
         )
     }
+}
+
+/// Another copy of a file's game that forks with it, in the JSON of `games` and `verify`.
+#[derive(Clone, serde::Serialize)]
+pub(crate) struct ForkRow {
+    /// The other copy.
+    with: String,
+    /// The first record that differs.
+    pub record: usize,
+    /// Whether one player signed both records there.
+    pub equivocation: bool,
+}
+
+impl ForkRow {
+    /// The other copy's file.
+    pub(crate) fn with(&self) -> &Path {
+        Path::new(&self.with)
+    }
+}
+
+/// The copies file `i` (of `named`) forks with, as its JSON row names them.
+pub(crate) fn rows(i: usize, forks: &[Forked], named: &[PathBuf]) -> Vec<ForkRow> {
+    forks
+        .iter()
+        .filter_map(|f| {
+            let with = match i {
+                _ if i == f.a => f.b,
+                _ if i == f.b => f.a,
+                _ => return None,
+            };
+            Some(ForkRow {
+                with: named[with].to_string_lossy().into_owned(),
+                record: f.fork.document,
+                equivocation: f.fork.equivocation,
+            })
+        })
+        .collect()
 }

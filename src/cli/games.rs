@@ -40,18 +40,7 @@ struct Listed {
     path: PathBuf,
     game: Checked,
     /// The other copies of its game it forks with (see `src/cli/copies.rs`).
-    forks: Vec<ForkRow>,
-}
-
-/// Another copy of a file's game that forks with it, in `games --json`.
-#[derive(Clone, Serialize)]
-struct ForkRow {
-    /// The other copy.
-    with: String,
-    /// The first record that differs.
-    record: usize,
-    /// Whether one player signed both records there.
-    equivocation: bool,
+    forks: Vec<super::copies::ForkRow>,
 }
 
 impl Listed {
@@ -83,7 +72,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .map(|(i, (path, game))| Listed {
             path: path.clone(),
             game,
-            forks: fork_rows(i, &forks, &named),
+            forks: super::copies::rows(i, &forks, &named),
         })
         .collect();
     let status = super::verify::exit_status(listed.iter().map(|l| &l.game));
@@ -135,25 +124,6 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         }
     }
     Ok(status)
-}
-
-/// The copies file `i` forks with, as its JSON row names them.
-fn fork_rows(i: usize, forks: &[super::copies::Forked], named: &[PathBuf]) -> Vec<ForkRow> {
-    forks
-        .iter()
-        .filter_map(|f| {
-            let with = match i {
-                _ if i == f.a => f.b,
-                _ if i == f.b => f.a,
-                _ => return None,
-            };
-            Some(ForkRow {
-                with: named[with].to_string_lossy().into_owned(),
-                record: f.fork.document,
-                equivocation: f.fork.equivocation,
-            })
-        })
-        .collect()
 }
 
 /// The fingerprint of the player a game waits for, while it goes on.
@@ -214,10 +184,27 @@ fn write_text(listed: &Listed, out: &mut Out<'_>) -> Result<(), CliError> {
                 .and_then(|c| c.deadline_time())
                 .map_or(String::new(), |(_, at)| format!(", by {}", at.as_str()));
             writeln!(out, "  {}{deadline}{last}", game.status)?;
-            if let Some(next) = super::next::next_step(phase, &seats, &path.to_string()) {
+            // A copy that forks is not the game, and a record signed on it would deepen the
+            // dispute: what to do is to settle the fork (said below the list).
+            let next = super::next::next_step(phase, &seats, &path.to_string());
+            if let (true, Some(next)) = (listed.forks.is_empty(), next) {
                 writeln!(out, "  next: {next}")?;
             }
         }
+    }
+    for fork in &listed.forks {
+        let what = if fork.equivocation {
+            "EQUIVOCATION"
+        } else {
+            "a race"
+        };
+        writeln!(
+            out,
+            "  forks with {} at record {} ({what}): neither copy is the game until that is \
+             settled, as said below",
+            correspond::text::path(fork.with()),
+            fork.record
+        )?;
     }
     Ok(())
 }
@@ -247,8 +234,8 @@ struct Row<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<Option<&'a str>>,
     /// The other copies of this game that fork with this one; left out where there are none.
-    #[serde(skip_serializing_if = "<[ForkRow]>::is_empty")]
-    forks: &'a [ForkRow],
+    #[serde(skip_serializing_if = "<[super::copies::ForkRow]>::is_empty")]
+    forks: &'a [super::copies::ForkRow],
 }
 
 #[derive(Serialize)]

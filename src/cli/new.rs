@@ -285,12 +285,18 @@ fn tags<G: CliGame>(
             ))
             .hint("choose your side with --side white or --side black"));
         }
-        if timed && name == "TimeControl" {
-            // The clock's terms are written from the game, and two could disagree.
-            return Err(CliError::usage(
+        if name == "TimeControl" {
+            // The clock's terms are written from the game's own clock, which a tag alone would
+            // claim the game has.
+            let error = CliError::usage(
                 "the tag TimeControl is the game's clock, which --time-control sets; PGN \
                  writes it from there",
-            ));
+            );
+            return Err(if timed {
+                error
+            } else {
+                error.hint("give the game a clock with --time-control DAYS/move or MOVES/DAYS")
+            });
         }
         if tags.insert(name.clone(), value.clone()).is_some() {
             return Err(CliError::usage(format!("the tag {name} is given twice")));

@@ -88,9 +88,9 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     }
     if args.position.is_some() || !args.moves.is_empty() {
         let error = CliError::usage(format!(
-            "`{}` is not a game ({}); for a game file, --position and moves do not apply",
+            "`{}` is not a game ({}), and moves and --position are for a game, not a game file",
             correspond::text::escape(&args.target),
-            GameKind::names_in_words()
+            GameKind::names_in_words().replace(" and ", " or ")
         ));
         return Err(super::target::with_near_game(error, &args.target));
     }

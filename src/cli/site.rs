@@ -149,17 +149,26 @@ fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
          <title>Games</title>\n<style>body{font-family:system-ui,sans-serif;margin:1em auto;\
          max-width:62em;padding:0 1em;color:#222}table{border-collapse:collapse;margin:.5em 0 \
          1.5em}td,th{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd}\
-         .invalid{color:#a00}code{font-size:.85em}</style>\n</head>\n<body>\n<h1>Games</h1>\n\
+         .invalid,.fork{color:#a00}\
+         .forked td:first-child::after{content:' (forks)';color:#a00}code{font-size:.85em}\
+         </style>\n</head>\n<body>\n<h1>Games</h1>\n\
          <table class=\"games\">\n<tr><th>game</th><th>players</th><th>where it stands</th>\
          <th>records</th><th>last record</th></tr>\n",
     );
-    for entry in entries {
+    for (i, entry) in entries.iter().enumerate() {
         let file = esc(&entry.file.to_string_lossy());
         let link = format!("<a href=\"{}\">{file}</a>", entry.page);
+        // A copy that forks is marked here and explained under the list.
+        let row = if forks.iter().any(|f| f.a == i || f.b == i) {
+            "<tr class=\"forked\">"
+        } else {
+            "<tr>"
+        };
         let _ = match &entry.checked {
             Checked::Valid(s) => writeln!(
                 out,
-                "<tr><td>{link}</td><td>{}: {} ({}) v {} ({})</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "{row}<td>{link}</td><td>{}: {} ({}) v {} ({})</td><td>{}</td><td>{}</td>\
+                 <td>{}</td></tr>",
                 esc(&s.game),
                 esc(&s.players[0].0),
                 esc(&s.players[0].1),
@@ -185,7 +194,7 @@ fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
     // A game whose copies fork is in dispute: named, and left out of the standings.
     for f in forks {
         let words = super::copies::words(f, &entries[f.a].file, &entries[f.b].file);
-        let _ = writeln!(out, "<p class=\"invalid\">{}</p>", esc(&words));
+        let _ = writeln!(out, "<p class=\"fork\">{}</p>", esc(&words));
     }
     let forked: BTreeSet<_> = forks.iter().map(|f| f.game).collect();
     let valid = entries.iter().filter_map(|e| match &e.checked {

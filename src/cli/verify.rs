@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 /// Check game files: every signature, the hash chain, whose turn each record was, every move,
 /// and the coin flips. For each file, say what game, between whom, and its result, or the
-/// first defect. Folders are searched for *.yaml and *.yml files.
+/// first defect; then copies of one game that fork (each valid, differing from a record on),
+/// whose game the playing-for-keeps ledger leaves out. Folders are searched for *.yaml and
+/// *.yml files.
 ///
 /// Exit code: 0 if every file is valid, 1 if any is invalid, 2 if a file cannot be read.
 #[derive(Debug, clap::Args)]
@@ -112,15 +114,11 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         });
     }
     let checked = check(&files);
-    // The text's ledger leaves out games whose copies fork, and names them.
-    let forks = if args.json {
-        Vec::new()
-    } else {
-        forks(&files, &checked)
-    };
+    // Copies that fork are named, and the ledger leaves their game out.
+    let forks = forks(&files, &checked);
     let results: Vec<(PathBuf, Checked)> = files.into_iter().zip(checked).collect();
     if args.json {
-        write_json(&results, out)?;
+        write_json(&results, &forks, out)?;
     } else {
         write_text(&results, &forks, out)?;
         if let Some(line) = passed_over(&passed) {
@@ -292,6 +290,9 @@ enum What<'a> {
         stakes: Option<[u32; 2]>,
         #[serde(skip_serializing_if = "Option::is_none")]
         clocks: Option<Box<super::clocks::ClockReport>>,
+        /// The other copies of this game that fork with this one; left out where none.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        forks: Vec<super::copies::ForkRow>,
     },
     Invalid {
         error: Defect,
@@ -315,10 +316,16 @@ struct Defect {
     message: String,
 }
 
-fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), CliError> {
+fn write_json(
+    results: &[(PathBuf, Checked)],
+    forks: &[super::copies::Forked],
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    let named: Vec<PathBuf> = results.iter().map(|(path, _)| path.clone()).collect();
     let items: Vec<FileReport<'_>> = results
         .iter()
-        .map(|(path, checked)| {
+        .enumerate()
+        .map(|(i, (path, checked))| {
             let file = path.to_string_lossy().into_owned();
             let (valid, what) = match checked {
                 Checked::Valid(s) => (
@@ -342,6 +349,7 @@ fn write_json(results: &[(PathBuf, Checked)], out: &mut Out<'_>) -> Result<(), C
                             .clocks
                             .as_ref()
                             .map(|c| Box::new(super::clocks::ClockReport::of(c))),
+                        forks: super::copies::rows(i, forks, &named),
                     },
                 ),
                 Checked::Invalid(e) => (

@@ -190,8 +190,8 @@ fn usage_errors_exit_with_2() {
     // With moves, `show` says they need a game, and which one was meant.
     assert_eq!(
         failure(&["show", "chss", "e4"], 2),
-        "error: `chss` is not a game (campaign, guerrilla, insurrection and chess); for a game \
-         file, --position and moves do not apply\nhint: did you mean `chess`?\n"
+        "error: `chss` is not a game (campaign, guerrilla, insurrection or chess), and moves \
+         and --position are for a game, not a game file\nhint: did you mean `chess`?\n"
     );
     failure(&["moves", "campaign", "--fast"], 2);
     failure(&["perft", "campaign"], 2);

@@ -447,20 +447,27 @@ fn a_timeout_an_abandoned_game_and_a_game_going_on_have_the_standard_termination
     };
     assert_eq!(new("iccf.yaml", &["--time-control", "10/50"]).0, 0);
     assert_eq!(time_control("iccf.yaml").as_deref(), Some("10/4320000"));
-    // Without a clock, none but a tag given; and a tag cannot give a clock's terms beside one.
-    assert_eq!(new("free.yaml", &["--tag", "TimeControl=-"]).0, 0);
-    assert_eq!(time_control("free.yaml").as_deref(), Some("-"));
+    // Without a clock, none; and a tag cannot give a clock's terms, with a clock or without.
+    assert_eq!(new("free.yaml", &[]).0, 0);
+    assert_eq!(time_control("free.yaml"), None);
+    let refused = "error: the tag TimeControl is the game's clock, which --time-control sets; \
+                   PGN writes it from there\n";
     assert_eq!(
         new(
             "both.yaml",
             &["--time-control", "3/move", "--tag", "TimeControl=1/86400"]
         ),
+        (2, String::new(), refused.to_owned())
+    );
+    assert_eq!(
+        new("tagged.yaml", &["--tag", "TimeControl=1/86400"]),
         (
             2,
             String::new(),
-            "error: the tag TimeControl is the game's clock, which --time-control sets; PGN \
-             writes it from there\n"
-                .to_owned()
+            format!(
+                "{refused}hint: give the game a clock with --time-control DAYS/move or \
+                 MOVES/DAYS\n"
+            )
         )
     );
 }

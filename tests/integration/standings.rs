@@ -243,7 +243,8 @@ fn copies_that_fork_are_named_by_games_and_not_counted_by_the_standings() {
             format!(
                 "race.yaml: chess, carol (white) v bob (black)\n\
                  \x20 bob (black) to move; last record 2026-03-01T00:00:00Z\n\
-                 \x20 next: bob (black): correspond play race.yaml MOVE\n\
+                 \x20 forks with copies/race.yaml at record 2 (a race): neither copy is the \
+                 game until that is settled, as said below\n\
                  {race}\n\
                  passed over 1 file that is not a game file: compose.yml\n"
             ),
@@ -304,9 +305,28 @@ fn copies_that_fork_are_named_by_games_and_not_counted_by_the_standings() {
             ),
         ]
     );
+    // verify's JSON names them as games' does, each file as given.
+    let (_, verified, _) = run(
+        dir,
+        &[
+            "verify",
+            "--json",
+            "bob-carol.yaml",
+            "copies/bob-carol.yaml",
+        ],
+    );
+    let verified: serde_json::Value = serde_json::from_str(&verified).expect("JSON");
+    assert_eq!(
+        (verified[0]["forks"].clone(), verified[1]["forks"].clone()),
+        (
+            serde_json::json!([{ "with": "copies/bob-carol.yaml", "record": 2, "equivocation": true }]),
+            serde_json::json!([{ "with": "bob-carol.yaml", "record": 2, "equivocation": true }])
+        )
+    );
     for (schema, value) in [
         ("games.schema.json", &json),
         ("standings.schema.json", &standings),
+        ("verify.schema.json", &verified),
     ] {
         crate::json::valid(&crate::json::validator(schema), value);
     }
@@ -352,10 +372,15 @@ fn a_site_names_copies_that_fork_and_leaves_their_game_out_of_its_standings() {
     let index = std::fs::read_to_string(dir.join("site/index.html")).expect("the index");
     assert!(
         index.contains(
-            "<p class=\"invalid\">g.yaml and h.yaml are copies of one game that fork at record \
+            "<p class=\"fork\">g.yaml and h.yaml are copies of one game that fork at record \
              2: EQUIVOCATION: alice signed a different record 2 in each (`correspond compare \
              g.yaml h.yaml` writes the proof)</p>\n<h2>Standings: chess (1 game)</h2>"
         ),
+        "{index}"
+    );
+    assert!(
+        index.contains("<tr class=\"forked\"><td><a href=\"h.html\">h.yaml</a>")
+            && index.contains("<tr><td><a href=\"other.html\">other.yaml</a>"),
         "{index}"
     );
 }
