@@ -71,6 +71,15 @@ struct ForkRecord {
     line: usize,
 }
 
+/// Writes a proof where there is none: a file there already holding this very proof (the same
+/// copies compared again) is kept and said as written; any other file is never overwritten.
+fn write_proof(path: &Path, proof: &[u8]) -> std::io::Result<()> {
+    match correspond::log::create_new(path, proof) {
+        Err(_) if correspond::log::read_limited(path).is_ok_and(|held| held == proof) => Ok(()),
+        done => done,
+    }
+}
+
 fn copy_name(which: Copy) -> &'static str {
     match which {
         Copy::A => "a",
@@ -144,7 +153,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                     name(Copy::B),
                     f.lines[1]
                 )?;
-                match correspond::log::create_new(&path, &fork::proof(&a, &b, &f)) {
+                match write_proof(&path, &fork::proof(&a, &b, &f)) {
                     Ok(()) => writeln!(
                         out,
                         "proof written to {}: check it with `correspond check-proof {}`, or with \
@@ -219,7 +228,7 @@ fn json(
                     .proof
                     .clone()
                     .unwrap_or_else(|| proof_name(&args.a, f.document));
-                match correspond::log::create_new(&path, &fork::proof(a, b, f)) {
+                match write_proof(&path, &fork::proof(a, b, f)) {
                     Ok(()) => proof = Some(path.to_string_lossy().into_owned()),
                     Err(e) => proof_error = Some(format!("{}: {e}", path.to_string_lossy())),
                 }

@@ -19,6 +19,17 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
     );
     let (code, out, err) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
     assert_eq!(code, 1, "{err}");
+    // Compared again, the proof already there is the same proof: said alike, not refused.
+    let proof =
+        std::fs::read(club.clone("alice").join("game.equivocation-4.proof")).expect("proof");
+    assert_eq!(
+        run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]),
+        (1, out.clone(), err.clone())
+    );
+    assert_eq!(
+        std::fs::read(club.clone("alice").join("game.equivocation-4.proof")).expect("proof"),
+        proof
+    );
     let text = file(&club, "alice");
     let at = text.match_indices("\n---\n").nth(4).expect("record 4").0 + 1;
     let line = 1 + text[..at].matches('\n').count();
@@ -105,7 +116,9 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    // No proof is written over an existing file, and the verdict still stands.
+    // No proof is written over another file, and the verdict still stands.
+    let proof = club.clone("alice").join("game.equivocation-4.proof");
+    std::fs::write(&proof, "notes\n").expect("write");
     let (code, out, _) = run(&club, "alice", &["compare", "game.yaml", "../laptop.yaml"]);
     assert_eq!(code, 1);
     assert!(out.starts_with("EQUIVOCATION: "), "{out}");
@@ -113,6 +126,7 @@ fn equivocation_is_proved_and_the_proof_checks_with_openssh() {
         out.contains("no proof written: game.equivocation-4.proof: "),
         "{out}"
     );
+    assert_eq!(std::fs::read_to_string(&proof).expect("read"), "notes\n");
 }
 
 #[test]
