@@ -196,12 +196,8 @@ fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
         let words = super::copies::words(f, &entries[f.a].file, &entries[f.b].file);
         let _ = writeln!(out, "<p class=\"fork\">{}</p>", esc(&words));
     }
-    let forked: BTreeSet<_> = forks.iter().map(|f| f.game).collect();
-    let valid = entries.iter().filter_map(|e| match &e.checked {
-        Checked::Valid(s) if !forked.contains(&s.game_id) => Some(&**s),
-        _ => None,
-    });
-    let table = standings(valid);
+    let valid = super::verify::counted(entries.iter().map(|e| &e.checked), forks);
+    let table = standings(valid.iter().copied());
     for game in &table.tables {
         let _ = writeln!(
             out,

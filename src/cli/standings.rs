@@ -57,15 +57,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let checked = super::verify::check(&files);
     let status = super::verify::exit_status(&checked);
     let forks = super::verify::forks(&files, &checked);
-    // A game whose copies fork has no one result to count, whatever each copy says.
-    let forked: std::collections::BTreeSet<_> = forks.iter().map(|f| f.game).collect();
-    let valid: Vec<&correspond::replay::Summary> = checked
-        .iter()
-        .filter_map(|c| match c {
-            Checked::Valid(s) if !forked.contains(&s.game_id) => Some(&**s),
-            _ => None,
-        })
-        .collect();
+    let valid = super::verify::counted(&checked, &forks);
     let named: Vec<PathBuf> = files
         .iter()
         .map(|file| file.strip_prefix(".").unwrap_or(file).to_path_buf())

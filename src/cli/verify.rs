@@ -44,6 +44,22 @@ pub(crate) fn forks(files: &[PathBuf], checked: &[Checked]) -> Vec<super::copies
     super::copies::forks(files, &games)
 }
 
+/// The valid games among `checked` that count in tables and ledgers: all but those whose
+/// copies fork, which have no one result (which copy is the game is in dispute).
+pub(crate) fn counted<'a>(
+    checked: impl IntoIterator<Item = &'a Checked>,
+    forks: &[super::copies::Forked],
+) -> Vec<&'a Summary> {
+    let forked: std::collections::BTreeSet<_> = forks.iter().map(|f| f.game).collect();
+    checked
+        .into_iter()
+        .filter_map(|c| match c {
+            Checked::Valid(s) if !forked.contains(&s.game_id) => Some(&**s),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The line naming the files passed over (see [`passed_over`]), each named from the current
 /// folder: `g.yaml`, not `./g.yaml`.
 pub(crate) fn passed_over_here(passed: &[PathBuf]) -> Option<String> {
@@ -225,12 +241,7 @@ fn write_text(
             }
         }
     }
-    // A game whose copies fork pays no one: which copy is the game is in dispute.
-    let forked: std::collections::BTreeSet<_> = forks.iter().map(|f| f.game).collect();
-    let ledger = ledger(results.iter().filter_map(|(_, checked)| match checked {
-        Checked::Valid(s) if !forked.contains(&s.game_id) => Some(&**s),
-        _ => None,
-    }));
+    let ledger = ledger(counted(results.iter().map(|(_, checked)| checked), forks));
     if !ledger.balances.is_empty() {
         let parts: Vec<String> = ledger
             .balances
