@@ -52,13 +52,16 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     read_limited(&open_regular(path)?, limit)
 }
 
-/// Reads at most `limit` bytes of an open file, refusing a larger one.
+/// Reads at most `limit` bytes of an open file, refusing a larger one. The buffer is sized
+/// from the file's length once, not grown as it fills: a grown buffer is copied each time it
+/// doubles, and every copy touches memory the process had not used.
 ///
 /// # Errors
 /// An I/O error; [`io::ErrorKind::InvalidInput`] when there is more.
-pub fn read_limited(mut file: impl Read, limit: u64) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    (&mut file).take(limit + 1).read_to_end(&mut bytes)?;
+pub fn read_limited(file: &File, limit: u64) -> io::Result<Vec<u8>> {
+    let length = file.metadata()?.len().min(limit.saturating_add(1));
+    let mut bytes = Vec::with_capacity(usize::try_from(length).unwrap_or(0).saturating_add(1));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(invalid(&format!(
             "larger than {}, which is more than it can be",

@@ -18,6 +18,10 @@ use std::path::{Path, PathBuf};
 /// moves), small enough that a hostile "game" cannot exhaust memory.
 pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 
+/// Room kept after a game file's bytes when it is read: more than one record takes, so that
+/// appending one copies nothing.
+const APPEND_ROOM: usize = 16 * 1024;
+
 /// The suffix of the temporary copies written beside a game file.
 const TEMPORARY_SUFFIX: &str = ".correspond-tmp";
 
@@ -42,7 +46,12 @@ fn read_open(file: &File) -> io::Result<Vec<u8>> {
             ),
         ));
     }
-    let mut bytes = Vec::new();
+    // Sized once, with room for the record a signing command appends in place (see
+    // `Locked::append`): no copy of the file is made while it is read or grown.
+    let room = usize::try_from(meta.len())
+        .unwrap_or(0)
+        .saturating_add(APPEND_ROOM);
+    let mut bytes = Vec::with_capacity(room);
     file.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_SIZE {
         return Err(io::Error::new(
@@ -223,7 +232,14 @@ impl Locked {
     /// # Errors
     /// An I/O error; the file is then unchanged.
     pub fn append(&mut self, addition: &[u8]) -> io::Result<()> {
-        self.rewrite([self.bytes.as_slice(), addition].concat())
+        let before = self.bytes.len();
+        // In place: the room `read_open` left takes a record without copying the file.
+        self.bytes.extend_from_slice(addition);
+        let written = self.replace_with_bytes();
+        if written.is_err() {
+            self.bytes.truncate(before);
+        }
+        written
     }
 
     /// Replaces the file's contents all at once, as [`Locked::append`] does, the lock held
@@ -232,10 +248,21 @@ impl Locked {
     /// # Errors
     /// An I/O error; the file is then unchanged.
     pub fn rewrite(&mut self, bytes: Vec<u8>) -> io::Result<()> {
+        let old = std::mem::replace(&mut self.bytes, bytes);
+        let written = self.replace_with_bytes();
+        if written.is_err() {
+            self.bytes = old;
+        }
+        written
+    }
+
+    /// Puts a new copy holding `self.bytes` in the file's place, locked before it takes the
+    /// old one's place.
+    fn replace_with_bytes(&mut self) -> io::Result<()> {
         let _critical = crate::interrupt::critical();
         let temporary = Temporary::write(
             &self.path,
-            &bytes,
+            &self.bytes,
             Some(self.file.metadata()?.permissions()),
         )?;
         temporary.handle().lock()?;
@@ -244,7 +271,6 @@ impl Locked {
         // The old copy's handle, and with it its lock, goes: whoever waited on it finds the
         // new copy locked by this guard.
         self.file = file;
-        self.bytes = bytes;
         Ok(())
     }
 

@@ -287,7 +287,12 @@ pub(super) struct RawRecord {
 /// and names, which are quoted, hold no quote or backslash. Records are most of a file, so this
 /// is most of the cost of reading one.
 pub(super) fn quick_record(doc: &str) -> Option<Record> {
-    let mut lines = doc.strip_prefix("---\n")?.split_terminator('\n');
+    // The signature line is the last: its text is the signature, and everything before it is
+    // compared below with what the writer makes of the record read.
+    let (unsigned, signature) = doc.strip_suffix('\n')?.rsplit_once('\n')?;
+    let signature = signature.strip_prefix("signature: ")?;
+    let unsigned = &doc[..=unsigned.len()];
+    let mut lines = super::read::lines(unsigned.strip_prefix("---\n")?);
     let mut field = |name: &str| lines.next()?.strip_prefix(name)?.strip_prefix(": ");
     let seq = field("seq")?;
     let prev = field("prev")?;
@@ -307,7 +312,7 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         reason: None,
         comment: None,
         time: String::new(),
-        signature: String::new(),
+        signature: signature.to_owned(),
     };
     let mut line = lines.next()?;
     if !line.starts_with("time: ") {
@@ -328,7 +333,6 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         line = lines.next()?;
     }
     raw.time = line.strip_prefix("time: \"")?.strip_suffix('"')?.to_owned();
-    raw.signature = lines.next()?.strip_prefix("signature: ")?.to_owned();
     let plain = [&raw.prev, &raw.kind, &raw.signature].map(Some);
     let optional = [&raw.mv, &raw.nonce, &raw.commitment, &raw.claim].map(Option::as_ref);
     let null = plain.into_iter().chain(optional).flatten().any(|v| {
@@ -340,11 +344,9 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
     if null || lines.next().is_some() {
         return None;
     }
-    let signature = raw.signature.clone();
+    // The signature's text is checked against base64's bytes here, so it holds no newline.
     let record = raw.validate().ok()?;
-    let mut written = record_unsigned(&record);
-    written.push_str(&signature_line(&signature));
-    (written == doc).then_some(record)
+    (record_unsigned(&record) == unsigned).then_some(record)
 }
 
 fn digest(field: &str, text: &str) -> Result<Digest, String> {

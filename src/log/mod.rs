@@ -52,6 +52,11 @@ use read::{Base, line_of, read_document, split};
 pub use read::{Document, GAME_FILE_SNIFF, may_be_a_game_file};
 use std::ops::Range;
 
+/// How many newlines `text` holds: its lines, in a game file, which ends each with one.
+fn newlines(text: &str) -> usize {
+    memchr::memchr_iter(b'\n', text.as_bytes()).count()
+}
+
 /// Where a document sits in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Span {
@@ -233,7 +238,7 @@ impl GameFile {
             header,
             records,
             spans,
-            lines: text.matches('\n').count(),
+            lines: newlines(text),
         })
     }
 
@@ -306,7 +311,7 @@ impl GameFile {
         self.text.push_str(appended);
         self.records.extend(records);
         self.spans.extend(spans);
-        self.lines += appended.matches('\n').count();
+        self.lines += newlines(appended);
         Ok(added)
     }
 
@@ -322,7 +327,7 @@ impl GameFile {
         self.spans.truncate(documents);
         self.records.truncate(documents - 1);
         self.text.truncate(self.spans[documents - 1].bytes.end);
-        self.lines = self.text.matches('\n').count();
+        self.lines = newlines(&self.text);
     }
 
     /// An error at a byte offset of this file, naming the document and line there.

@@ -73,18 +73,67 @@ pub(super) struct Base {
     pub(super) documents: usize,
 }
 
+/// The lines of `text`, each with its newline (the last may have none), found by `memchr`:
+/// lines are short and a file has thousands, so the cost of each search is what counts.
+pub(super) fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(|newline| newline + 1)
+        .chain((!text.ends_with('\n')).then_some(text.len()));
+    ends.scan(0, move |start, end| {
+        let line = &text[*start..end];
+        *start = end;
+        Some(line)
+    })
+}
+
+/// The lines of `text` without their newlines, as `str::split_terminator('\n')` gives them.
+pub(super) fn lines(text: &str) -> impl Iterator<Item = &str> {
+    lines_inclusive(text).map(|line| line.strip_suffix('\n').unwrap_or(line))
+}
+
+/// A document [`split`] is reading.
+struct Open {
+    /// Its index among the documents found.
+    index: usize,
+    /// Where its `---` line starts, in `text`.
+    start: usize,
+    /// The 1-based line number of its `---` line.
+    line: usize,
+    /// Where its signature line starts, in `text`, once found.
+    signature: Option<usize>,
+    /// The first line after its signature line, if any: text no signature covers.
+    after: Option<usize>,
+}
+
 /// Finds the documents of `text`, which follows `base` in its file (at the start, comment
 /// lines may come before the first document): each starts at a `---` line and must end with
 /// its signature line. Spans, lines and documents are numbered in the whole file.
+///
+/// One pass over the lines. A defect of the file's shape (text before the header or after the
+/// last signature, a YAML marker) is reported before any defect inside a document, wherever
+/// each is, so a document's defect is kept until the pass ends.
 pub(super) fn split(text: &str, base: Base) -> Result<Vec<Span>, LogError> {
-    let mut starts = Vec::new();
+    let mut spans = Vec::new();
+    let mut open: Option<Open> = None;
+    let mut inside: Option<LogError> = None;
+    let mut started = 0;
     let mut offset = 0;
-    for (number, line) in text.split_inclusive('\n').enumerate() {
+    for (number, line) in lines_inclusive(text).enumerate() {
         let bare = line.trim_end_matches('\n').trim_end_matches('\r');
         let line_number = base.lines + number + 1;
         if bare == "---" {
-            starts.push((offset, line_number));
-        } else if starts.is_empty() && (base.documents > 0 || !line.starts_with('#')) {
+            if let Some(doc) = open.take() {
+                close(doc, offset, Ending::Next, base, &mut spans, &mut inside);
+            }
+            started += 1;
+            open = Some(Open {
+                index: started - 1,
+                start: offset,
+                line: line_number,
+                signature: None,
+                after: None,
+            });
+        } else if open.is_none() && (base.documents > 0 || !line.starts_with('#')) {
             return Err(LogError {
                 document: base.documents.checked_sub(1),
                 line: line_number,
@@ -96,61 +145,81 @@ pub(super) fn split(text: &str, base: Base) -> Result<Vec<Span>, LogError> {
             });
         } else if bare == "..." || bare.starts_with("--- ") || bare.starts_with('%') {
             return Err(LogError {
-                document: (base.documents + starts.len()).checked_sub(1),
+                document: (base.documents + started).checked_sub(1),
                 line: line_number,
                 kind: LogErrorKind::Marker(shown(bare)),
             });
+        } else if let Some(doc) = &mut open {
+            // The first signature line ends the document: anything after it, up to the next
+            // `---`, is text that no signature covers.
+            if doc.signature.is_some() {
+                doc.after.get_or_insert(line_number);
+            } else if line.starts_with("signature:") {
+                doc.signature = Some(offset);
+            }
         }
         offset += line.len();
     }
-    if starts.is_empty() {
+    let Some(last) = open else {
         return Err(LogError {
             document: None,
             line: 1,
             kind: LogErrorKind::NoHeader,
         });
+    };
+    let ending = Ending::Text {
+        newline: text.ends_with('\n'),
+    };
+    close(last, text.len(), ending, base, &mut spans, &mut inside);
+    match inside {
+        Some(error) => Err(error),
+        None => Ok(spans),
     }
-    let mut spans = Vec::with_capacity(starts.len());
-    for (i, &(start, line)) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).map_or(text.len(), |next| next.0);
-        let doc = &text[start..end];
-        let fail = |line, kind| LogError {
-            document: Some(base.documents + i),
+}
+
+/// Where a document ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// Where the next document's `---` line starts.
+    Next,
+    /// At the end of the text, with a newline or without one.
+    Text { newline: bool },
+}
+
+/// Ends document `doc` at `end`: its span, or (for the first document with one) its defect.
+fn close(
+    doc: Open,
+    end: usize,
+    ending: Ending,
+    base: Base,
+    spans: &mut Vec<Span>,
+    inside: &mut Option<LogError>,
+) {
+    if inside.is_some() {
+        return;
+    }
+    let fail = |line, kind| {
+        Some(LogError {
+            document: Some(base.documents + doc.index),
             line,
             kind,
-        };
-        // The first signature line ends the document: anything after it, up to the next
-        // `---`, is text that no signature covers.
-        let mut signature = None;
-        let mut at = 0;
-        for (n, l) in doc.split_inclusive('\n').enumerate() {
-            if signature.is_some() {
-                return Err(fail(line + n, LogErrorKind::AfterSignature));
-            }
-            if l.starts_with("signature:") {
-                signature = Some(at);
-            }
-            at += l.len();
+        })
+    };
+    *inside = match (doc.signature, doc.after, ending) {
+        (_, Some(line), _) => fail(line, LogErrorKind::AfterSignature),
+        (None, None, Ending::Next) => fail(doc.line, LogErrorKind::MissingSignature),
+        (None, None, Ending::Text { .. }) | (Some(_), None, Ending::Text { newline: false }) => {
+            fail(doc.line, LogErrorKind::Truncated)
         }
-        let Some(signature) = signature else {
-            let last = i + 1 == starts.len();
-            let kind = if last {
-                LogErrorKind::Truncated
-            } else {
-                LogErrorKind::MissingSignature
-            };
-            return Err(fail(line, kind));
-        };
-        if !doc.ends_with('\n') {
-            return Err(fail(line, LogErrorKind::Truncated));
+        (Some(signature), None, _) => {
+            spans.push(Span {
+                bytes: base.offset + doc.start..base.offset + end,
+                signature: base.offset + signature,
+                line: doc.line,
+            });
+            None
         }
-        spans.push(Span {
-            bytes: base.offset + start..base.offset + end,
-            signature: base.offset + start + signature,
-            line,
-        });
-    }
-    Ok(spans)
+    };
 }
 
 /// A document's content.
