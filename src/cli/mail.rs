@@ -245,9 +245,11 @@ fn body<G: CliGame>(
         .clone()
         .unwrap_or_else(|| Line::new(replay.last().position.clone()));
     let mut board = Vec::new();
+    let phase = &replay.last().phase;
     let view = super::render::View {
         charset: Charset::Ascii,
         flipped: false,
+        over: matches!(phase, Phase::Over(_)),
     };
     G::render(&line, view, &mut board)
         .map_err(|e| CliError::usage(format!("cannot draw the board: {e}")))?;
@@ -255,7 +257,6 @@ fn body<G: CliGame>(
     text += "\n";
     text += &anstream::adapter::strip_str(&String::from_utf8_lossy(&board)).to_string();
     text += "\n";
-    let phase = &replay.last().phase;
     match phase {
         Phase::Over(verdict) => text += &format!("result: {}\n", verdict.describe(&replay.seats)),
         phase => text += &format!("now: {}\n", phase.describe(&replay.seats)),

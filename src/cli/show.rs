@@ -78,7 +78,11 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         return with_game!(name, G => {
             let start = game::start::<G>(args.position.as_deref(), &args.variants)?;
             let played = game::play_moves(start, &args.moves, &args.variants)?;
-            let view = View { charset, flipped: args.flip };
+            let view = View {
+                charset,
+                flipped: args.flip,
+                over: false,
+            };
             draw(&Drawn { line: &played.line, view, file: None }, args.output(), out)?;
             match (args.output(), played.played_on()) {
                 (Output::Terminal, Some(note)) => Ok(writeln!(out, "{note}")?),
@@ -240,8 +244,8 @@ fn show_file<G: CliGame>(
     };
     let mut captions = vec![format!("{}, record {at} of {last}", replay.matchup())];
     captions.extend(heading[2..].iter().cloned());
-    let verdict = matches!(step.phase, correspond::replay::Phase::Over(_))
-        .then(|| step.phase.describe(&replay.seats));
+    let over = matches!(step.phase, correspond::replay::Phase::Over(_));
+    let verdict = over.then(|| step.phase.describe(&replay.seats));
     let viewer = viewer_side(&replay.seats, &args.key, path)?;
     let flipped = viewer.is_some_and(|side| side != G::SIDES[0]) != args.flip;
     if flipped {
@@ -264,7 +268,11 @@ fn show_file<G: CliGame>(
             comment,
         },
     };
-    let view = View { charset, flipped };
+    let view = View {
+        charset,
+        flipped,
+        over,
+    };
     draw(
         &Drawn {
             line: &line,

@@ -65,7 +65,7 @@ impl Draw for Campaign {
         );
         captions.extend(options.captions.iter().cloned());
         let mut canvas = Canvas::new(
-            &format!("Campaign, {turn} to move"),
+            &format!("Campaign, {}", options.turn(pos.outcome().is_some(), turn)),
             FILES,
             RANKS,
             options.flipped,

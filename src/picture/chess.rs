@@ -65,7 +65,10 @@ fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
     }
     captions.extend(options.captions.iter().cloned());
     let mut canvas = Canvas::new(
-        &format!("{title}, {} to move", pos.turn()),
+        &format!(
+            "{title}, {}",
+            options.turn(line.outcome().is_some(), pos.turn())
+        ),
         8,
         8,
         options.flipped,

@@ -29,7 +29,10 @@ impl Draw for Guerrilla {
         captions.push("white discs: COIN's checkers; black dots: the Guerrilla's stones".into());
         captions.extend(options.captions.iter().cloned());
         let mut canvas = Canvas::new(
-            &format!("Guerrilla Checkers, {} to move", pos.side_to_move()),
+            &format!(
+                "Guerrilla Checkers, {}",
+                options.turn(pos.outcome().is_some(), pos.side_to_move())
+            ),
             8,
             8,
             options.flipped,

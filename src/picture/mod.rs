@@ -32,6 +32,16 @@ impl Options {
     pub(crate) fn first_line(&self, own: String) -> String {
         self.verdict.clone().unwrap_or(own)
     }
+
+    /// What the title says after the game's name: whose turn it is, or that nobody's is, the
+    /// game being over by its rules (`over`) or by what the file says (a verdict).
+    pub(crate) fn turn(&self, over: bool, to_move: impl std::fmt::Display) -> String {
+        if over || self.verdict.is_some() {
+            "game over".to_owned()
+        } else {
+            format!("{to_move} to move")
+        }
+    }
 }
 
 /// A game that can draw its positions as SVG.

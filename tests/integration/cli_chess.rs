@@ -217,7 +217,7 @@ fn typed_moves_are_invalid_illegal_or_ambiguous() {
             "Kd5",
             "--ascii"
         ]),
-        "Chess, white to move\n\
+        "Chess, game over\n\
          \n    a b c d e f g h\n\
          \x208  . . . . . . . .  8\n\
          \x207  . . . . . . . .  7\n\

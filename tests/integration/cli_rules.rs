@@ -1,6 +1,6 @@
 //! The rules commands through the real binary: output, error messages and exit codes.
 
-use crate::util::{correspond, failure, stdout_of};
+use crate::util::{correspond, failure, stdout_of, transcript};
 use predicates::prelude::*;
 
 #[test]
@@ -252,7 +252,7 @@ fn show_draws_unicode_by_default_marks_the_last_move_and_the_outcome() {
         "e5a5",
     ]);
     insta::assert_snapshot!(out, @r"
-    Campaign, move 2, heads to move
+    Campaign, move 2, game over
 
        a b c d e
      7 · ♜ · · ♚ 7   tails  spin: none
@@ -272,6 +272,53 @@ fn show_draws_unicode_by_default_marks_the_last_move_and_the_outcome() {
     ♔ candidate  ♕ stacked candidate  ♗ guard  ♖ handler  ♙ intern  (white: heads, black: tails)
     moves: 1... e5a5
     ");
+}
+
+/// A game ended by a resignation, which the position does not show: nobody is to move, and
+/// neither the title nor the side notes say otherwise.
+#[test]
+fn show_of_a_resigned_game_says_it_is_over_not_whose_turn_it_is() {
+    let (code, out, err) =
+        transcript(correspond().args(["show", "--ascii", "games/campaign/resignation.yaml"]));
+    assert_eq!((code, err.as_str()), (0, ""));
+    insta::assert_snapshot!(out, @r"
+    games/campaign/resignation.yaml: alice (heads) v bob (tails), record 11 of 11
+    game over: heads wins: bob (tails) resigned
+
+    Campaign, move 5, game over
+
+       a b c d e
+     7 h g c . h 7   tails  spin: a e
+     6 . i i . g 6
+     5 i . . i i 5
+     4 . . I . G 4
+     3 . . . . . 3
+     2 I I C I I 2
+     1 H . . G H 1   heads  spin: none
+       a b c d e
+
+    last move: d6d5
+    halfmove clock: 0
+    position: hgc1h/1ii1g/i2ii/2I1G/5/IICII/H2GH h ae 0 5
+    C candidate  S stacked candidate  G guard  H handler  I intern  (upper case: heads, lower case: tails)
+    moves: 1. c2c3 e6e5 2. c3c4 a6a5 3. b1e4 d7e6 4. c1c2 d6d5
+    ");
+    // The record before the resignation: heads was to move then.
+    let before = stdout_of(&[
+        "show",
+        "--ascii",
+        "games/campaign/resignation.yaml",
+        "--at",
+        "10",
+    ]);
+    assert!(
+        before.contains("\nCampaign, move 5, heads to move\n"),
+        "{before}"
+    );
+    assert!(
+        before.contains("heads  spin: none  <- to move\n"),
+        "{before}"
+    );
 }
 
 #[test]

@@ -26,7 +26,7 @@ fn glyph(piece: Option<Piece>, charset: Charset) -> char {
     }
 }
 
-fn side_note(pos: &Campaign, side: Side, charset: Charset) -> String {
+fn side_note(pos: &Campaign, side: Side, view: View) -> String {
     let rights: Vec<&str> = Wing::BOTH
         .into_iter()
         .filter(|&w| pos.spin_rights().has(side, w))
@@ -43,8 +43,8 @@ fn side_note(pos: &Campaign, side: Side, charset: Charset) -> String {
         rights.join(" ")
     };
     let turn = match (
-        pos.side_to_move() == side && pos.outcome().is_none(),
-        charset,
+        pos.side_to_move() == side && pos.outcome().is_none() && !view.over,
+        view.charset,
     ) {
         (false, _) => "",
         (true, Charset::Unicode) => "  ← to move",
@@ -72,9 +72,9 @@ impl Render for Campaign {
             .collect();
         writeln!(
             out,
-            "{BOLD}Campaign{BOLD:#}, move {}, {} to move",
+            "{BOLD}Campaign{BOLD:#}, move {}, {}",
             pos.fullmove_number(),
-            pos.side_to_move()
+            view.turn(pos.outcome().is_some(), pos.side_to_move())
         )?;
         writeln!(out)?;
         writeln!(out, "  {files}")?;
@@ -96,8 +96,8 @@ impl Render for Campaign {
             }
             write!(out, " {}", rank + 1)?;
             let note = match rank {
-                r if r == RANKS - 1 => Some(side_note(pos, Side::Tails, charset)),
-                0 => Some(side_note(pos, Side::Heads, charset)),
+                r if r == RANKS - 1 => Some(side_note(pos, Side::Tails, view)),
+                0 => Some(side_note(pos, Side::Heads, view)),
                 _ => None,
             };
             match note {

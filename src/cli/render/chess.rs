@@ -45,7 +45,8 @@ fn draw<
         Variant::Insurrection => "Insurrection",
         Variant::Assassination => "Insurrection (Assassination)",
     };
-    writeln!(out, "{BOLD}{title}{BOLD:#}, {} to move", pos.turn())?;
+    let turn = view.turn(line.outcome().is_some(), pos.turn());
+    writeln!(out, "{BOLD}{title}{BOLD:#}, {turn}")?;
     writeln!(out)?;
     let files: String = view
         .order(8, false)

@@ -27,8 +27,8 @@ impl Render for Guerrilla {
         let marked_point = |p: Point| matches!(last, Some(Move::Place(a, b)) if *a == p || *b == p);
         writeln!(
             out,
-            "{BOLD}Guerrilla Checkers{BOLD:#}, {} to move; supply {}, stones on the board {}, checkers {}",
-            pos.side_to_move(),
+            "{BOLD}Guerrilla Checkers{BOLD:#}, {}; supply {}, stones on the board {}, checkers {}",
+            view.turn(pos.outcome().is_some(), pos.side_to_move()),
             pos.supply(),
             pos.stones_on_board(),
             pos.checkers_on_board()

@@ -27,6 +27,9 @@ pub(crate) struct View {
     /// Turned half a turn: the side that moves first (White, Heads, the Guerrilla) at the top,
     /// as its opponent sits.
     pub flipped: bool,
+    /// The game was over at the position drawn, whatever ended it (its rules, a resignation,
+    /// an agreement, a timeout, an arbiter): nobody is to move.
+    pub over: bool,
 }
 
 impl View {
@@ -35,6 +38,16 @@ impl View {
     pub(super) fn order(self, n: u8, descending: bool) -> impl Iterator<Item = u8> {
         let down = descending != self.flipped;
         (0..n).map(move |i| if down { n - 1 - i } else { i })
+    }
+
+    /// What the first line says after the game's name: whose turn it is, or that the game is
+    /// over, by what ended it outside the position or by the position itself (`ended`).
+    pub(super) fn turn(self, ended: bool, to_move: impl std::fmt::Display) -> String {
+        if self.over || ended {
+            "game over".to_owned()
+        } else {
+            format!("{to_move} to move")
+        }
     }
 }
 
