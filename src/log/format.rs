@@ -218,135 +218,63 @@ pub const COMMITMENT_PREFIX: &str = "commitment: ";
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawHeader {
-    format: String,
-    game: String,
-    options: BTreeMap<String, bool>,
+    pub(super) format: String,
+    pub(super) game: String,
+    pub(super) options: BTreeMap<String, bool>,
     #[serde(rename = "time-control", default)]
-    time_control: Option<RawTimeControl>,
-    players: Vec<RawPlayer>,
+    pub(super) time_control: Option<RawTimeControl>,
+    pub(super) players: Vec<RawPlayer>,
     #[serde(default)]
-    arbiter: Option<RawArbiter>,
+    pub(super) arbiter: Option<RawArbiter>,
     #[serde(default)]
-    tags: Option<BTreeMap<String, String>>,
-    created: String,
-    salt: String,
+    pub(super) tags: Option<BTreeMap<String, String>>,
+    pub(super) created: String,
+    pub(super) salt: String,
     #[serde(default)]
-    commitment: Option<String>,
+    pub(super) commitment: Option<String>,
     pub(super) signature: String,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawPlayer {
-    name: String,
-    side: String,
-    key: String,
+pub(super) struct RawPlayer {
+    pub(super) name: String,
+    pub(super) side: String,
+    pub(super) key: String,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawArbiter {
-    name: String,
-    key: String,
+pub(super) struct RawArbiter {
+    pub(super) name: String,
+    pub(super) key: String,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRecord {
-    seq: u64,
-    prev: String,
-    signer: String,
-    kind: String,
+    pub(super) seq: u64,
+    pub(super) prev: String,
+    pub(super) signer: String,
+    pub(super) kind: String,
     #[serde(default, rename = "move")]
-    mv: Option<String>,
+    pub(super) mv: Option<String>,
     #[serde(default)]
-    nonce: Option<String>,
+    pub(super) nonce: Option<String>,
     #[serde(default)]
-    commitment: Option<String>,
+    pub(super) commitment: Option<String>,
     #[serde(default)]
-    claim: Option<String>,
+    pub(super) claim: Option<String>,
     #[serde(default)]
-    days: Option<u32>,
+    pub(super) days: Option<u32>,
     #[serde(default)]
-    result: Option<String>,
+    pub(super) result: Option<String>,
     #[serde(default)]
-    reason: Option<String>,
+    pub(super) reason: Option<String>,
     #[serde(default)]
-    comment: Option<String>,
-    time: String,
+    pub(super) comment: Option<String>,
+    pub(super) time: String,
     pub(super) signature: String,
-}
-
-/// Reads a record document (from its `---` line through its signature line) written the one way
-/// this program writes it, without a YAML parser: cut into its fields by the writer's own
-/// layout, validated as the YAML reader's result is, and then required to be exactly what the
-/// writer makes of that content. `None` for anything else, which the YAML reader then reads and
-/// explains. It accepts only what the YAML reader accepts, with the same content: the one
-/// value YAML would read otherwise than as text, null (`null`, `Null`, `NULL`, `~`), and the
-/// values that start with a YAML indicator (a move `-` or `,e4`) are left to the YAML reader,
-/// and names, which are quoted, hold no quote or backslash. Records are most of a file, so this
-/// is most of the cost of reading one.
-pub(super) fn quick_record(doc: &str) -> Option<Record> {
-    // The signature line is the last: its text is the signature, and everything before it is
-    // compared below with what the writer makes of the record read.
-    let (unsigned, signature) = doc.strip_suffix('\n')?.rsplit_once('\n')?;
-    let signature = signature.strip_prefix("signature: ")?;
-    let unsigned = &doc[..=unsigned.len()];
-    let mut lines = super::read::lines(unsigned.strip_prefix("---\n")?);
-    let mut field = |name: &str| lines.next()?.strip_prefix(name)?.strip_prefix(": ");
-    let seq = field("seq")?;
-    let prev = field("prev")?;
-    let signer = field("signer")?.strip_prefix('"')?.strip_suffix('"')?;
-    let kind = field("kind")?;
-    let mut raw = RawRecord {
-        seq: seq.parse().ok()?,
-        prev: prev.to_owned(),
-        signer: signer.to_owned(),
-        kind: kind.to_owned(),
-        mv: None,
-        nonce: None,
-        commitment: None,
-        claim: None,
-        days: None,
-        result: None,
-        reason: None,
-        comment: None,
-        time: String::new(),
-        signature: signature.to_owned(),
-    };
-    let mut line = lines.next()?;
-    if !line.starts_with("time: ") {
-        let (name, value) = line.split_once(": ")?;
-        if name == "days" {
-            // A number; that it is spelled as the writer spells it is checked below.
-            raw.days = Some(value.parse().ok()?);
-        } else {
-            let slot = match name {
-                "move" => &mut raw.mv,
-                "nonce" => &mut raw.nonce,
-                "commitment" => &mut raw.commitment,
-                "claim" => &mut raw.claim,
-                _ => return None,
-            };
-            *slot = Some(value.to_owned());
-        }
-        line = lines.next()?;
-    }
-    raw.time = line.strip_prefix("time: \"")?.strip_suffix('"')?.to_owned();
-    let plain = [&raw.prev, &raw.kind, &raw.signature].map(Some);
-    let optional = [&raw.mv, &raw.nonce, &raw.commitment, &raw.claim].map(Option::as_ref);
-    let null = plain.into_iter().chain(optional).flatten().any(|v| {
-        // YAML's nulls, and the indicators a plain scalar cannot start with (a lone `-`
-        // starts a list item, a `,` is a separator): the YAML reader refuses those.
-        matches!(v.as_str(), "null" | "Null" | "NULL" | "~" | "")
-            || v.starts_with(|c: char| "-,?:[]{}#&*!|>'\"%@`".contains(c))
-    });
-    if null || lines.next().is_some() {
-        return None;
-    }
-    // The signature's text is checked against base64's bytes here, so it holds no newline.
-    let record = raw.validate().ok()?;
-    (record_unsigned(&record) == unsigned).then_some(record)
 }
 
 fn digest(field: &str, text: &str) -> Result<Digest, String> {

@@ -28,6 +28,7 @@ mod append;
 mod format;
 mod kind;
 mod names;
+mod quick;
 mod read;
 mod tags;
 mod time_control;

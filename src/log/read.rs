@@ -1,10 +1,10 @@
 //! Reading a game file's text: cutting it into documents by the bytes rule, and reading each
 //! document, which must be written the one way this program writes it.
 
-use super::format;
 use super::{
     Header, LogError, LogErrorKind, Record, Span, header_unsigned, record_unsigned, signature_line,
 };
+use super::{format, quick};
 use crate::text::shown;
 
 /// How many bytes from its start [`may_be_a_game_file`] looks at.
@@ -234,12 +234,15 @@ pub enum Document {
 /// Reads document `i` (0: the header), whose `---` line is line `first_line` of the file, and
 /// checks that it is written the one way this program writes it.
 pub(super) fn read_document(doc: &str, i: usize, first_line: usize) -> Result<Document, LogError> {
-    if i > 0
-        && let Some(record) = format::quick_record(doc)
-    {
-        return Ok(Document::Record(record));
+    let quick = if i == 0 {
+        quick::quick_header(doc).map(|h| Document::Header(Box::new(h)))
+    } else {
+        quick::quick_record(doc).map(Document::Record)
+    };
+    match quick {
+        Some(document) => Ok(document),
+        None => read_yaml(doc, i, first_line),
     }
-    read_yaml(doc, i, first_line)
 }
 
 /// [`read_document`] through the YAML parser, which explains what is wrong.
