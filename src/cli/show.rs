@@ -164,6 +164,7 @@ fn draw<G: CliGame>(
         let shown = show_json::show(
             drawn.line,
             drawn.view.flipped,
+            drawn.view.over,
             drawn.file.as_ref().map(|f| &f.json),
         );
         let text =

@@ -83,8 +83,14 @@ struct OutcomeJson {
     words: String,
 }
 
-/// The fields of a drawn position.
-pub(crate) fn show<G: CliGame>(line: &Line<G>, flipped: bool, file: Option<&FilePart>) -> Show {
+/// The fields of a drawn position; `over`: the game was over there, whatever ended it, so
+/// nothing is claimable.
+pub(crate) fn show<G: CliGame>(
+    line: &Line<G>,
+    flipped: bool,
+    over: bool,
+    file: Option<&FilePart>,
+) -> Show {
     let current = line.current();
     let outcome = line.outcome();
     Show {
@@ -103,7 +109,11 @@ pub(crate) fn show<G: CliGame>(line: &Line<G>, flipped: bool, file: Option<&File
             code: G::reason_code(&o),
             words: o.to_string(),
         }),
-        claimable: line.claimable().iter().map(ToString::to_string).collect(),
+        claimable: if over {
+            Vec::new()
+        } else {
+            line.claimable().iter().map(ToString::to_string).collect()
+        },
         flipped,
     }
 }

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 /// moves), small enough that a hostile "game" cannot exhaust memory.
 pub const MAX_FILE_SIZE: u64 = 64 * 1024 * 1024;
 
-/// Room kept after a game file's bytes when it is read: more than one record takes, so that
-/// appending one copies nothing.
+/// Room kept after a game file's bytes when it is read under its lock, to be appended to: more
+/// than one record takes, so that appending one copies nothing.
 const APPEND_ROOM: usize = 16 * 1024;
 
 /// The suffix of the temporary copies written beside a game file.
@@ -32,10 +32,12 @@ const TEMPORARY_SUFFIX: &str = ".correspond-tmp";
 /// An I/O error, [`io::ErrorKind::InvalidInput`] for something that is not a regular file or is
 /// too large.
 pub fn read_limited(path: &Path) -> io::Result<Vec<u8>> {
-    read_open(&crate::files::open_regular(path)?)
+    read_open(&crate::files::open_regular(path)?, 0)
 }
 
-fn read_open(file: &File) -> io::Result<Vec<u8>> {
+/// Reads an open game file whole into a buffer sized once, with `room` bytes to spare for what
+/// will be appended to it.
+fn read_open(file: &File, room: usize) -> io::Result<Vec<u8>> {
     let meta = file.metadata()?;
     if meta.len() > MAX_FILE_SIZE {
         return Err(io::Error::new(
@@ -46,12 +48,11 @@ fn read_open(file: &File) -> io::Result<Vec<u8>> {
             ),
         ));
     }
-    // Sized once, with room for the record a signing command appends in place (see
-    // `Locked::append`): no copy of the file is made while it is read or grown.
-    let room = usize::try_from(meta.len())
+    // Sized once: no copy of the file is made while it is read, or (with room) grown.
+    let capacity = usize::try_from(meta.len())
         .unwrap_or(0)
-        .saturating_add(APPEND_ROOM);
-    let mut bytes = Vec::with_capacity(room);
+        .saturating_add(room);
+    let mut bytes = Vec::with_capacity(capacity);
     file.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_SIZE {
         return Err(io::Error::new(
@@ -209,7 +210,7 @@ impl Locked {
             if !same_file(&file.metadata()?, &fs::symlink_metadata(&path)?) {
                 continue;
             }
-            let bytes = read_open(&file)?;
+            let bytes = read_open(&file, APPEND_ROOM)?;
             return Ok(Locked { file, path, bytes });
         }
     }

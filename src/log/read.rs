@@ -78,7 +78,7 @@ pub(super) struct Base {
 pub(super) fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
     let ends = memchr::memchr_iter(b'\n', text.as_bytes())
         .map(|newline| newline + 1)
-        .chain((!text.ends_with('\n')).then_some(text.len()));
+        .chain((!text.is_empty() && !text.ends_with('\n')).then_some(text.len()));
     ends.scan(0, move |start, end| {
         let line = &text[*start..end];
         *start = end;

@@ -2,7 +2,7 @@
 //! `show` (SAN typed, coups and governments reported), `--variant assassination`, and PGN both
 //! ways, with the error messages and exit codes of each refusal.
 
-use crate::util::{correspond, failure, keys_dir, stdout_of};
+use crate::util::{chess_accepted, correspond, failure, keys_dir, signed, stdout_of, transcript};
 use std::path::Path;
 
 /// The rule author's worked example (RULINGS.md, Insurrection): Black to move, Kxg5 next.
@@ -519,5 +519,44 @@ fn a_standing_draw_offer_is_named_as_one() {
     assert!(
         text.contains("offer: alice (white) offers a draw, until bob (black)'s next record\n"),
         "{text}"
+    );
+}
+
+/// A game resigned where a draw could have been claimed: once it is over nothing is claimable,
+/// in the picture or its JSON; the record before the resignation still offers the claim.
+#[test]
+fn a_resigned_game_offers_no_claim() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let time = "2026-03-01T10:00:00Z";
+    chess_accepted(dir, time, "g.yaml", &[]);
+    for (i, mv) in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]
+        .into_iter()
+        .enumerate()
+    {
+        signed(dir, time, ["alice", "bob"][i % 2], &["play", "g.yaml", mv]);
+    }
+    signed(dir, time, "alice", &["resign", "g.yaml"]);
+    let show = |args: &[&str]| {
+        let (code, out, err) = transcript(correspond().current_dir(dir).args(args));
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+        out
+    };
+    let claim = "claimable by white: draw: threefold repetition\n";
+    let before = show(&["show", "g.yaml", "--ascii", "--at", "9"]);
+    assert!(before.contains(claim), "{before}");
+    assert!(before.contains("\nChess, white to move\n"), "{before}");
+    let over = show(&["show", "g.yaml", "--ascii"]);
+    assert!(!over.contains("claimable"), "{over}");
+    assert!(over.contains("\nChess, game over\n"), "{over}");
+    let json: serde_json::Value =
+        serde_json::from_str(&show(&["show", "g.yaml", "--json"])).expect("JSON");
+    assert_eq!(json["claimable"], serde_json::json!([]), "{json}");
+    let json: serde_json::Value =
+        serde_json::from_str(&show(&["show", "g.yaml", "--json", "--at", "9"])).expect("JSON");
+    assert_eq!(
+        json["claimable"],
+        serde_json::json!(["draw: threefold repetition"]),
+        "{json}"
     );
 }

@@ -129,7 +129,8 @@ impl Render for Campaign {
         if let Some(outcome) = pos.outcome() {
             writeln!(out, "{BOLD}game over:{BOLD:#} {outcome}")?;
         }
-        for claim in line.claimable() {
+        // A game over by a resignation or an agreement leaves nothing to claim.
+        for claim in line.claimable().into_iter().filter(|_| !view.over) {
             writeln!(out, "claimable by {}: {claim}", pos.side_to_move())?;
         }
         writeln!(out, "halfmove clock: {}", pos.halfmove_clock())?;

@@ -118,7 +118,8 @@ fn draw<
     if let Some(outcome) = line.outcome() {
         writeln!(out, "{BOLD}game over:{BOLD:#} {outcome}")?;
     }
-    for claim in line.claimable() {
+    // A game over by a resignation or an agreement leaves nothing to claim.
+    for claim in line.claimable().into_iter().filter(|_| !view.over) {
         writeln!(out, "claimable by {}: {claim}", pos.turn())?;
     }
     writeln!(out, "position: {pos}")?;

@@ -142,3 +142,21 @@ fn leftovers_of_killed_commands_are_removed_under_the_lock() {
         ]
     );
 }
+
+#[test]
+fn a_failed_append_or_rewrite_leaves_the_bytes_as_the_file_holds_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("games");
+    fs::create_dir(&folder).expect("mkdir");
+    let path = folder.join("g.yaml");
+    create_new(&path, b"a\n").expect("create");
+    let mut locked = Locked::open(&path, &mut never_wait).expect("lock");
+    // With its folder gone, no new copy can be written beside the file.
+    fs::remove_dir_all(&folder).expect("remove the folder");
+    locked.append(b"b\n").expect_err("nowhere to write");
+    assert_eq!(locked.bytes(), b"a\n");
+    locked
+        .rewrite(b"c\n".to_vec())
+        .expect_err("nowhere to write");
+    assert_eq!(locked.bytes(), b"a\n");
+}
