@@ -26,13 +26,13 @@ pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
 }
 
 /// Commits `contents`, which the caller has just written to the file and holds the lock of,
-/// and returns the line that says so (printed after everything else the command says).
-pub(crate) fn commit(
-    tracked: &Tracked,
-    message: &str,
-    contents: &[u8],
-) -> Result<String, CliError> {
+/// and returns the line that says so (printed after everything else the command says). The
+/// message is `what` after the file's path in the work tree, so that a repository of many
+/// games reads game by game in `git log`: `games/ab.yaml: chess, white plays Nf3 (record 4)`.
+pub(crate) fn commit(tracked: &Tracked, what: &str, contents: &[u8]) -> Result<String, CliError> {
     let file = correspond::text::path(tracked.relative());
+    let message = format!("{file}: {what}");
+    let message = message.as_str();
     let when = super::keys::commit_time()?;
     let id = tracked
         .commit(message, contents, when)
@@ -107,7 +107,7 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
         format!("records {first}-{last}")
     };
     let message = format!(
-        "{}: {records}, written before but not committed",
+        "{}, {records}, written before but not committed",
         grown.header().game
     );
     commit(tracked, &message, bytes).map(Some)
@@ -129,7 +129,7 @@ fn first_commit(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>, CliEr
         n => format!("its header and records 1-{}", n - 1),
     };
     let message = format!(
-        "{}: new game, {what}, written before but not committed",
+        "{}, new game, {what}, written before but not committed",
         file.header().game
     );
     commit(tracked, &message, bytes).map(Some)

@@ -416,7 +416,7 @@ fn import<G: ChessGame>(
     ];
     if let Some(tracked) = tracked {
         let locked = args.wait.lock(&args.file)?;
-        let message = format!("{}: imported game, {}", G::NAME, replay.matchup());
+        let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
         said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
         super::record::report(out, &said, "the game file was written and committed")
     } else {

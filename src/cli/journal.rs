@@ -194,7 +194,7 @@ fn restore(
     ));
     if let Some(tracked) = &tracked {
         let message = format!(
-            "{}: {what} restored from the signing journal",
+            "{}, {what} restored from the signing journal",
             file.header().game
         );
         said.push(commit::commit(tracked, &message, locked.bytes())?);

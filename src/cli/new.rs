@@ -241,7 +241,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     if let Some(tracked) = tracked {
         // Committed under the file's lock, as every signing command commits.
         let locked = args.wait.lock(&args.file)?;
-        let message = format!("{}: new game, {}", G::NAME, replay.matchup());
+        let message = format!("{}, new game, {}", G::NAME, replay.matchup());
         said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
         super::record::report(out, &said, "the game file was written and committed")
     } else {

@@ -388,7 +388,7 @@ pub(crate) fn append<G: CliGame + Protocol>(
         .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
-            "{}: {} (record {})",
+            "{}, {} (record {})",
             G::NAME,
             super::recap::headline(&after, after.last(), &record.action),
             record.seq

@@ -112,7 +112,7 @@ fn a_game_played_in_git_is_committed_record_by_record_and_verifies_with_openssh(
         );
         assert!(
             out.contains(&format!(
-                ": campaign: {} plays {mv} (record ",
+                ": game.yaml: campaign, {} plays {mv} (record ",
                 if i % 2 == 0 { "heads" } else { "tails" }
             )),
             "{out}"
@@ -129,10 +129,13 @@ fn a_game_played_in_git_is_committed_record_by_record_and_verifies_with_openssh(
     let file = GameFile::parse(&t.file()).expect("well-formed");
     let log = git(&t.repo, &["log", "--format=%s"]);
     assert_eq!(log.lines().count(), file.documents(), "{log}");
-    assert!(log.starts_with("campaign: tails resigns (record "), "{log}");
+    assert!(
+        log.starts_with("game.yaml: campaign, tails resigns (record "),
+        "{log}"
+    );
     assert!(
         log.trim_end()
-            .ends_with("campaign: new game, alice (heads) v bob (tails)"),
+            .ends_with("game.yaml: campaign, new game, alice (heads) v bob (tails)"),
         "{log}"
     );
     assert_eq!(git(&t.repo, &["status", "--porcelain"]), "");

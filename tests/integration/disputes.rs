@@ -168,15 +168,15 @@ fn an_honest_history_audits_clean_commit_by_commit() {
         (
             0,
             "game.yaml on main: 5 commits changed it
-   1  ec1ff6df6a  2026-03-01 10:01:00 +0000  Alice Liddell <alice@example.org>  chess: new game, alice (white) v bob (black)
+   1  aacc96417b  2026-03-01 10:01:00 +0000  Alice Liddell <alice@example.org>  game.yaml: chess, new game, alice (white) v bob (black)
       header
-   2  d2bd057256  2026-03-01 10:02:00 +0000  Bob Cratchit <bob@example.org>  chess: black accepts the game (record 1)
+   2  ac513712dd  2026-03-01 10:02:00 +0000  Bob Cratchit <bob@example.org>  game.yaml: chess, black accepts the game (record 1)
       record 1: bob accept
-   3  95ba5cab44  2026-03-01 10:03:00 +0000  Alice Liddell <alice@example.org>  chess: white plays e4 (record 2)
+   3  0f7fb9fd26  2026-03-01 10:03:00 +0000  Alice Liddell <alice@example.org>  game.yaml: chess, white plays e4 (record 2)
       record 2: alice e2e4
-   4  d48a00082f  2026-03-01 10:04:00 +0000  Bob Cratchit <bob@example.org>  chess: black plays e5 (record 3)
+   4  c8bfcc34bf  2026-03-01 10:04:00 +0000  Bob Cratchit <bob@example.org>  game.yaml: chess, black plays e5 (record 3)
       record 3: bob e7e5
-   5  6ddfb83c9f  2026-03-01 10:05:00 +0000  Alice Liddell <alice@example.org>  chess: white plays Nf3 (record 4)
+   5  ed9391ccac  2026-03-01 10:05:00 +0000  Alice Liddell <alice@example.org>  game.yaml: chess, white plays Nf3 (record 4)
       record 4: alice g1f3
 0 violations in 5 commits; at main: in progress, bob (black) to move
 "

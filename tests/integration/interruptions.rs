@@ -106,7 +106,7 @@ fn the_commit_is_made_before_anything_is_printed() {
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
     assert_eq!(
         repo.git(&["log", "-1", "--format=%s"]),
-        "chess: white plays e4 (record 2)\n"
+        "g.yaml: chess, white plays e4 (record 2)\n"
     );
     // Standard output on a full device: the error says the record was written and committed.
     let out = repo
@@ -123,7 +123,7 @@ fn the_commit_is_made_before_anything_is_printed() {
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
     assert_eq!(
         repo.git(&["log", "-1", "--format=%s"]),
-        "chess: black plays e5 (record 3)\n"
+        "g.yaml: chess, black plays e5 (record 3)\n"
     );
 }
 
@@ -202,12 +202,12 @@ fn what_an_interrupted_command_left_is_put_right_by_the_next_one() {
     );
     assert!(
         lines[1].starts_with("committed ")
-            && lines[1].ends_with(": chess: record 2, written before but not committed"),
+            && lines[1].ends_with(": g.yaml: chess, record 2, written before but not committed"),
         "{out}"
     );
     assert_eq!(lines[2], "record 3: bob (black) e5");
     assert!(
-        lines[4].ends_with(": chess: black plays e5 (record 3)"),
+        lines[4].ends_with(": g.yaml: chess, black plays e5 (record 3)"),
         "{out}"
     );
     assert!(!repo.path.join(".g.yaml.4242.correspond-tmp").exists());
@@ -215,7 +215,7 @@ fn what_an_interrupted_command_left_is_put_right_by_the_next_one() {
     let subjects = repo.git(&["log", "-2", "--format=%s"]);
     assert_eq!(
         subjects,
-        "chess: black plays e5 (record 3)\nchess: record 2, written before but not committed\n"
+        "g.yaml: chess, black plays e5 (record 3)\ng.yaml: chess, record 2, written before but not committed\n"
     );
     // A file behind its last commit is not signed on: that would drop committed records.
     let committed = repo.file("g.yaml");
@@ -594,4 +594,22 @@ fn nothing_a_user_names_makes_a_command_wait_or_read_without_end() {
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// Two games in one repository: each commit's subject starts with the file it changed, so the
+/// history reads game by game.
+#[test]
+fn each_commit_names_the_game_file_it_changed() {
+    let repo = Repo::new(&["a.yaml", "b.yaml"]);
+    repo.ok("alice", &["play", "b.yaml", "e4"]);
+    repo.ok("alice", &["play", "a.yaml", "d4"]);
+    assert_eq!(
+        repo.git(&["log", "--format=%s"]),
+        "a.yaml: chess, white plays d4 (record 2)\n\
+         b.yaml: chess, white plays e4 (record 2)\n\
+         b.yaml: chess, black accepts the game (record 1)\n\
+         b.yaml: chess, new game, alice (white) v bob (black)\n\
+         a.yaml: chess, black accepts the game (record 1)\n\
+         a.yaml: chess, new game, alice (white) v bob (black)\n"
+    );
 }

@@ -559,7 +559,7 @@ fn report<G: CliGame>(
         format!("records {first}-{last}")
     };
     Ok(Some(format!(
-        "{}: {what} ({records}, received by mail)",
+        "{}, {what} ({records}, received by mail)",
         G::NAME
     )))
 }
