@@ -108,7 +108,7 @@ pub(crate) struct PositionArgs {
     pub game: Target,
     /// Start from this position string instead of the start position. Without it, Campaign
     /// starts with Heads to move and spin doctoring on.
-    #[arg(long, value_name = "POS")]
+    #[arg(long, value_name = "POS", value_hint = clap::ValueHint::Other)]
     pub position: Option<String>,
     #[arg(
         long = "variant",

@@ -14,7 +14,7 @@ pub(crate) struct Args {
     #[command(flatten)]
     sign: SignArgs,
     /// The days of leave to take.
-    #[arg(value_name = "DAYS", value_parser = log::parse_leave_days)]
+    #[arg(value_name = "DAYS", value_parser = log::parse_leave_days, value_hint = clap::ValueHint::Other)]
     days: u32,
 }
 

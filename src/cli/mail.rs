@@ -33,13 +33,13 @@ pub(crate) struct Args {
     file: PathBuf,
     /// The recipient's address; repeat for several. Without it the message has no `To:` line,
     /// for a mail client to fill in.
-    #[arg(long, value_name = "ADDRESS")]
+    #[arg(long, value_name = "ADDRESS", value_hint = clap::ValueHint::Other)]
     to: Vec<String>,
     /// The sender's address. Default: git's `user.email`.
-    #[arg(long, value_name = "ADDRESS")]
+    #[arg(long, value_name = "ADDRESS", value_hint = clap::ValueHint::Other)]
     from: Option<String>,
     /// Carry the records from record N to the end (0: the whole file, header included).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_hint = clap::ValueHint::Other)]
     since: Option<usize>,
 }
 

@@ -24,7 +24,7 @@ pub(crate) struct Args {
     /// The new game file; it must not exist yet.
     file: PathBuf,
     /// Your name, as the game's records will name you.
-    #[arg(long)]
+    #[arg(long, value_hint = clap::ValueHint::Other)]
     name: String,
     #[arg(
         long,
@@ -34,7 +34,7 @@ pub(crate) struct Args {
     )]
     side: String,
     /// Your opponent's name.
-    #[arg(long)]
+    #[arg(long, value_hint = clap::ValueHint::Other)]
     opponent: String,
     /// Your opponent's SSH public key: a .pub file, or the key itself (`ssh-ed25519 AAAA...`).
     #[arg(long, value_name = "KEY")]
@@ -50,23 +50,29 @@ pub(crate) struct Args {
     /// Give each player a clock: `DAYS/move` (each turn has DAYS days, as in lichess and
     /// chess.com daily games), or `MOVES/DAYS` (DAYS days for each MOVES moves, time saved
     /// carried over, as ICCF's 10/50). Without it, no clock.
-    #[arg(long, value_name = "TERMS", value_parser = TimeControl::parse_terms)]
+    #[arg(long, value_name = "TERMS", value_parser = TimeControl::parse_terms, value_hint = clap::ValueHint::Other)]
     time_control: Option<TimeControl>,
     /// Under the time control, give each player DAYS days of leave for the game, which they
     /// take with `correspond leave` and which stop their clock.
-    #[arg(long, value_name = "DAYS", requires = "time_control", value_parser = log::parse_leave_days)]
+    #[arg(
+        long,
+        value_name = "DAYS",
+        requires = "time_control",
+        value_parser = log::parse_leave_days,
+        value_hint = clap::ValueHint::Other
+    )]
     leave: Option<u32>,
     /// Name an arbiter, whom your opponent agrees to by accepting: the only one who may end
     /// the game by `correspond adjudicate` (an abandoned game, a dispute over times, a
     /// tournament's end, a proven equivocation).
-    #[arg(long, value_name = "NAME", requires = "arbiter_key")]
+    #[arg(long, value_name = "NAME", requires = "arbiter_key", value_hint = clap::ValueHint::Other)]
     arbiter: Option<String>,
     /// The arbiter's SSH public key: a .pub file, or the key itself.
     #[arg(long, value_name = "KEY", requires = "arbiter")]
     arbiter_key: Option<String>,
     /// A PGN tag for the game, written into the header and by `correspond pgn`:
     /// `--tag 'Event=Club championship' --tag Round=3`. Repeat for several.
-    #[arg(long = "tag", value_name = "NAME=VALUE", value_parser = parse_tag)]
+    #[arg(long = "tag", value_name = "NAME=VALUE", value_parser = parse_tag, value_hint = clap::ValueHint::Other)]
     tags: Vec<(String, String)>,
     #[command(flatten)]
     key: KeyArgs,

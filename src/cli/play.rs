@@ -16,6 +16,7 @@ pub(crate) struct Args {
     #[arg(
         value_name = "MOVE",
         required_unless_present = "defer",
+        value_hint = clap::ValueHint::Other,
         help = super::game::help::notation("The move")
     )]
     mv: Option<String>,

@@ -14,6 +14,7 @@ pub(crate) struct Args {
     position: PositionArgs,
     #[arg(
         value_name = "MOVE",
+        value_hint = clap::ValueHint::Other,
         help = super::game::help::notation("Moves to play, in order")
     )]
     moves: Vec<String>,

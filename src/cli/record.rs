@@ -26,7 +26,7 @@ pub(crate) struct SignArgs {
     pub no_commit: bool,
     /// A comment signed with the record: up to 280 characters on one line, with no control
     /// character, `"`, `\`, `{` or `}` (shown by `log`, `status`, `mail` and in PGN).
-    #[arg(short = 'm', long = "comment", value_name = "TEXT")]
+    #[arg(short = 'm', long = "comment", value_name = "TEXT", value_hint = clap::ValueHint::Other)]
     pub comment: Option<String>,
     #[command(flatten)]
     pub wait: WaitArgs,

@@ -37,7 +37,7 @@ pub(crate) struct Args {
     )]
     variants: Vec<String>,
     /// With a game: moves to play first, in order.
-    #[arg(value_name = "MOVE")]
+    #[arg(value_name = "MOVE", value_hint = clap::ValueHint::Other)]
     moves: Vec<String>,
     /// With a file: the record after which to draw the position (0: before any).
     #[arg(long, value_name = "N")]

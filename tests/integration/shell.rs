@@ -71,6 +71,28 @@ fn bash_completes_commands_options_and_values() {
         bash_completes(&["correspond", "new", "chess", "g.yaml", "--side", "t"]),
         ["tails", "toss"]
     );
+    // Text, not a file: a name, a time control, a tag, a comment, an address complete to
+    // what was typed; a path still completes to the files it may be (this folder's).
+    for words in [
+        &["correspond", "new", "chess", "g.yaml", "--name", "Car"][..],
+        &[
+            "correspond",
+            "new",
+            "chess",
+            "g.yaml",
+            "--time-control",
+            "Car",
+        ],
+        &["correspond", "new", "chess", "g.yaml", "--tag", "Car"],
+        &["correspond", "play", "g.yaml", "e4", "--comment", "Car"],
+        &["correspond", "mail", "g.yaml", "--to", "Car"],
+    ] {
+        assert_eq!(bash_completes(words), ["Car"], "{words:?}");
+    }
+    // In the order the folder lists them.
+    let mut files = bash_completes(&["correspond", "play", "g.yaml", "e4", "--key", "Car"]);
+    files.sort();
+    assert_eq!(files, ["Cargo.lock", "Cargo.toml"]);
     for command in ["new", "moves", "show", "import-pgn"] {
         assert_eq!(
             bash_completes(&["correspond", command, "--variant", "a"]),
