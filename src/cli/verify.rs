@@ -82,7 +82,7 @@ pub(crate) fn check(files: &[PathBuf]) -> Vec<Checked> {
     };
     correspond::parallel::map_in_order(files, at_once, |path| {
         match correspond::log::read_limited(path) {
-            Err(e) => Checked::Unreadable(unreadable(path, &e)),
+            Err(e) => Checked::Unreadable(unreadable(path, &e, files)),
             Ok(bytes) => match replay::verify_with(&bytes, per_file) {
                 Ok(summary) => Checked::Valid(Box::new(summary)),
                 Err(e) => Checked::Invalid(e),
@@ -92,12 +92,17 @@ pub(crate) fn check(files: &[PathBuf]) -> Vec<Checked> {
 }
 
 /// Why a file cannot be read, in words: for a file that is not there, with the names beside it
-/// that are nearly its name.
-fn unreadable(path: &Path, e: &std::io::Error) -> String {
+/// that are nearly its name and are not checked already (`checked`: every file of the command).
+fn unreadable(path: &Path, e: &std::io::Error, checked: &[PathBuf]) -> String {
     let near = match e.kind() {
         std::io::ErrorKind::NotFound => super::record::near_names(path),
         _ => Vec::new(),
     };
+    let here = |p: &Path| p.strip_prefix(".").unwrap_or(p).to_path_buf();
+    let near: Vec<PathBuf> = near
+        .into_iter()
+        .filter(|n| !checked.iter().any(|c| here(c) == here(n)))
+        .collect();
     if near.is_empty() {
         e.to_string()
     } else {

@@ -93,6 +93,19 @@ fn a_missing_file_suggests_the_names_nearly_its_own() {
             String::new()
         )
     );
+    // A near name that is checked in the same command is not suggested again.
+    assert_eq!(
+        run(dir, &["verify", "./g.yaml", "g.yml"]),
+        (
+            2,
+            "./g.yaml: valid: chess, alice (white) v bob (black), 1 record: in progress, alice \
+             (white) to move\n\
+             g.yml: cannot read: No such file or directory (os error 2)\n\
+             2 files: 1 valid, 0 invalid, 1 unreadable\n"
+                .to_owned(),
+            String::new()
+        )
+    );
     assert_eq!(
         run(dir, &["games", "g.yml"]),
         (
