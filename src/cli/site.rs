@@ -42,6 +42,23 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             .hint("give the folder of the games, or their files"));
     }
     let checked = super::verify::check(&files);
+    let unreadable: Vec<String> = files
+        .iter()
+        .zip(&checked)
+        .filter_map(|(file, c)| match c {
+            Checked::Unreadable(e) => Some(format!(
+                "{}: cannot read: {e}",
+                correspond::text::path(file)
+            )),
+            _ => None,
+        })
+        .collect();
+    if unreadable.len() == files.len() {
+        // Nothing to publish: a site of rows that say so is no site.
+        let mut error = CliError::usage(unreadable.join("\n"));
+        error = error.hint("nothing was written; give the folder of the games, or their files");
+        return Err(error);
+    }
     let status = super::verify::exit_status(&checked);
     let forks = super::verify::forks(&files, &checked);
     std::fs::create_dir_all(&args.output).map_err(|e| CliError::io(&args.output, &e))?;
@@ -65,13 +82,18 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     let index = index(&entries, &forks);
     super::html::write_page(&args.output.join("index.html"), index.as_bytes())?;
+    // Said, as the exit code says it: the index lists them as unreadable.
+    for line in &unreadable {
+        writeln!(out, "{line}")?;
+    }
+    let pages = entries
+        .iter()
+        .filter(|e| !matches!(e.checked, Checked::Unreadable(_)))
+        .count();
     writeln!(
         out,
-        "wrote index.html and {} game pages into {}",
-        entries
-            .iter()
-            .filter(|e| !matches!(e.checked, Checked::Unreadable(_)))
-            .count(),
+        "wrote index.html and {} into {}",
+        super::count(pages, "game page"),
         correspond::text::path(&args.output)
     )?;
     Ok(status)

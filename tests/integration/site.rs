@@ -117,6 +117,43 @@ fn a_site_of_nothing_is_refused() {
         )
     );
     assert!(!dir.path().join("out").exists());
+    // Paths that cannot be read, and nothing else: refused, nothing written.
+    assert_eq!(
+        transcript(correspond().current_dir(dir.path()).args([
+            "site",
+            "nowhere.yaml",
+            "-o",
+            "out"
+        ])),
+        (
+            2,
+            String::new(),
+            "error: nowhere.yaml: cannot read: No such file or directory (os error 2)\n\
+             hint: nothing was written; give the folder of the games, or their files\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.path().join("out").exists());
+    // With a game beside it: the site is written, and what was left unread is said.
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml");
+    std::fs::copy(game, dir.path().join("g.yaml")).expect("copy");
+    assert_eq!(
+        transcript(correspond().current_dir(dir.path()).args([
+            "site",
+            "nowhere.yaml",
+            "g.yaml",
+            "-o",
+            "out"
+        ])),
+        (
+            2,
+            "nowhere.yaml: cannot read: No such file or directory (os error 2)\n\
+             wrote index.html and 1 game page into out\n"
+                .to_owned(),
+            String::new()
+        )
+    );
+    assert!(dir.path().join("out/g.html").exists());
 }
 
 /// A file whose path is longer than a page's name may be: its page is named by the path's
