@@ -21,6 +21,7 @@ pub(crate) struct Args {
     #[arg(
         long,
         value_name = "PLAYER",
+        value_hint = clap::ValueHint::Other,
         required_unless_present = "draw",
         conflicts_with = "draw"
     )]

@@ -32,6 +32,8 @@ pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
 pub(crate) fn commit(tracked: &Tracked, what: &str, contents: &[u8]) -> Result<String, CliError> {
     let file = correspond::text::path(tracked.relative());
     let message = format!("{file}: {what}");
+    // The path as the user gave it, where they are: a command they can paste.
+    let spec = correspond::text::shell_word(&correspond::text::path(tracked.given()).to_string());
     let message = message.as_str();
     let when = super::keys::commit_time()?;
     let id = tracked
@@ -39,12 +41,12 @@ pub(crate) fn commit(tracked: &Tracked, what: &str, contents: &[u8]) -> Result<S
         .map_err(|e| match e {
             GitError::IndexAfterCommit { .. } => {
                 CliError::usage(format!("the file was written and {e}")).hint(format!(
-                    "once no other git command runs, stage it again: git add {file}"
+                    "once no other git command runs, stage it again: git add {spec}"
                 ))
             }
             _ => CliError::usage(format!("the file was written, but the commit failed: {e}")).hint(
                 format!(
-                    "the next command that signs commits it, or commit it yourself: git add {file} \
+                    "the next command that signs commits it, or commit it yourself: git add {spec} \
                  && git commit"
                 ),
             ),
@@ -75,9 +77,11 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
         }));
     }
     let file = correspond::text::path(tracked.relative());
+    let spec = correspond::text::shell_word(&correspond::text::path(tracked.given()).to_string());
     let refuse = |what: String| {
         CliError::rejected(format!("{file} {what}; nothing was written")).hint(format!(
-            "`git diff {file}` shows how; `git checkout {file}` puts back the committed version"
+            "`git diff -- {spec}` shows how; `git checkout -- {spec}` puts back the committed \
+             version"
         ))
     };
     let Ok(old) = GameFile::parse(&committed) else {

@@ -24,6 +24,7 @@ pub(crate) struct Args {
     /// The game file.
     file: PathBuf,
     /// The document: 0 for the header, then the record number.
+    #[arg(value_hint = clap::ValueHint::Other)]
     document: usize,
     /// The bytes the document's signature covers.
     #[arg(long, group = "what")]

@@ -34,7 +34,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "PATH")]
     black_key: PathBuf,
     /// Which game of the PGN file, from 1.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_hint = clap::ValueHint::Other)]
     index: usize,
     /// The game: chess, or insurrection. Default: insurrection when the PGN's Variant tag says
     /// so, else chess.

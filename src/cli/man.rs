@@ -9,7 +9,7 @@ use clap::CommandFactory;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The command whose page to print; without it, the program's.
-    #[arg(value_name = "COMMAND", conflicts_with = "dir")]
+    #[arg(value_name = "COMMAND", conflicts_with = "dir", value_hint = clap::ValueHint::Other)]
     command: Option<String>,
     /// Write the program's page and every command's (correspond.1, correspond-play.1, ...)
     /// into this folder, made if need be, instead of printing one.

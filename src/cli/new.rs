@@ -37,7 +37,7 @@ pub(crate) struct Args {
     #[arg(long, value_hint = clap::ValueHint::Other)]
     opponent: String,
     /// Your opponent's SSH public key: a .pub file, or the key itself (`ssh-ed25519 AAAA...`).
-    #[arg(long, value_name = "KEY")]
+    #[arg(long, value_name = "KEY", value_hint = clap::ValueHint::FilePath)]
     opponent_key: String,
     #[arg(
         long = "variant",
@@ -68,7 +68,12 @@ pub(crate) struct Args {
     #[arg(long, value_name = "NAME", requires = "arbiter_key", value_hint = clap::ValueHint::Other)]
     arbiter: Option<String>,
     /// The arbiter's SSH public key: a .pub file, or the key itself.
-    #[arg(long, value_name = "KEY", requires = "arbiter")]
+    #[arg(
+        long,
+        value_name = "KEY",
+        requires = "arbiter",
+        value_hint = clap::ValueHint::FilePath
+    )]
     arbiter_key: Option<String>,
     /// A PGN tag for the game, written into the header and by `correspond pgn`:
     /// `--tag 'Event=Club championship' --tag Round=3`. Repeat for several.

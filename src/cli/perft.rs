@@ -12,6 +12,7 @@ pub(crate) struct Args {
     #[command(flatten)]
     position: PositionArgs,
     /// How many turns ahead.
+    #[arg(value_hint = clap::ValueHint::Other)]
     depth: u32,
     /// First print each legal move with the count below it, sorted by move.
     #[arg(long)]

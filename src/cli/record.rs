@@ -41,7 +41,7 @@ pub(crate) struct SignArgs {
 pub(crate) struct WaitArgs {
     /// While another command writes this game file, wait up to SECONDS for it to finish, then
     /// give up with nothing written.
-    #[arg(long = "wait", value_name = "SECONDS", default_value_t = 60)]
+    #[arg(long = "wait", value_name = "SECONDS", default_value_t = 60, value_hint = clap::ValueHint::Other)]
     pub seconds: u64,
 }
 

@@ -37,7 +37,7 @@ enum Command {
         /// The bare repository (made with `git init --bare`).
         repo: PathBuf,
         /// How far, in minutes, a pushed record's time may be from the server's clock.
-        #[arg(long, value_name = "MINUTES", default_value_t = 10,
+        #[arg(long, value_name = "MINUTES", default_value_t = 10, value_hint = clap::ValueHint::Other,
               value_parser = clap::value_parser!(u32).range(1..=1440))]
         max_skew: u32,
     },
@@ -48,7 +48,7 @@ enum Command {
     /// player cannot set by pushing. Not for people to run.
     Hook {
         /// As `install` was given.
-        #[arg(long, value_name = "MINUTES", default_value_t = 10)]
+        #[arg(long, value_name = "MINUTES", default_value_t = 10, value_hint = clap::ValueHint::Other)]
         max_skew: u32,
     },
 }

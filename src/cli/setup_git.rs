@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Args {
     /// The files that are game files; repeat for several [default: *.yaml and *.yml, the files
     /// `verify` takes for game files].
-    #[arg(long = "pattern", value_name = "GLOB")]
+    #[arg(long = "pattern", value_name = "GLOB", value_hint = clap::ValueHint::Other)]
     patterns: Vec<String>,
 }
 

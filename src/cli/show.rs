@@ -25,7 +25,7 @@ pub(crate) struct Args {
     #[arg(value_name = "GAME|FILE", help = target_help())]
     target: String,
     /// With a game: start from this position string instead of the start position.
-    #[arg(long, value_name = "POS")]
+    #[arg(long, value_name = "POS", value_hint = clap::ValueHint::Other)]
     position: Option<String>,
     /// With a game: play a variant the position string does not show (insurrection:
     /// assassination).
@@ -40,7 +40,7 @@ pub(crate) struct Args {
     #[arg(value_name = "MOVE", value_hint = clap::ValueHint::Other)]
     moves: Vec<String>,
     /// With a file: the record after which to draw the position (0: before any).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_hint = clap::ValueHint::Other)]
     at: Option<usize>,
     /// Turn the board round: the side that moves first (White, Heads, the Guerrilla) at the
     /// top, or, for a file drawn from the second side's seat, at the bottom again.

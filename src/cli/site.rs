@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 /// DIR: index.html lists every game (its players, where it stands, its result) and the
 /// standings, and links to one page per game, each as `correspond html` writes it. Files that
 /// are not game files are passed over; a game file that does not verify is listed as such,
-/// its page showing it up to the defect. Exit code: as `verify`'s.
+/// its page showing it up to the defect; a path that cannot be read is said, and when no path
+/// can be, nothing is written. Exit code: as `verify`'s.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Folders or game files; without any, the current folder.
@@ -55,9 +56,18 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .collect();
     if unreadable.len() == files.len() {
         // Nothing to publish: a site of rows that say so is no site.
-        let mut error = CliError::usage(unreadable.join("\n"));
-        error = error.hint("nothing was written; give the folder of the games, or their files");
-        return Err(error);
+        let error = match &unreadable[..] {
+            [one] => CliError::usage(one.clone()),
+            many => CliError::usage(format!(
+                "none of the {} paths given can be read",
+                many.len()
+            )),
+        };
+        let error = match &unreadable[..] {
+            [_] => error,
+            many => many.iter().fold(error, |e, line| e.hint(line.clone())),
+        };
+        return Err(error.hint("nothing was written; give the folder of the games, or their files"));
     }
     let status = super::verify::exit_status(&checked);
     let forks = super::verify::forks(&files, &checked);

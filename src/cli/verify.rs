@@ -98,10 +98,17 @@ fn unreadable(path: &Path, e: &std::io::Error, checked: &[PathBuf]) -> String {
         std::io::ErrorKind::NotFound => super::record::near_names(path),
         _ => Vec::new(),
     };
+    // The same file, however it was spelled (`./a.yaml`, an absolute path, `d/../d/a.yaml`);
+    // a near name is a file that exists, so it has one true path.
     let here = |p: &Path| p.strip_prefix(".").unwrap_or(p).to_path_buf();
+    let same = |n: &Path, c: &Path| {
+        here(n) == here(c)
+            || std::fs::canonicalize(n)
+                .is_ok_and(|n| std::fs::canonicalize(c).is_ok_and(|c| c == n))
+    };
     let near: Vec<PathBuf> = near
         .into_iter()
-        .filter(|n| !checked.iter().any(|c| here(c) == here(n)))
+        .filter(|n| !checked.iter().any(|c| same(n, c)))
         .collect();
     if near.is_empty() {
         e.to_string()

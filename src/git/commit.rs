@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 pub struct Tracked {
     repo: Repository,
     relative: PathBuf,
+    /// The path as the command was given it, for commands shown to the user to run where they
+    /// are.
+    given: PathBuf,
     signature: Signature<'static>,
 }
 
@@ -89,6 +92,7 @@ impl Tracked {
         let tracked = Tracked {
             repo,
             relative,
+            given: path.to_owned(),
             signature,
         };
         tracked.wait_for_locks()?;
@@ -99,6 +103,12 @@ impl Tracked {
     #[must_use]
     pub fn relative(&self) -> &Path {
         &self.relative
+    }
+
+    /// The file's path as the command was given it.
+    #[must_use]
+    pub fn given(&self) -> &Path {
+        &self.given
     }
 
     /// The file as `HEAD` holds it; `None` when it is not there (or there is no commit yet).

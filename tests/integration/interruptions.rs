@@ -228,8 +228,8 @@ fn what_an_interrupted_command_left_is_put_right_by_the_next_one() {
             1,
             "",
             "error: g.yaml is behind its last commit, which holds records up to 3; nothing was \
-             written\nhint: `git diff g.yaml` shows how; `git checkout g.yaml` puts back the \
-             committed version\n"
+             written\nhint: `git diff -- g.yaml` shows how; `git checkout -- g.yaml` puts back \
+             the committed version\n"
         )
     );
     assert_eq!(repo.file("g.yaml"), cut);
@@ -611,5 +611,33 @@ fn each_commit_names_the_game_file_it_changed() {
          b.yaml: chess, new game, alice (white) v bob (black)\n\
          a.yaml: chess, black accepts the game (record 1)\n\
          a.yaml: chess, new game, alice (white) v bob (black)\n"
+    );
+    // In a folder, and from inside it: the path from the work tree's top.
+    std::fs::create_dir(repo.path.join("round 1")).expect("mkdir");
+    let bob = keys_dir().join("bob.pub");
+    let bob = bob.to_str().expect("UTF-8");
+    let new = [
+        "new",
+        "chess",
+        "round 1/c.yaml",
+        "--name",
+        "alice",
+        "--side",
+        "white",
+    ];
+    repo.ok(
+        "alice",
+        &[&new[..], &["--opponent", "bob", "--opponent-key", bob]].concat(),
+    );
+    let accepted = repo
+        .command("bob", &["accept", "c.yaml"])
+        .current_dir(repo.path.join("round 1"))
+        .output()
+        .expect("run");
+    assert!(accepted.status.success(), "{accepted:?}");
+    assert_eq!(
+        repo.git(&["log", "-2", "--format=%s"]),
+        "round 1/c.yaml: chess, black accepts the game (record 1)\n\
+         round 1/c.yaml: chess, new game, alice (white) v bob (black)\n"
     );
 }

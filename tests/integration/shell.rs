@@ -2,6 +2,7 @@
 //! real bash, and manual pages for the program and each command.
 
 use crate::util::{correspond, stdout_of, transcript};
+use std::collections::BTreeSet;
 
 /// What bash's completion offers for the words of a command line, the last being completed:
 /// the script `completions bash` prints, loaded into a real bash, and its function called as
@@ -112,6 +113,53 @@ fn bash_completes_commands_options_and_values() {
             "zsh"
         ]
     );
+}
+
+/// fish's script says of each option that takes a value whether it completes file names: only
+/// the options that take a path (or a key, which may be a key file) do.
+#[test]
+fn fish_completes_file_names_only_where_a_path_goes() {
+    let script = stdout_of(&["completions", "fish"]);
+    let (mut files, mut text) = (BTreeSet::new(), BTreeSet::new());
+    for line in script.lines().filter(|l| l.contains(" -r")) {
+        let name = line
+            .split(" -l ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .expect("an option");
+        if line.contains(" -F") {
+            files.insert(name);
+        } else if line.contains(" -f") {
+            text.insert(name);
+        } else {
+            panic!("neither files nor text: {line}");
+        }
+    }
+    let paths = [
+        "arbiter-key",
+        "black-key",
+        "dir",
+        "key",
+        "maildir",
+        "mbox",
+        "opponent-key",
+        "output",
+        "proof",
+        "white-key",
+    ];
+    assert_eq!(files, BTreeSet::from(paths));
+    for option in [
+        "name",
+        "comment",
+        "time-control",
+        "tag",
+        "to",
+        "wait",
+        "position",
+        "at",
+    ] {
+        assert!(text.contains(option), "{option}: {text:?}");
+    }
 }
 
 #[test]

@@ -134,6 +134,24 @@ fn a_site_of_nothing_is_refused() {
         )
     );
     assert!(!dir.path().join("out").exists());
+    // Several: each named, in the order given.
+    assert_eq!(
+        transcript(
+            correspond()
+                .current_dir(dir.path())
+                .args(["site", "nowhere.yaml", "gone/", "-o", "out"])
+        ),
+        (
+            2,
+            String::new(),
+            "error: none of the 2 paths given can be read\n\
+             hint: nowhere.yaml: cannot read: No such file or directory (os error 2)\n\
+             hint: gone/: cannot read: No such file or directory (os error 2)\n\
+             hint: nothing was written; give the folder of the games, or their files\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.path().join("out").exists());
     // With a game beside it: the site is written, and what was left unread is said.
     let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml");
     std::fs::copy(game, dir.path().join("g.yaml")).expect("copy");

@@ -106,6 +106,13 @@ fn a_missing_file_suggests_the_names_nearly_its_own() {
             String::new()
         )
     );
+    let whole = dir.join("g.yaml");
+    let (code, out, _) = run(dir, &["games", whole.to_str().expect("UTF-8"), "g.yml"]);
+    assert_eq!(code, 2);
+    assert!(
+        out.ends_with("g.yml: cannot read: No such file or directory (os error 2)\n"),
+        "{out}"
+    );
     assert_eq!(
         run(dir, &["games", "g.yml"]),
         (

@@ -50,7 +50,7 @@ pub(crate) struct Args {
     new: bool,
     /// Take only this game's records (its id, or the id's first 8 characters or more), and pass
     /// over every other game's: to start one game of several in a mailbox.
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", value_hint = clap::ValueHint::Other)]
     game: Option<String>,
     /// Where to write the proof when a message shows that a player signed two different
     /// records with one number. Default: next to FILE, `FILE-STEM.equivocation-N.proof`. When
