@@ -27,6 +27,7 @@
 mod append;
 mod format;
 mod kind;
+mod lines;
 mod names;
 mod quick;
 mod read;
@@ -52,11 +53,6 @@ use crate::digest::Digest;
 use read::{Base, line_of, read_document, split};
 pub use read::{Document, GAME_FILE_SNIFF, may_be_a_game_file};
 use std::ops::Range;
-
-/// How many newlines `text` holds: its lines, in a game file, which ends each with one.
-fn newlines(text: &str) -> usize {
-    memchr::memchr_iter(b'\n', text.as_bytes()).count()
-}
 
 /// Where a document sits in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,7 +235,7 @@ impl GameFile {
             header,
             records,
             spans,
-            lines: newlines(text),
+            lines: lines::count(text),
         })
     }
 
@@ -312,7 +308,7 @@ impl GameFile {
         self.text.push_str(appended);
         self.records.extend(records);
         self.spans.extend(spans);
-        self.lines += newlines(appended);
+        self.lines += lines::count(appended);
         Ok(added)
     }
 
@@ -328,7 +324,7 @@ impl GameFile {
         self.spans.truncate(documents);
         self.records.truncate(documents - 1);
         self.text.truncate(self.spans[documents - 1].bytes.end);
-        self.lines = newlines(&self.text);
+        self.lines = lines::count(&self.text);
     }
 
     /// An error at a byte offset of this file, naming the document and line there.

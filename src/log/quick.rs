@@ -38,7 +38,7 @@ fn signed(doc: &str) -> Option<(&str, &str)> {
 /// Records are most of a file, so this is most of the cost of reading one.
 pub(super) fn quick_record(doc: &str) -> Option<Record> {
     let (unsigned, signature) = signed(doc)?;
-    let mut lines = super::read::lines(unsigned.strip_prefix("---\n")?);
+    let mut lines = super::lines::bare(unsigned.strip_prefix("---\n")?);
     let mut field = |name: &str| lines.next()?.strip_prefix(name)?.strip_prefix(": ");
     let seq = field("seq")?;
     let prev = field("prev")?;
@@ -124,7 +124,7 @@ impl<'a> Lines<'a> {
 pub(super) fn quick_header(doc: &str) -> Option<Header> {
     let (unsigned, signature) = signed(doc)?;
     let mut lines = Lines {
-        lines: super::read::lines(unsigned.strip_prefix("---\n")?).collect(),
+        lines: super::lines::bare(unsigned.strip_prefix("---\n")?).collect(),
         at: 0,
     };
     let format = lines.plain("format")?;

@@ -4,7 +4,7 @@
 use super::{
     Header, LogError, LogErrorKind, Record, Span, header_unsigned, record_unsigned, signature_line,
 };
-use super::{format, quick};
+use super::{format, lines, quick};
 use crate::text::shown;
 
 /// How many bytes from its start [`may_be_a_game_file`] looks at.
@@ -73,24 +73,6 @@ pub(super) struct Base {
     pub(super) documents: usize,
 }
 
-/// The lines of `text`, each with its newline (the last may have none), found by `memchr`:
-/// lines are short and a file has thousands, so the cost of each search is what counts.
-pub(super) fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> {
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes())
-        .map(|newline| newline + 1)
-        .chain((!text.is_empty() && !text.ends_with('\n')).then_some(text.len()));
-    ends.scan(0, move |start, end| {
-        let line = &text[*start..end];
-        *start = end;
-        Some(line)
-    })
-}
-
-/// The lines of `text` without their newlines, as `str::split_terminator('\n')` gives them.
-pub(super) fn lines(text: &str) -> impl Iterator<Item = &str> {
-    lines_inclusive(text).map(|line| line.strip_suffix('\n').unwrap_or(line))
-}
-
 /// A document [`split`] is reading.
 struct Open {
     /// Its index among the documents found.
@@ -118,7 +100,7 @@ pub(super) fn split(text: &str, base: Base) -> Result<Vec<Span>, LogError> {
     let mut inside: Option<LogError> = None;
     let mut started = 0;
     let mut offset = 0;
-    for (number, line) in lines_inclusive(text).enumerate() {
+    for (number, line) in lines::inclusive(text).enumerate() {
         let bare = line.trim_end_matches('\n').trim_end_matches('\r');
         let line_number = base.lines + number + 1;
         if bare == "---" {

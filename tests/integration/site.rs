@@ -136,11 +136,13 @@ fn a_site_of_nothing_is_refused() {
     assert!(!dir.path().join("out").exists());
     // Several: each named, in the order given.
     assert_eq!(
-        transcript(
-            correspond()
-                .current_dir(dir.path())
-                .args(["site", "nowhere.yaml", "gone/", "-o", "out"])
-        ),
+        transcript(correspond().current_dir(dir.path()).args([
+            "site",
+            "nowhere.yaml",
+            "gone/",
+            "-o",
+            "out"
+        ])),
         (
             2,
             String::new(),
