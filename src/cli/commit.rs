@@ -30,14 +30,11 @@ pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
 /// message is `what` after the file's path in the work tree, so that a repository of many
 /// games reads game by game in `git log`: `games/ab.yaml: chess, white plays Nf3 (record 4)`.
 pub(crate) fn commit(tracked: &Tracked, what: &str, contents: &[u8]) -> Result<String, CliError> {
-    let file = correspond::text::path(tracked.relative());
-    let message = format!("{file}: {what}");
-    // The path as the user gave it, where they are: a command they can paste.
-    let spec = correspond::text::shell_word(&correspond::text::path(tracked.given()).to_string());
-    let message = message.as_str();
+    let message = format!("{}: {what}", correspond::text::path(tracked.relative()));
+    let spec = pasteable(tracked);
     let when = super::keys::commit_time()?;
     let id = tracked
-        .commit(message, contents, when)
+        .commit(&message, contents, when)
         .map_err(|e| match e {
             GitError::IndexAfterCommit { .. } => {
                 CliError::usage(format!("the file was written and {e}")).hint(format!(
@@ -52,6 +49,12 @@ pub(crate) fn commit(tracked: &Tracked, what: &str, contents: &[u8]) -> Result<S
             ),
         })?;
     Ok(format!("committed {}: {message}", &id.to_string()[..10]))
+}
+
+/// The file as the user gave it, as one shell word: for git commands they can paste where they
+/// are.
+fn pasteable(tracked: &Tracked) -> String {
+    correspond::text::shell_word(&correspond::text::path(tracked.given()).to_string())
 }
 
 /// Before a command writes: the records the file holds beyond `HEAD`'s version, which a
@@ -77,7 +80,7 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
         }));
     }
     let file = correspond::text::path(tracked.relative());
-    let spec = correspond::text::shell_word(&correspond::text::path(tracked.given()).to_string());
+    let spec = pasteable(tracked);
     let refuse = |what: String| {
         CliError::rejected(format!("{file} {what}; nothing was written")).hint(format!(
             "`git diff -- {spec}` shows how; `git checkout -- {spec}` puts back the committed \

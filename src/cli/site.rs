@@ -58,14 +58,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         // Nothing to publish: a site of rows that say so is no site.
         let error = match &unreadable[..] {
             [one] => CliError::usage(one.clone()),
-            many => CliError::usage(format!(
-                "none of the {} paths given can be read",
-                many.len()
-            )),
-        };
-        let error = match &unreadable[..] {
-            [_] => error,
-            many => many.iter().fold(error, |e, line| e.hint(line.clone())),
+            many => {
+                let error = CliError::usage(format!(
+                    "none of the {} paths given can be read",
+                    many.len()
+                ));
+                many.iter().fold(error, |e, line| e.hint(line.clone()))
+            }
         };
         return Err(error.hint("nothing was written; give the folder of the games, or their files"));
     }

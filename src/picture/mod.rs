@@ -36,11 +36,18 @@ impl Options {
     /// What the title says after the game's name: whose turn it is, or that nobody's is, the
     /// game being over by its rules (`over`) or by what the file says (a verdict).
     pub(crate) fn turn(&self, over: bool, to_move: impl std::fmt::Display) -> String {
-        if over || self.verdict.is_some() {
-            "game over".to_owned()
-        } else {
-            format!("{to_move} to move")
-        }
+        turn(over || self.verdict.is_some(), to_move)
+    }
+}
+
+/// What a picture's first line says after the game's name: that the game is `over`, else whose
+/// turn it is. The terminal's pictures say it the same way.
+#[must_use]
+pub fn turn(over: bool, to_move: impl std::fmt::Display) -> String {
+    if over {
+        "game over".to_owned()
+    } else {
+        format!("{to_move} to move")
     }
 }
 

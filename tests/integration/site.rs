@@ -102,12 +102,17 @@ fn read_all(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn a_site_of_nothing_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("compose.yml"), "services: {}\n").expect("write");
-    assert_eq!(
+    let site = |args: &[&str]| {
         transcript(
             correspond()
                 .current_dir(dir.path())
-                .args(["site", ".", "-o", "out"])
-        ),
+                .arg("site")
+                .args(args)
+                .args(["-o", "out"]),
+        )
+    };
+    assert_eq!(
+        site(&["."]),
         (
             2,
             String::new(),
@@ -119,12 +124,7 @@ fn a_site_of_nothing_is_refused() {
     assert!(!dir.path().join("out").exists());
     // Paths that cannot be read, and nothing else: refused, nothing written.
     assert_eq!(
-        transcript(correspond().current_dir(dir.path()).args([
-            "site",
-            "nowhere.yaml",
-            "-o",
-            "out"
-        ])),
+        site(&["nowhere.yaml"]),
         (
             2,
             String::new(),
@@ -136,13 +136,7 @@ fn a_site_of_nothing_is_refused() {
     assert!(!dir.path().join("out").exists());
     // Several: each named, in the order given.
     assert_eq!(
-        transcript(correspond().current_dir(dir.path()).args([
-            "site",
-            "nowhere.yaml",
-            "gone/",
-            "-o",
-            "out"
-        ])),
+        site(&["nowhere.yaml", "gone/"]),
         (
             2,
             String::new(),
@@ -158,13 +152,7 @@ fn a_site_of_nothing_is_refused() {
     let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml");
     std::fs::copy(game, dir.path().join("g.yaml")).expect("copy");
     assert_eq!(
-        transcript(correspond().current_dir(dir.path()).args([
-            "site",
-            "nowhere.yaml",
-            "g.yaml",
-            "-o",
-            "out"
-        ])),
+        site(&["nowhere.yaml", "g.yaml"]),
         (
             2,
             "nowhere.yaml: cannot read: No such file or directory (os error 2)\n\

@@ -43,11 +43,7 @@ impl View {
     /// What the first line says after the game's name: whose turn it is, or that the game is
     /// over, by what ended it outside the position or by the position itself (`ended`).
     pub(super) fn turn(self, ended: bool, to_move: impl std::fmt::Display) -> String {
-        if self.over || ended {
-            "game over".to_owned()
-        } else {
-            format!("{to_move} to move")
-        }
+        correspond::picture::turn(self.over || ended, to_move)
     }
 }
 
