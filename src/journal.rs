@@ -15,11 +15,13 @@
 //!
 //! Layout: a folder with one file per game, `<game id>.jsonl`, each line one [`Entry`] in JSON;
 //! the file is locked while a command checks and records, so two commands cannot both pass the
-//! check. A line that is damaged or cut short stops signing in that game until it is repaired
-//! (a command killed while recording leaves a cut line whose document was never written
-//! anywhere, since the journal is synced first; a copy or a sync tool cut short leaves one
-//! too, and only the user can tell which). The whole journal moves between machines as one
-//! versioned JSON document ([`Export`], format [`FORMAT`]).
+//! check. A line that is damaged or cut short stops signing until it is repaired: in that game
+//! when its start (game and document number) is damaged, or it is the last line cut short,
+//! else at its place, when the place is consulted (see [`GameJournal`]). A command killed while
+//! recording leaves a cut line whose document was never written anywhere, since the journal is
+//! synced first; a copy or a sync tool cut short leaves one too, and only the user can tell
+//! which. The whole journal moves between machines as one versioned JSON document
+//! ([`Export`], format [`FORMAT`]), every line read and every signature checked.
 //!
 //! This module reads and writes the folder it is given; the command line decides where that is.
 
@@ -27,13 +29,14 @@ use crate::digest::Digest;
 use crate::log::{self, Document};
 use crate::sign;
 use ssh_key::PublicKey;
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
+mod game;
 mod wire;
+pub use game::GameJournal;
 pub use wire::Export;
 use wire::{Keys, Wire};
 
@@ -203,7 +206,7 @@ pub enum JournalError {
 #[derive(Clone, Debug)]
 pub struct Journal {
     dir: PathBuf,
-    /// How many threads may read a game's part of it.
+    /// How many threads may read a game's part of it for an export.
     threads: usize,
 }
 
@@ -226,8 +229,8 @@ impl Journal {
         Journal { dir, threads: 1 }
     }
 
-    /// The same journal, its lines read on up to `threads` threads: a long game's part holds
-    /// thousands, read at every signing.
+    /// The same journal, exported on up to `threads` threads: a long game's part holds
+    /// thousands of lines, each checked for its signature then.
     #[must_use]
     pub fn threads(self, threads: usize) -> Journal {
         Journal { threads, ..self }
@@ -247,27 +250,10 @@ impl Journal {
         create_private_dir(&self.dir).map_err(io_error(&self.dir))?;
         let path = self.dir.join(format!("{game}.jsonl"));
         let io = io_error(&path);
-        let mut file = open_private(&path).map_err(&io)?;
+        let file = open_private(&path).map_err(&io)?;
         file.lock().map_err(&io)?;
         let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
-        let (entries, lines): (Vec<Entry>, Vec<usize>) =
-            entries_of(&path, &bytes, game, false, self.threads)?
-                .into_iter()
-                .unzip();
-        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-            // The last entry is whole but its newline is missing: put it back, so that the
-            // next entry starts a line of its own.
-            file.write_all(b"\n").map_err(&io)?;
-        }
-        Ok(GameJournal {
-            file,
-            path,
-            entries,
-            unchecked: lines
-                .into_iter()
-                .map(|line| Cell::new(Some(line)))
-                .collect(),
-        })
+        GameJournal::open(file, path, game, bytes)
     }
 
     /// Every entry, sorted. Only reads: a journal that cannot be written can be exported.
@@ -282,8 +268,7 @@ impl Journal {
             let file = crate::files::open_regular(&path).map_err(&io)?;
             file.lock_shared().map_err(&io)?;
             let bytes = crate::files::read_limited(&file, JOURNAL_FILE_LIMIT).map_err(&io)?;
-            let checked = entries_of(&path, &bytes, game, true, self.threads)?;
-            entries.extend(checked.into_iter().map(|(entry, _)| entry));
+            entries.extend(entries_of(&path, &bytes, game, self.threads)?);
         }
         Ok(Export::of(entries))
     }
@@ -337,150 +322,17 @@ impl Journal {
     }
 }
 
-/// One game's part of the journal, locked.
-pub struct GameJournal {
-    file: File,
-    path: PathBuf,
-    entries: Vec<Entry>,
-    /// For each entry, the line it was read from while its signature is not yet checked.
-    unchecked: Vec<Cell<Option<usize>>>,
-}
-
-impl GameJournal {
-    /// The document `key` signed as document `document` after the document `prev` (`None`
-    /// for a header), if it signed one. Its signature is checked here, the first time.
-    ///
-    /// # Errors
-    /// [`JournalError::Damaged`] when the entry there is not signed by its key.
-    pub fn at(
-        &self,
-        key: &PublicKey,
-        document: u64,
-        prev: Option<Digest>,
-    ) -> Result<Option<&Entry>, JournalError> {
-        let Some(i) = self.entries.iter().position(|e| {
-            e.document == document && e.prev() == prev && e.key.key_data() == key.key_data()
-        }) else {
-            return Ok(None);
-        };
-        self.check_entry(i)?;
-        Ok(Some(&self.entries[i]))
-    }
-
-    /// Checks the signature of every entry not yet checked.
-    ///
-    /// # Errors
-    /// [`JournalError::Damaged`] at the first entry not signed by its key.
-    pub fn check_all(&self) -> Result<(), JournalError> {
-        for i in 0..self.entries.len() {
-            self.check_entry(i)?;
-        }
-        Ok(())
-    }
-
-    /// Checks entry `i`'s signature, the first time.
-    fn check_entry(&self, i: usize) -> Result<(), JournalError> {
-        if let Some(line) = self.unchecked[i].get() {
-            self.entries[i]
-                .check_signature()
-                .map_err(|reason| JournalError::Damaged {
-                    path: self.path.clone(),
-                    line,
-                    reason,
-                })?;
-            self.unchecked[i].set(None);
-        }
-        Ok(())
-    }
-
-    /// The last document of `file` that this journal holds exactly as the file has it, byte
-    /// for byte: one the user signed there with this program, which checked every document
-    /// before it first. `None` when it holds none of the file's records.
-    ///
-    /// The entry's own signature is not checked here: the caller checks the file's document,
-    /// the same bytes, as part of the file.
-    #[must_use]
-    pub fn last_signed_in(&self, file: &log::GameFile) -> Option<usize> {
-        let game = file.game_id();
-        self.entries
-            .iter()
-            .filter(|e| e.game == game)
-            .filter_map(|e| usize::try_from(e.document).ok().map(|d| (d, e)))
-            .filter(|&(d, e)| d >= 1 && d < file.documents() && file.document(d) == e.text)
-            .map(|(d, _)| d)
-            .max()
-    }
-
-    /// The entries, in the order they were recorded.
-    #[must_use]
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    /// Checks, before signing, that `key` may sign `signed` (a document's bytes without its
-    /// signature line) as document `document` after `prev`: it has signed nothing there, or
-    /// these very bytes (which an Ed25519 key signs the same way again).
-    ///
-    /// # Errors
-    /// [`JournalError::Conflict`] with the document signed there before.
-    pub fn check(
-        &self,
-        key: &PublicKey,
-        document: u64,
-        prev: Option<Digest>,
-        signed: &[u8],
-    ) -> Result<(), JournalError> {
-        match self.at(key, document, prev)? {
-            Some(earlier) if earlier.signed_bytes() != signed => {
-                Err(JournalError::Conflict(Box::new(earlier.clone())))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Records a document just signed, durably, before it is written anywhere else. A document
-    /// already recorded is not recorded twice.
-    ///
-    /// # Errors
-    /// [`JournalError::Conflict`] if the key signed another document there; when the journal
-    /// cannot be written.
-    pub fn record(&mut self, entry: Entry) -> Result<(), JournalError> {
-        match self.at(&entry.key, entry.document, entry.prev())? {
-            Some(earlier) if earlier.text == entry.text => Ok(()),
-            Some(earlier) => Err(JournalError::Conflict(Box::new(earlier.clone()))),
-            None => self.write(entry),
-        }
-    }
-
-    fn write(&mut self, entry: Entry) -> Result<(), JournalError> {
-        let mut line = serde_json::to_string(&entry.wire()).expect("an entry always serializes");
-        line.push('\n');
-        let io = |source| JournalError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        self.file.write_all(line.as_bytes()).map_err(io)?;
-        self.file.sync_data().map_err(io)?;
-        self.entries.push(entry);
-        self.unchecked.push(Cell::new(None));
-        Ok(())
-    }
-}
-
-/// The entries of one game's file. Every line must be an entry of that game; a last line cut
-/// short is damage too, named as such: a command killed while recording leaves one (its
-/// document was then never written anywhere, since the journal is synced first), but so does
-/// a copy or a sync cut short, and only the user can tell which.
-///
-/// With `check`, each entry's signature is checked too; without, they are left to
-/// [`GameJournal::at`]. Each entry comes with its line.
+/// The entries of one game's file, each signature checked, read on up to `threads` threads.
+/// Every line must be an entry of that game signed by its key; a last line cut short is damage
+/// too, named as such: a command killed while recording leaves one (its document was then
+/// never written anywhere, since the journal is synced first), but so does a copy or a sync
+/// cut short, and only the user can tell which.
 fn entries_of(
     path: &Path,
     bytes: &[u8],
     game: Digest,
-    check: bool,
     threads: usize,
-) -> Result<Vec<(Entry, usize)>, JournalError> {
+) -> Result<Vec<Entry>, JournalError> {
     let lines: Vec<&[u8]> = bytes.split_inclusive(|b| *b == b'\n').collect();
     // One run of lines per thread, each read in order: the first damaged line of the first run
     // that has one is the first of the file.
@@ -491,7 +343,7 @@ fn entries_of(
         .map(|(i, lines)| (i * run, lines))
         .collect();
     let read = crate::parallel::map_in_order(&runs, threads, |(first, lines)| {
-        read_lines(path, *first, lines, game, check)
+        read_lines(path, *first, lines, game)
     });
     let mut entries = Vec::with_capacity(lines.len());
     for run in read {
@@ -506,44 +358,20 @@ fn read_lines(
     first: usize,
     lines: &[&[u8]],
     game: Digest,
-    check: bool,
-) -> Result<Vec<(Entry, usize)>, JournalError> {
+) -> Result<Vec<Entry>, JournalError> {
     let mut entries = Vec::with_capacity(lines.len());
     let mut keys = Keys::default();
     for (i, line) in lines.iter().enumerate() {
         let number = first + i + 1;
-        let damaged = |reason: String| JournalError::Damaged {
-            path: path.to_owned(),
-            line: number,
-            reason,
-        };
-        let cut = !line.ends_with(b"\n");
-        let line = std::str::from_utf8(line.strip_suffix(b"\n").unwrap_or(line))
-            .map_err(|_| damaged("not UTF-8 text".into()))?;
-        let parsed = serde_json::from_str::<Wire>(line)
-            .map_err(|e| e.to_string())
-            .and_then(|wire| {
-                if check {
-                    wire.entry(&mut keys)
-                } else {
-                    wire.unchecked(&mut keys)
-                }
-            });
-        let entry = match parsed {
-            Ok(entry) => entry,
-            Err(_) if cut => {
-                return Err(damaged(
-                    "the last line is cut short (if a command was killed while signing, its \
-                     record was never written anywhere, and the line can be removed)"
-                        .into(),
-                ));
-            }
-            Err(reason) => return Err(damaged(reason)),
-        };
-        if entry.game != game {
-            return Err(damaged("an entry of another game".into()));
-        }
-        entries.push((entry, number));
+        let whole = line.ends_with(b"\n");
+        let entry = std::str::from_utf8(line.strip_suffix(b"\n").unwrap_or(line))
+            .map_err(|_| "not UTF-8 text".to_owned())
+            .and_then(|text| {
+                game::read_line(text, game, &mut keys, true)
+                    .map_err(|reason| if whole { reason } else { game::cut_short() })
+            })
+            .map_err(|reason| game::damaged(path, number, reason))?;
+        entries.push(entry);
     }
     Ok(entries)
 }

@@ -123,13 +123,15 @@ impl<G: Protocol> Writer<G> {
     /// signatures too before another player signs with this writer (see [`Writer::write`]).
     ///
     /// # Errors
-    /// The file's first defect; a signature left unchecked is not one.
+    /// The file's first defect ([`WriteError::Invalid`]; a signature left unchecked is not
+    /// one); a damaged line of the journal where the user's last record in the file was looked
+    /// for ([`WriteError::Journal`]).
     pub fn of_vouched(
         file: GameFile,
         threads: usize,
         journal: &GameJournal,
-    ) -> Result<Self, ReplayError> {
-        let vouched = journal.last_signed_in(&file).and_then(|document| {
+    ) -> Result<Self, WriteError> {
+        let vouched = journal.last_signed_in(&file)?.and_then(|document| {
             crate::replay::seat_named(&file, &file.records()[document - 1].signer)
                 .map(|seat| Vouch { document, seat })
         });

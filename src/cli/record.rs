@@ -372,10 +372,14 @@ pub(crate) fn append<G: CliGame + Protocol>(
     // then; a journal that cannot be read vouches for nothing, and is reported when signing.
     let journal = super::signing_journal::game(file.game_id());
     let writer = match &journal {
-        Ok(journal) => Writer::<G>::of_vouched(file, super::cores(), journal),
-        Err(_) => Writer::<G>::of_with(file, super::cores()),
-    }
-    .map_err(rejected)?;
+        Ok(journal) => {
+            Writer::<G>::of_vouched(file, super::cores(), journal).map_err(|e| match e {
+                WriteError::Invalid(e) => rejected(e),
+                other => with_tidied(write_error(other, path)),
+            })
+        }
+        Err(_) => Writer::<G>::of_with(file, super::cores()).map_err(rejected),
+    }?;
     let key = keys::Key::new(&args.key, path, &keys::signers(&writer, args.by_the_other))
         .map_err(with_tidied)?;
     let opened = Opened { writer, journal };

@@ -105,7 +105,15 @@ fn two_commands_at_once_cannot_both_pass_the_check() {
         }
     });
     assert_eq!(recorded.into_inner(), 1);
-    assert_eq!(journal.game(GAME).expect("open").entries().len(), 1);
+    assert_eq!(
+        journal
+            .game(GAME)
+            .expect("open")
+            .entries()
+            .expect("read")
+            .len(),
+        1
+    );
 }
 
 #[test]
@@ -124,7 +132,7 @@ fn a_line_cut_short_or_damaged_is_named_and_a_lost_newline_put_back() {
     // A whole entry whose newline was lost: kept, and the newline put back.
     fs::write(&path, whole.trim_end()).expect("write");
     let game = journal.game(GAME).expect("a whole last entry");
-    assert_eq!(game.entries().len(), 1);
+    assert_eq!(game.entries().expect("read").len(), 1);
     drop(game);
     assert_eq!(fs::read_to_string(&path).expect("read"), whole);
     // A last line cut short is never dropped silently: it may be a record's only trace.
@@ -343,8 +351,8 @@ fn a_signature_is_checked_when_its_entry_is_consulted_and_export_checks_them_all
     );
 }
 
-#[test]
-fn a_journal_read_on_several_threads_reads_the_same_and_names_the_same_damage() {
+/// A journal of GAME with alice's records 1 to 7: (its folder, the journal, alice, its file).
+fn seven() -> (tempfile::TempDir, Journal, KeySigner, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let journal = Journal::at(dir.path().to_owned());
     let alice = key();
@@ -355,38 +363,141 @@ fn a_journal_read_on_several_threads_reads_the_same_and_names_the_same_damage() 
             game.record(entry(&alice, seq, &text)).expect("record");
         }
     }
+    let path = dir.path().join(format!("{GAME}.jsonl"));
+    (dir, journal, alice, path)
+}
+
+/// The lines of the journal's file at `path`, line `n` (from 1) replaced by `with`.
+fn with_line(path: &std::path::Path, n: usize, with: &str) -> String {
+    let text = fs::read_to_string(path).expect("read");
+    let lines: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i + 1 == n { with } else { l })
+        .collect();
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn an_export_on_several_threads_reads_the_same_and_names_the_same_damage() {
+    let (_dir, journal, _, path) = seven();
     let texts = |journal: &Journal| -> Vec<String> {
-        let game = journal.game(GAME).expect("open");
-        game.entries().iter().map(|e| e.text.clone()).collect()
+        let json = journal.export().expect("export").to_json();
+        let entries = Export::parse(&json).expect("parse");
+        entries.into_iter().map(|e| e.text).collect()
     };
     let one = texts(&journal);
     assert_eq!(one.len(), 7);
+    let game = journal.game(GAME).expect("open");
+    let read: Vec<String> = game
+        .entries()
+        .expect("read")
+        .iter()
+        .map(|e| e.text.clone())
+        .collect();
+    assert_eq!(read, one, "what a game's part reads is what is exported");
+    drop(game);
     for threads in [2, 3, 8] {
         assert_eq!(texts(&journal.clone().threads(threads)), one, "{threads}");
     }
-    let path = dir.path().join(format!("{GAME}.jsonl"));
-    let lines: Vec<String> = fs::read_to_string(&path)
-        .expect("read")
-        .lines()
-        .map(str::to_owned)
-        .collect();
-    let damaged: Vec<String> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 4 || i == 5 {
-                "not json".to_owned()
-            } else {
-                l.clone()
-            }
-        })
-        .collect();
-    fs::write(&path, damaged.join("\n") + "\n").expect("damage");
+    fs::write(&path, with_line(&path, 5, "not json")).expect("damage");
+    fs::write(&path, with_line(&path, 6, "not json")).expect("damage");
     for threads in [1, 2, 3, 8] {
-        let Err(JournalError::Damaged { line, .. }) = journal.clone().threads(threads).game(GAME)
-        else {
-            panic!("damage not found on {threads} threads")
-        };
-        assert_eq!(line, 5, "the first damaged line, on {threads} threads");
+        let journal = journal.clone().threads(threads);
+        for found in [journal.game(GAME).err(), journal.export().err()] {
+            let Some(JournalError::Damaged { line, .. }) = found else {
+                panic!("damage not found on {threads} threads")
+            };
+            assert_eq!(line, 5, "the first damaged line, on {threads} threads");
+        }
     }
+}
+
+#[test]
+fn a_line_damaged_past_its_place_stops_signing_at_that_place_when_consulted() {
+    let (_dir, journal, alice, path) = seven();
+    let whole = fs::read_to_string(&path).expect("read");
+    let third = whole.lines().nth(2).expect("line 3");
+    // The move inside line 3's document changed: the line starts as an entry of document 3
+    // does, and its digest no longer matches its text.
+    let edited = third.replacen("move: e2e4", "move: e2e3", 1);
+    assert_ne!(edited, third);
+    fs::write(&path, with_line(&path, 3, &edited)).expect("damage");
+    let mut game = journal
+        .game(GAME)
+        .expect("opening reads only where each line's place is");
+    let key = alice.public_key();
+    // Document 3's place is where the damage is: consulting it stops there.
+    let Err(JournalError::Damaged { line, reason, .. }) = game.at(key, 3, Some(Digest([3; 32])))
+    else {
+        panic!("a damaged line consulted")
+    };
+    assert_eq!(
+        (line, reason.as_str()),
+        (3, "`digest` is not the SHA-256 of `text`")
+    );
+    let (unsigned, _) = record(&alice, 3, "d2d4", 9);
+    assert!(matches!(
+        game.check(key, 3, Some(Digest([3; 32])), unsigned.as_bytes()),
+        Err(JournalError::Damaged { line: 3, .. })
+    ));
+    // Other places hold on: document 6 is known, document 8 is free and recorded.
+    assert!(
+        game.at(key, 6, Some(Digest([6; 32])))
+            .expect("line 6")
+            .is_some()
+    );
+    let (_, eighth) = record(&alice, 8, "e2e4", 8);
+    game.record(entry(&alice, 8, &eighth)).expect("record 8");
+    assert!(matches!(
+        game.entries(),
+        Err(JournalError::Damaged { line: 3, .. })
+    ));
+    assert!(matches!(
+        game.check_all(),
+        Err(JournalError::Damaged { line: 3, .. })
+    ));
+    drop(game);
+    // An export reads every line.
+    assert!(matches!(
+        journal.export(),
+        Err(JournalError::Damaged { line: 3, .. })
+    ));
+    // A line whose start is not its game and number is read on opening: any fault there
+    // stops signing in the game.
+    let other_game = third.replacen(&GAME.to_string(), &Digest([8; 32]).to_string(), 1);
+    fs::write(&path, with_line(&path, 2, &other_game)).expect("damage");
+    let Err(JournalError::Damaged { line, reason, .. }) = journal.game(GAME) else {
+        panic!("an entry of another game passed")
+    };
+    assert_eq!((line, reason.as_str()), (2, "an entry of another game"));
+}
+
+#[test]
+fn a_line_written_otherwise_than_this_program_writes_is_read_on_opening() {
+    let (_dir, journal, alice, path) = seven();
+    let whole = fs::read_to_string(&path).expect("read");
+    let fourth: serde_json::Value =
+        serde_json::from_str(whole.lines().nth(3).expect("line 4")).expect("JSON");
+    // The same entry, its fields in another order and spaced out: still an entry, found at
+    // its place.
+    let reordered = format!(
+        "{{ \"document\": 4, \"text\": {}, \"digest\": {}, \"key\": {}, \"game\": {} }}",
+        fourth["text"], fourth["digest"], fourth["key"], fourth["game"]
+    );
+    fs::write(&path, with_line(&path, 4, &reordered)).expect("rewrite");
+    let game = journal.game(GAME).expect("open");
+    let found = game
+        .at(alice.public_key(), 4, Some(Digest([4; 32])))
+        .expect("line 4")
+        .expect("an entry at 4");
+    assert_eq!(found.text, fourth["text"].as_str().expect("text"));
+    drop(game);
+    // Spelled otherwise and broken, it stops signing in the game on opening.
+    let broken = reordered.replacen("\"document\": 4", "\"document\": four", 1);
+    fs::write(&path, with_line(&path, 4, &broken)).expect("break");
+    assert!(matches!(
+        journal.game(GAME).err(),
+        Some(JournalError::Damaged { line: 4, .. })
+    ));
 }

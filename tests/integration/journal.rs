@@ -546,3 +546,120 @@ fn where_the_journal_lives_and_a_damaged_one_stops_signing() {
         before
     );
 }
+
+#[test]
+fn a_line_damaged_past_its_place_stops_signing_only_where_it_is_looked_up() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let [alices, bobs] = ["alice", "bob"].map(|who| dir.path().join(format!("{who}-journal")));
+    let new = [
+        "new",
+        "chess",
+        "game.yaml",
+        "--name",
+        "alice",
+        "--side",
+        "white",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        &key("bob.pub"),
+        "--key",
+        &key("alice"),
+        "--no-commit",
+    ];
+    let (code, _, err) = run(dir.path(), &alices, "2026-05-01T10:00:00Z", &new);
+    assert_eq!(code, 0, "{err}");
+    let accept = ["accept", "game.yaml", "--key", &key("bob"), "--no-commit"];
+    let (code, _, err) = run(dir.path(), &bobs, "2026-05-01T10:01:00Z", &accept);
+    assert_eq!(code, 0, "{err}");
+    let play = |who: &str, mv: &str, minute: u32| {
+        let journal = if who == "alice" { &alices } else { &bobs };
+        run(
+            dir.path(),
+            journal,
+            &format!("2026-05-01T10:{minute:02}:00Z"),
+            &["play", "game.yaml", mv, "--key", &key(who), "--no-commit"],
+        )
+    };
+    for (i, (who, mv)) in [
+        ("alice", "e4"),
+        ("bob", "e5"),
+        ("alice", "Nf3"),
+        ("bob", "Nc6"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (code, _, err) = play(who, mv, 2 + i as u32);
+        assert_eq!(code, 0, "{mv}: {err}");
+    }
+    let part = std::fs::read_dir(&alices)
+        .expect("alice's journal")
+        .next()
+        .expect("the game's part")
+        .expect("entry")
+        .path();
+    // Alice's lines: the header, then records 2 (e4) and 4 (Nf3). Line 2's move is changed
+    // inside its text: the line still starts as record 2's does.
+    let damage = |line: usize, from: &str, to: &str| {
+        let text = std::fs::read_to_string(&part).expect("read");
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        assert!(lines[line - 1].contains(from), "{}", lines[line - 1]);
+        lines[line - 1] = lines[line - 1].replacen(from, to, 1);
+        std::fs::write(&part, lines.join("\n") + "\n").expect("damage");
+    };
+    damage(2, "move: e2e4", "move: d2d4");
+    // Signing record 6 looks up record 6's place and alice's last record in the file (4),
+    // which vouches for what she checked: record 2's place is not looked up.
+    let (code, out, err) = play("alice", "Bc4", 6);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            "record 6: alice (white) Bc4\nnow: bob (black) to move\n",
+            ""
+        )
+    );
+    let (code, _, err) = play("bob", "Nf6", 7);
+    assert_eq!(code, 0, "{err}");
+    // Her last record's line damaged the same way: the place that vouches is looked up, and
+    // nothing is signed.
+    damage(4, "move: f1c4", "move: f1b5");
+    let before = std::fs::read(dir.path().join("game.yaml")).expect("read");
+    let (code, out, err) = play("alice", "d3", 8);
+    let err = err.replace(&part.display().to_string(), "PART");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "error: the signing journal PART, line 4: `digest` is not the SHA-256 of \
+             `text`; nothing was signed\nhint: the journal keeps you from signing twice at one \
+             place: repair the line, or restore the journal from a backup; never delete it to \
+             get past this\n"
+        )
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("game.yaml")).expect("read"),
+        before
+    );
+    // An export reads every line, and names the first damaged one.
+    let (code, out, err) = run(
+        dir.path(),
+        &alices,
+        "2026-05-01T10:09:00Z",
+        &["journal", "export", "-o", "journal.json"],
+    );
+    let err = err.replace(&part.display().to_string(), "PART");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "error: the signing journal PART, line 2: `digest` is not the SHA-256 of \
+             `text`; nothing was signed\nhint: the journal keeps you from signing twice at one \
+             place: repair the line, or restore the journal from a backup; never delete it to \
+             get past this\n"
+        )
+    );
+}

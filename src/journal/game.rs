@@ -1,0 +1,325 @@
+//! One game's part of the journal, locked, with each line read when its place is consulted.
+//!
+//! A long game's part holds one line per document the user signed in it, and it is opened at
+//! every signing. Reading every line then (its JSON, the document inside, its digest) made
+//! each move of a 2,000-record game cost about as much again as replaying the game. A line as
+//! this program writes it starts with its game and document number, so opening the part reads
+//! only that much of each line, and a line is read whole when a place it holds is consulted:
+//! the place about to be signed, the user's last record in the file (which vouches for what
+//! they checked before signing it), an import, an export.
+//!
+//! Damage is still never passed over where it matters. A line cut short, not UTF-8, or whose
+//! start is not its game and number is read whole on opening, and any fault stops signing in
+//! the game, as before. A line damaged further in stops signing at its place, when that place
+//! is consulted: it can hold only a document of that number, so no other place depends on it.
+
+use super::wire::{Keys, Wire};
+use super::{Entry, JournalError};
+use crate::digest::Digest;
+use crate::log;
+use ssh_key::PublicKey;
+use std::cell::{Cell, OnceCell, RefCell};
+use std::fs::File;
+use std::io::Write;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// One game's part of the journal, locked.
+pub struct GameJournal {
+    file: File,
+    path: PathBuf,
+    game: Digest,
+    /// The part as it was read; each line is read from it when first consulted.
+    bytes: Vec<u8>,
+    lines: Vec<Line>,
+    keys: RefCell<Keys>,
+}
+
+/// A line of the part: its place's document number, and its entry once read.
+struct Line {
+    /// Its 1-based number in the file.
+    number: usize,
+    /// The document number its entry holds.
+    document: u64,
+    /// Where it is in the bytes read (its newline left out); empty for a line written since.
+    text: Range<usize>,
+    /// Its entry, or what is wrong with it, once read.
+    entry: OnceCell<Result<Entry, String>>,
+    /// Whether its entry's signature has been checked (see [`GameJournal::at`]).
+    checked: Cell<bool>,
+}
+
+impl GameJournal {
+    /// The part of `game` in the locked `file` at `path`, whose content is `bytes`.
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] at the first line that is cut short, not UTF-8, or does not
+    /// start as an entry of this game does; when a lost last newline cannot be put back.
+    pub(super) fn open(
+        file: File,
+        path: PathBuf,
+        game: Digest,
+        bytes: Vec<u8>,
+    ) -> Result<GameJournal, JournalError> {
+        let id = game.to_string();
+        let mut journal = GameJournal {
+            file,
+            path,
+            game,
+            bytes: Vec::new(),
+            lines: Vec::new(),
+            keys: RefCell::new(Keys::default()),
+        };
+        let mut start = 0;
+        for (i, line) in bytes.split_inclusive(|b| *b == b'\n').enumerate() {
+            let number = i + 1;
+            let whole = line.ends_with(b"\n");
+            let end = start + line.len() - usize::from(whole);
+            let text = std::str::from_utf8(&bytes[start..end])
+                .map_err(|_| journal.damaged(number, "not UTF-8 text".into()))?;
+            let entry = OnceCell::new();
+            let document = match place_of(text, &id).filter(|_| whole) {
+                Some(document) => document,
+                None => {
+                    let read = read_line(text, game, &mut journal.keys.borrow_mut(), false)
+                        .map_err(|reason| {
+                            journal.damaged(number, if whole { reason } else { cut_short() })
+                        })?;
+                    let document = read.document;
+                    let _ = entry.set(Ok(read));
+                    document
+                }
+            };
+            journal.lines.push(Line {
+                number,
+                document,
+                text: start..end,
+                entry,
+                checked: Cell::new(false),
+            });
+            start += line.len();
+        }
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+            // The last entry is whole but its newline is missing: put it back, so that the
+            // next entry starts a line of its own.
+            let path = journal.path.clone();
+            journal
+                .file
+                .write_all(b"\n")
+                .map_err(|source| JournalError::Io { path, source })?;
+        }
+        journal.bytes = bytes;
+        Ok(journal)
+    }
+
+    /// The document `key` signed as document `document` after the document `prev` (`None`
+    /// for a header), if it signed one. The lines of that number are read here, and the
+    /// entry's signature checked, the first time.
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] when a line of that number is not an entry, or the entry
+    /// there is not signed by its key.
+    pub fn at(
+        &self,
+        key: &PublicKey,
+        document: u64,
+        prev: Option<Digest>,
+    ) -> Result<Option<&Entry>, JournalError> {
+        for (i, line) in self.lines.iter().enumerate() {
+            if line.document != document {
+                continue;
+            }
+            let entry = self.entry(i)?;
+            if entry.prev() == prev && entry.key.key_data() == key.key_data() {
+                self.check_entry(i)?;
+                return Ok(Some(entry));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Reads every line and checks the signature of every entry.
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] at the first line that is not an entry signed by its key.
+    pub fn check_all(&self) -> Result<(), JournalError> {
+        for i in 0..self.lines.len() {
+            self.check_entry(i)?;
+        }
+        Ok(())
+    }
+
+    /// Every entry, in the order they were recorded, each line read.
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] at the first line that is not an entry.
+    pub fn entries(&self) -> Result<Vec<&Entry>, JournalError> {
+        (0..self.lines.len()).map(|i| self.entry(i)).collect()
+    }
+
+    /// The last document of `file` that this journal holds exactly as the file has it, byte
+    /// for byte: one the user signed there with this program, which checked every document
+    /// before it first. `None` when it holds none of the file's records. Lines are read from
+    /// the highest number the file has down, until one holds the file's document.
+    ///
+    /// The entry's own signature is not checked here: the caller checks the file's document,
+    /// the same bytes, as part of the file.
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] when a line read is not an entry.
+    pub fn last_signed_in(&self, file: &log::GameFile) -> Result<Option<usize>, JournalError> {
+        let mut candidates: Vec<(usize, usize)> = self
+            .lines
+            .iter()
+            .enumerate()
+            .filter_map(|(i, line)| Some((usize::try_from(line.document).ok()?, i)))
+            .filter(|&(d, _)| d >= 1 && d < file.documents())
+            .collect();
+        candidates.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (document, i) in candidates {
+            if file.document(document) == self.entry(i)?.text {
+                return Ok(Some(document));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Checks, before signing, that `key` may sign `signed` (a document's bytes without its
+    /// signature line) as document `document` after `prev`: it has signed nothing there, or
+    /// these very bytes (which an Ed25519 key signs the same way again).
+    ///
+    /// # Errors
+    /// [`JournalError::Conflict`] with the document signed there before; damage as
+    /// [`GameJournal::at`] finds it.
+    pub fn check(
+        &self,
+        key: &PublicKey,
+        document: u64,
+        prev: Option<Digest>,
+        signed: &[u8],
+    ) -> Result<(), JournalError> {
+        match self.at(key, document, prev)? {
+            Some(earlier) if earlier.signed_bytes() != signed => {
+                Err(JournalError::Conflict(Box::new(earlier.clone())))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Records a document just signed, durably, before it is written anywhere else. A document
+    /// already recorded is not recorded twice.
+    ///
+    /// # Errors
+    /// [`JournalError::Conflict`] if the key signed another document there; when the journal
+    /// cannot be written.
+    pub fn record(&mut self, entry: Entry) -> Result<(), JournalError> {
+        match self.at(&entry.key, entry.document, entry.prev())? {
+            Some(earlier) if earlier.text == entry.text => Ok(()),
+            Some(earlier) => Err(JournalError::Conflict(Box::new(earlier.clone()))),
+            None => self.write(entry),
+        }
+    }
+
+    /// Appends `entry`, synced, without asking whether its place holds one.
+    pub(super) fn write(&mut self, entry: Entry) -> Result<(), JournalError> {
+        let mut line = serde_json::to_string(&entry.wire()).expect("an entry always serializes");
+        line.push('\n');
+        let io = |source| JournalError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        self.file.write_all(line.as_bytes()).map_err(io)?;
+        self.file.sync_data().map_err(io)?;
+        self.lines.push(Line {
+            number: self.lines.len() + 1,
+            document: entry.document,
+            text: 0..0,
+            entry: OnceCell::from(Ok(entry)),
+            checked: Cell::new(true),
+        });
+        Ok(())
+    }
+
+    /// The entry of line `i`, read the first time.
+    fn entry(&self, i: usize) -> Result<&Entry, JournalError> {
+        let line = &self.lines[i];
+        let read = line.entry.get_or_init(|| {
+            let text = std::str::from_utf8(&self.bytes[line.text.clone()])
+                .map_err(|_| "not UTF-8 text".to_owned())?;
+            let entry = read_line(text, self.game, &mut self.keys.borrow_mut(), false)?;
+            if entry.document == line.document {
+                Ok(entry)
+            } else {
+                Err("its document number is written twice, differently".into())
+            }
+        });
+        read.as_ref()
+            .map_err(|reason| self.damaged(line.number, reason.clone()))
+    }
+
+    /// Reads line `i` and checks its entry's signature, the first time.
+    fn check_entry(&self, i: usize) -> Result<(), JournalError> {
+        let entry = self.entry(i)?;
+        let line = &self.lines[i];
+        if !line.checked.get() {
+            entry
+                .check_signature()
+                .map_err(|reason| self.damaged(line.number, reason))?;
+            line.checked.set(true);
+        }
+        Ok(())
+    }
+
+    fn damaged(&self, line: usize, reason: String) -> JournalError {
+        damaged(&self.path, line, reason)
+    }
+}
+
+/// The document number of a line as this program writes one (`{"game":"<game>","document":N,`
+/// then the rest), read without reading the rest: `None` for any other line, which is then read
+/// whole.
+fn place_of(line: &str, game: &str) -> Option<u64> {
+    let rest = line
+        .strip_prefix("{\"game\":\"")?
+        .strip_prefix(game)?
+        .strip_prefix("\",\"document\":")?;
+    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+    if digits == 0 || !rest[digits..].starts_with(',') {
+        return None;
+    }
+    rest[..digits].parse().ok()
+}
+
+/// The entry a line of `game`'s part holds, its signature checked with `check`.
+pub(super) fn read_line(
+    line: &str,
+    game: Digest,
+    keys: &mut Keys,
+    check: bool,
+) -> Result<Entry, String> {
+    let wire = serde_json::from_str::<Wire>(line).map_err(|e| e.to_string())?;
+    let entry = if check {
+        wire.entry(keys)?
+    } else {
+        wire.unchecked(keys)?
+    };
+    if entry.game != game {
+        return Err("an entry of another game".into());
+    }
+    Ok(entry)
+}
+
+/// Why a last line that is not an entry is damage, said so that the user can tell what to do.
+pub(super) fn cut_short() -> String {
+    "the last line is cut short (if a command was killed while signing, its record was never \
+     written anywhere, and the line can be removed)"
+        .into()
+}
+
+pub(super) fn damaged(path: &Path, line: usize, reason: String) -> JournalError {
+    JournalError::Damaged {
+        path: path.to_owned(),
+        line,
+        reason,
+    }
+}
