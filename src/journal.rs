@@ -16,8 +16,9 @@
 //! Layout: a folder with one file per game, `<game id>.jsonl`, each line one [`Entry`] in JSON;
 //! the file is locked while a command checks and records, so two commands cannot both pass the
 //! check. A line that is damaged or cut short stops signing until it is repaired: in that game
-//! when its start (game and document number) is damaged, or it is the last line cut short,
-//! else at its place, when the place is consulted (see [`GameJournal`]). A command killed while
+//! when its start (its game, and its document number written twice) is damaged, or it is the
+//! last line cut short; else when it is read, which is when its place is consulted (see
+//! [`GameJournal`]). A command killed while
 //! recording leaves a cut line whose document was never written anywhere, since the journal is
 //! synced first; a copy or a sync tool cut short leaves one too, and only the user can tell
 //! which. The whole journal moves between machines as one versioned JSON document

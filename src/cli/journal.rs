@@ -2,7 +2,7 @@
 //! different documents at one place; where it lives, and moving it between machines.
 
 use super::error::ExitStatus;
-use super::signing_journal::{game, journal_error, open};
+use super::signing_journal::{failed, open};
 use super::{CliError, commit};
 use crate::cli::Out;
 use correspond::journal::{Entry, Export};
@@ -62,7 +62,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             Ok(ExitStatus::Success)
         }
         Command::Export { output } => {
-            let json = open()?.export().map_err(journal_error)?.to_json();
+            let json = open()?
+                .export()
+                .map_err(|e| failed(e, "nothing was exported"))?
+                .to_json();
             match output {
                 None => out.write_all(json.as_bytes())?,
                 Some(path) => log::create_new(path, json.as_bytes()).map_err(|e| {
@@ -98,7 +101,9 @@ fn import(file: &Path, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         ))
         .hint("nothing was imported; `correspond journal export` writes one")
     })?;
-    let report = open()?.import(entries).map_err(journal_error)?;
+    let report = open()?
+        .import(entries)
+        .map_err(|e| failed(e, "nothing was imported"))?;
     writeln!(
         out,
         "imported {}: {} new, {} already here",
@@ -147,7 +152,8 @@ fn restore(
     let replayer = AnyReplayer::start(&file)
         .and_then(|r| r.advance(&file))
         .map_err(|e| invalid(path, &e))?;
-    let journal = game(file.game_id())?;
+    let not_restored = |e| failed(e, "nothing was written");
+    let journal = open()?.game(file.game_id()).map_err(not_restored)?;
     let players: Vec<_> = file
         .header()
         .players
@@ -161,7 +167,7 @@ fn restore(
         let last = file.digest(file.documents() - 1);
         let mut candidates: Vec<&Entry> = Vec::new();
         for key in &players {
-            candidates.extend(journal.at(key, next, Some(last)).map_err(journal_error)?);
+            candidates.extend(journal.at(key, next, Some(last)).map_err(not_restored)?);
         }
         let [entry] = candidates[..] else { break };
         file.append(entry.text.as_bytes())

@@ -49,8 +49,14 @@ pub(crate) fn game(game: Digest) -> Result<GameJournal, CliError> {
     open()?.game(game).map_err(journal_error)
 }
 
-/// A journal failure, for the user. The hints never suggest going around the journal.
+/// A journal failure while signing, for the user.
 pub(crate) fn journal_error(e: JournalError) -> CliError {
+    failed(e, "nothing was signed")
+}
+
+/// A journal failure, for the user, with what was not done (`nothing was exported`). The hints
+/// never suggest going around the journal.
+pub(crate) fn failed(e: JournalError, nothing: &str) -> CliError {
     let hint = match &e {
         JournalError::Damaged { .. } => {
             "the journal keeps you from signing twice at one place: repair the line, or restore \
@@ -63,7 +69,7 @@ pub(crate) fn journal_error(e: JournalError) -> CliError {
         ),
         _ => "nothing was changed".to_owned(),
     };
-    CliError::usage(format!("{e}; nothing was signed")).hint(hint)
+    CliError::usage(format!("{e}; {nothing}")).hint(hint)
 }
 
 /// A journal failure while signing `file`, for the user.

@@ -1,17 +1,21 @@
 //! One game's part of the journal, locked, with each line read when its place is consulted.
 //!
 //! A long game's part holds one line per document the user signed in it, and it is opened at
-//! every signing. Reading every line then (its JSON, the document inside, its digest) made
-//! each move of a 2,000-record game cost about as much again as replaying the game. A line as
-//! this program writes it starts with its game and document number, so opening the part reads
-//! only that much of each line, and a line is read whole when a place it holds is consulted:
-//! the place about to be signed, the user's last record in the file (which vouches for what
-//! they checked before signing it), an import, an export.
+//! every signing. Reading every line then (its JSON, the document inside, its digest) was about
+//! a fifth of what a move cost on a 2,000-record game, and grew with the game. A line as this
+//! program writes it starts with its game and document number, and its document starts with
+//! the number again, so opening the part reads only that much of each line; a line is read
+//! whole when a place it holds is consulted: the place about to be signed (every line of that
+//! number, signature checked), the user's last record in the file (which vouches for what they
+//! checked before signing it, found by reading lines from the file's last number down), an
+//! import, an export.
 //!
-//! Damage is still never passed over where it matters. A line cut short, not UTF-8, or whose
-//! start is not its game and number is read whole on opening, and any fault stops signing in
-//! the game, as before. A line damaged further in stops signing at its place, when that place
-//! is consulted: it can hold only a document of that number, so no other place depends on it.
+//! Damage is never passed over where it matters. The last line cut short, a line not UTF-8,
+//! and a line whose start is not its game and a number its document agrees with are read whole
+//! on opening, and any fault there stops signing in the game, as before. A line damaged
+//! further in stops signing when it is read: when its place is signed at, and, above the
+//! user's last record in the file, at every signing. With its number checked twice, a line
+//! holds only a document of that number, so no other place depends on it.
 
 use super::wire::{Keys, Wire};
 use super::{Entry, JournalError};
@@ -23,6 +27,9 @@ use std::fs::File;
 use std::io::Write;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+/// The length of a digest written in hex.
+const DIGEST_HEX: usize = 64;
 
 /// One game's part of the journal, locked.
 pub struct GameJournal {
@@ -53,8 +60,9 @@ impl GameJournal {
     /// The part of `game` in the locked `file` at `path`, whose content is `bytes`.
     ///
     /// # Errors
-    /// [`JournalError::Damaged`] at the first line that is cut short, not UTF-8, or does not
-    /// start as an entry of this game does; when a lost last newline cannot be put back.
+    /// [`JournalError::Damaged`] at the first line that is the last cut short, not UTF-8, or
+    /// neither starts as this program writes an entry of this game nor is one; when a lost last
+    /// newline cannot be put back.
     pub(super) fn open(
         file: File,
         path: PathBuf,
@@ -75,19 +83,22 @@ impl GameJournal {
             let number = i + 1;
             let whole = line.ends_with(b"\n");
             let end = start + line.len() - usize::from(whole);
-            let text = std::str::from_utf8(&bytes[start..end])
-                .map_err(|_| journal.damaged(number, "not UTF-8 text".into()))?;
-            let entry = OnceCell::new();
-            let document = match place_of(text, &id).filter(|_| whole) {
-                Some(document) => document,
+            let text = std::str::from_utf8(&bytes[start..end]).map_err(|_| {
+                let reason = if whole {
+                    "not UTF-8 text".into()
+                } else {
+                    cut_short()
+                };
+                journal.damaged(number, reason)
+            })?;
+            let (document, entry) = match place_of(text, &id).filter(|_| whole) {
+                Some(document) => (document, OnceCell::new()),
                 None => {
                     let read = read_line(text, game, &mut journal.keys.borrow_mut(), false)
                         .map_err(|reason| {
                             journal.damaged(number, if whole { reason } else { cut_short() })
                         })?;
-                    let document = read.document;
-                    let _ = entry.set(Ok(read));
-                    document
+                    (read.document, OnceCell::from(Ok(read)))
                 }
             };
             journal.lines.push(Line {
@@ -113,12 +124,13 @@ impl GameJournal {
     }
 
     /// The document `key` signed as document `document` after the document `prev` (`None`
-    /// for a header), if it signed one. The lines of that number are read here, and the
-    /// entry's signature checked, the first time.
+    /// for a header), if it signed one. Every line of that number is read here, and its
+    /// entry's signature checked, the first time (one or two lines: a place's own, and
+    /// another player's in a journal two players share, or one signed after a race).
     ///
     /// # Errors
-    /// [`JournalError::Damaged`] when a line of that number is not an entry, or the entry
-    /// there is not signed by its key.
+    /// [`JournalError::Damaged`] when a line of that number is not an entry, or its entry is
+    /// not signed by its key.
     pub fn at(
         &self,
         key: &PublicKey,
@@ -129,9 +141,11 @@ impl GameJournal {
             if line.document != document {
                 continue;
             }
+            // Checked before its key and `prev` are compared: a key damaged into another valid
+            // key would otherwise pass the line over as another key's, leaving the place empty.
+            self.check_entry(i)?;
             let entry = self.entry(i)?;
             if entry.prev() == prev && entry.key.key_data() == key.key_data() {
-                self.check_entry(i)?;
                 return Ok(Some(entry));
             }
         }
@@ -247,10 +261,12 @@ impl GameJournal {
             let text = std::str::from_utf8(&self.bytes[line.text.clone()])
                 .map_err(|_| "not UTF-8 text".to_owned())?;
             let entry = read_line(text, self.game, &mut self.keys.borrow_mut(), false)?;
+            // `place_of` read the number from the line's first `document` field, and JSON
+            // with that field twice is refused: a guard, not a case that arises.
             if entry.document == line.document {
                 Ok(entry)
             } else {
-                Err("its document number is written twice, differently".into())
+                Err("`document` is not the number the line starts with".into())
             }
         });
         read.as_ref()
@@ -275,19 +291,38 @@ impl GameJournal {
     }
 }
 
-/// The document number of a line as this program writes one (`{"game":"<game>","document":N,`
-/// then the rest), read without reading the rest: `None` for any other line, which is then read
-/// whole.
+/// The document number of a line as this program writes one, read without reading the rest:
+/// `{"game":"<game>","document":N,"key":"<key>","digest":"<digest>","text":"---\nseq: N\n`
+/// and on (`"---\nformat: ` for the header, document 0). The number is read twice, at the
+/// line's start and in its document, and the two must agree: damage to either would otherwise
+/// move the line to another place unseen, and leave its own place looking empty. `None` for any
+/// other line, which is then read whole.
 fn place_of(line: &str, game: &str) -> Option<u64> {
     let rest = line
         .strip_prefix("{\"game\":\"")?
         .strip_prefix(game)?
         .strip_prefix("\",\"document\":")?;
-    let digits = rest.find(|c: char| !c.is_ascii_digit())?;
-    if digits == 0 || !rest[digits..].starts_with(',') {
+    let (number, rest) = rest.split_once(",\"key\":\"")?;
+    // As JSON writes a number: digits, with no leading zero.
+    if number.is_empty()
+        || !number.bytes().all(|b| b.is_ascii_digit())
+        || (number.len() > 1 && number.starts_with('0'))
+    {
         return None;
     }
-    rest[..digits].parse().ok()
+    let (_key, rest) = rest.split_once("\",\"digest\":\"")?;
+    let document = rest
+        .get(DIGEST_HEX..)?
+        .strip_prefix("\",\"text\":\"---\\n")?;
+    let agrees = if number == "0" {
+        document.starts_with("format: ")
+    } else {
+        document
+            .strip_prefix("seq: ")?
+            .strip_prefix(number)?
+            .starts_with("\\n")
+    };
+    agrees.then(|| number.parse().ok())?
 }
 
 /// The entry a line of `game`'s part holds, its signature checked with `check`.

@@ -501,3 +501,75 @@ fn a_line_written_otherwise_than_this_program_writes_is_read_on_opening() {
         Some(JournalError::Damaged { line: 4, .. })
     ));
 }
+
+#[test]
+fn a_line_whose_number_is_damaged_at_its_start_stops_signing_on_opening() {
+    let (_dir, journal, _, path) = seven();
+    let whole = fs::read_to_string(&path).expect("read");
+    let third = whole.lines().nth(2).expect("line 3");
+    assert!(third.contains("\"document\":3,"), "{third}");
+    // One digit changed: the line would hold record 3 at record 2's place, and leave record
+    // 3's place looking empty. Its document says 3, so the line is read whole on opening.
+    for (damage, reason) in [
+        (
+            third.replacen("\"document\":3,", "\"document\":2,", 1),
+            "the record is numbered 3, not 2",
+        ),
+        (
+            third.replacen("\"document\":3,", "\"document\":03,", 1),
+            "invalid number at line 1 column 88",
+        ),
+    ] {
+        fs::write(&path, with_line(&path, 3, &damage)).expect("damage");
+        let Err(JournalError::Damaged {
+            line,
+            reason: found,
+            ..
+        }) = journal.game(GAME)
+        else {
+            panic!("a line moved to another place passed: {damage}")
+        };
+        assert_eq!((line, found.as_str()), (3, reason));
+        fs::write(&path, &whole).expect("repair");
+    }
+    journal.game(GAME).expect("repaired");
+}
+
+#[test]
+fn a_key_damaged_into_another_key_is_damage_at_its_place_not_another_keys_entry() {
+    let (_dir, journal, alice, path) = seven();
+    let whole = fs::read_to_string(&path).expect("read");
+    let third = whole.lines().nth(2).expect("line 3");
+    let theirs = |signer: &KeySigner| {
+        let mut key = signer.public_key().clone();
+        key.set_comment("");
+        key.to_openssh().expect("OpenSSH")
+    };
+    // Another valid Ed25519 key in the line: its text and digest still agree.
+    let damaged = third.replacen(&theirs(&alice), &theirs(&key()), 1);
+    assert_ne!(damaged, third);
+    fs::write(&path, with_line(&path, 3, &damaged)).expect("damage");
+    let game = journal.game(GAME).expect("the line's start is sound");
+    // Passed over as someone else's entry, the place would look empty to alice, and she could
+    // sign another record 3.
+    let (unsigned, _) = record(&alice, 3, "d2d4", 9);
+    let Err(JournalError::Damaged { line, reason, .. }) = game.check(
+        alice.public_key(),
+        3,
+        Some(Digest([3; 32])),
+        unsigned.as_bytes(),
+    ) else {
+        panic!("a damaged key passed for another key's")
+    };
+    // The signature inside the document names the key that made it: alice's.
+    assert_eq!(
+        (line, reason),
+        (
+            3,
+            format!(
+                "its signature: the signature was made with the key {}",
+                crate::sign::fingerprint(alice.public_key())
+            )
+        )
+    );
+}

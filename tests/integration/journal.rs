@@ -657,9 +657,99 @@ fn a_line_damaged_past_its_place_stops_signing_only_where_it_is_looked_up() {
             2,
             "",
             "error: the signing journal PART, line 2: `digest` is not the SHA-256 of \
-             `text`; nothing was signed\nhint: the journal keeps you from signing twice at one \
+             `text`; nothing was exported\nhint: the journal keeps you from signing twice at one \
              place: repair the line, or restore the journal from a backup; never delete it to \
              get past this\n"
         )
     );
+}
+
+#[test]
+fn a_restored_backup_and_a_damaged_journal_line_never_make_a_second_record() {
+    let (dir, journal) = desk();
+    accepted(dir.path(), &journal, "game.yaml");
+    let backup = std::fs::read(dir.path().join("game.yaml")).expect("read");
+    let play = |mv: &str| {
+        let args = [
+            "play",
+            "game.yaml",
+            mv,
+            "--key",
+            &key("alice"),
+            "--no-commit",
+        ];
+        run(dir.path(), &journal, "2026-05-01T10:02:00Z", &args)
+    };
+    let (code, _, err) = play("e4");
+    assert_eq!(code, 0, "{err}");
+    let part = std::fs::read_dir(&journal)
+        .expect("the journal")
+        .next()
+        .expect("the game's part")
+        .expect("entry")
+        .path();
+    let whole = std::fs::read_to_string(&part).expect("read");
+    // Lines: alice's header, bob's acceptance, alice's e4 (record 2).
+    let e4 = whole.lines().nth(2).expect("line 3");
+    assert!(
+        e4.contains("\"document\":2,") && e4.contains("move: e2e4"),
+        "{e4}"
+    );
+    let bobs_key = std::fs::read_to_string(keys_dir().join("bob.pub")).expect("bob's key");
+    let bobs_key = bobs_key
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let alices_key = whole
+        .lines()
+        .next()
+        .expect("line 1")
+        .split('"')
+        .nth(9)
+        .expect("key");
+    assert!(alices_key.starts_with("ssh-ed25519 "), "{alices_key}");
+    // Record 2's number changed where the line starts, or alice's key changed into bob's:
+    // either would leave record 2's place looking empty, and let d4 be signed there.
+    for (damaged, reason) in [
+        (
+            e4.replacen("\"document\":2,", "\"document\":3,", 1),
+            "the record is numbered 2, not 3".to_owned(),
+        ),
+        (
+            e4.replacen(alices_key, &bobs_key, 1),
+            "its signature: the signature was made with the key \
+             SHA256:emKI0eGvaPwYizUW9RXDn4NMH5hnUkJacDU90clW98w"
+                .to_owned(),
+        ),
+    ] {
+        let lines: Vec<&str> = whole
+            .lines()
+            .map(|l| if l == e4 { damaged.as_str() } else { l })
+            .collect();
+        std::fs::write(&part, lines.join("\n") + "\n").expect("damage");
+        std::fs::write(dir.path().join("game.yaml"), &backup).expect("restore the backup");
+        let (code, out, err) = play("d4");
+        assert_eq!(
+            (
+                code,
+                out.as_str(),
+                err.replace(&part.display().to_string(), "PART")
+            ),
+            (
+                2,
+                "",
+                format!(
+                    "error: the signing journal PART, line 3: {reason}; nothing was signed\n\
+                     hint: the journal keeps you from signing twice at one place: repair the \
+                     line, or restore the journal from a backup; never delete it to get past \
+                     this\n"
+                )
+            )
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join("game.yaml")).expect("read"),
+            backup
+        );
+    }
 }
