@@ -11,11 +11,13 @@
 //! import, an export.
 //!
 //! Damage is never passed over where it matters. The last line cut short, a line not UTF-8,
-//! and a line whose start is not its game and a number its document agrees with are read whole
-//! on opening, and any fault there stops signing in the game, as before. A line damaged
-//! further in stops signing when it is read: when its place is signed at, and, above the
-//! user's last record in the file, at every signing. With its number checked twice, a line
-//! holds only a document of that number, so no other place depends on it.
+//! and a line that is not, from its start to its end, one entry of this game whose number its
+//! document agrees with are read whole on opening, and any fault there stops signing in the
+//! game, as before. A line damaged inside its fields stops signing when it is read: when its
+//! place is signed at, and, when it lies above the last of the file's records that the journal
+//! holds, at every signing that adds to a game already under way (`play` and the like). Checked
+//! at both ends, with its number read twice, a line holds one entry, of that number, so no
+//! other place depends on it.
 
 use super::wire::{Keys, Wire};
 use super::{Entry, JournalError};
@@ -293,27 +295,25 @@ impl GameJournal {
 
 /// The document number of a line as this program writes one, read without reading the rest:
 /// `{"game":"<game>","document":N,"key":"<key>","digest":"<digest>","text":"---\nseq: N\n`
-/// and on (`"---\nformat: ` for the header, document 0). The number is read twice, at the
-/// line's start and in its document, and the two must agree: damage to either would otherwise
-/// move the line to another place unseen, and leave its own place looking empty. `None` for any
-/// other line, which is then read whole.
+/// and on (`"---\nformat: ` for the header, document 0), to the `"}` that ends the line. The
+/// number is read twice, at the line's start and in its document, and the two must agree:
+/// damage to either would otherwise move the line to another place unseen, and leave its own
+/// place looking empty. The document must be one JSON string that runs to the line's end, so
+/// that no other entry hides in the line (two lines joined where a newline was lost). `None`
+/// for any other line, which is then read whole.
 fn place_of(line: &str, game: &str) -> Option<u64> {
     let rest = line
         .strip_prefix("{\"game\":\"")?
         .strip_prefix(game)?
         .strip_prefix("\",\"document\":")?;
     let (number, rest) = rest.split_once(",\"key\":\"")?;
-    // As JSON writes a number: digits, with no leading zero.
-    if number.is_empty()
-        || !number.bytes().all(|b| b.is_ascii_digit())
-        || (number.len() > 1 && number.starts_with('0'))
-    {
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let (_key, rest) = rest.split_once("\",\"digest\":\"")?;
-    let document = rest
-        .get(DIGEST_HEX..)?
-        .strip_prefix("\",\"text\":\"---\\n")?;
+    let text = rest.get(DIGEST_HEX..)?.strip_prefix("\",\"text\":\"")?;
+    let document = text.strip_prefix("---\\n")?;
+    // `seq: 03` is not how a record writes 3: a leading zero never agrees.
     let agrees = if number == "0" {
         document.starts_with("format: ")
     } else {
@@ -322,7 +322,26 @@ fn place_of(line: &str, game: &str) -> Option<u64> {
             .strip_prefix(number)?
             .starts_with("\\n")
     };
-    agrees.then(|| number.parse().ok())?
+    (agrees && one_string_to_the_end(text)).then(|| number.parse().ok())?
+}
+
+/// Whether `text` (what follows a JSON string's opening quote) is that string and then `}`,
+/// and nothing more: its first quote that no backslash escapes is its last but one byte.
+fn one_string_to_the_end(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(found) = bytes
+        .get(at..)
+        .and_then(|b| memchr::memchr2(b'"', b'\\', b))
+    {
+        let i = at + found;
+        if bytes[i] == b'"' {
+            return &bytes[i..] == b"\"}";
+        }
+        // A backslash and the character it escapes.
+        at = i + 2;
+    }
+    false
 }
 
 /// The entry a line of `game`'s part holds, its signature checked with `check`.

@@ -573,3 +573,33 @@ fn a_key_damaged_into_another_key_is_damage_at_its_place_not_another_keys_entry(
         )
     );
 }
+
+#[test]
+fn two_lines_joined_where_a_newline_was_lost_stop_signing_on_opening() {
+    let (_dir, journal, alice, path) = seven();
+    let whole = fs::read_to_string(&path).expect("read");
+    let lines: Vec<&str> = whole.lines().collect();
+    // Joined, lines 3 and 4 would start as record 3 does, and record 4's place would look
+    // empty: the line is read whole, and what follows its entry is damage.
+    for join in ["\u{b}", " ", ""] {
+        let joined = format!("{}{join}{}", lines[2], lines[3]);
+        let mut damaged: Vec<&str> = lines.clone();
+        damaged.splice(2..4, [joined.as_str()]);
+        fs::write(&path, damaged.join("\n") + "\n").expect("damage");
+        let Err(JournalError::Damaged { line, reason, .. }) = journal.game(GAME) else {
+            panic!("a line joined with {join:?} passed")
+        };
+        assert_eq!(line, 3, "{join:?}");
+        assert!(
+            reason.starts_with("trailing characters at line 1 column "),
+            "{reason}"
+        );
+    }
+    fs::write(&path, &whole).expect("repair");
+    let game = journal.game(GAME).expect("repaired");
+    assert!(
+        game.at(alice.public_key(), 4, Some(Digest([4; 32])))
+            .expect("line 4")
+            .is_some()
+    );
+}

@@ -709,25 +709,34 @@ fn a_restored_backup_and_a_damaged_journal_line_never_make_a_second_record() {
         .nth(9)
         .expect("key");
     assert!(alices_key.starts_with("ssh-ed25519 "), "{alices_key}");
-    // Record 2's number changed where the line starts, or alice's key changed into bob's:
-    // either would leave record 2's place looking empty, and let d4 be signed there.
-    for (damaged, reason) in [
+    let with_e4 = |damaged: &str| whole.replacen(e4, damaged, 1);
+    // Record 2's number changed where the line starts, alice's key changed into bob's, or the
+    // newline before the line lost (a bit flipped): each would leave record 2's place looking
+    // empty, and let d4 be signed there.
+    let acceptance = whole.lines().nth(1).expect("line 2");
+    for (damaged, line, reason) in [
         (
-            e4.replacen("\"document\":2,", "\"document\":3,", 1),
+            with_e4(&e4.replacen("\"document\":2,", "\"document\":3,", 1)),
+            3,
             "the record is numbered 2, not 3".to_owned(),
         ),
         (
-            e4.replacen(alices_key, &bobs_key, 1),
+            with_e4(&e4.replacen(alices_key, &bobs_key, 1)),
+            3,
             "its signature: the signature was made with the key \
              SHA256:emKI0eGvaPwYizUW9RXDn4NMH5hnUkJacDU90clW98w"
                 .to_owned(),
         ),
+        (
+            whole.replacen(&format!("{acceptance}\n"), &format!("{acceptance}\u{b}"), 1),
+            2,
+            format!(
+                "trailing characters at line 1 column {}",
+                acceptance.chars().count() + 1
+            ),
+        ),
     ] {
-        let lines: Vec<&str> = whole
-            .lines()
-            .map(|l| if l == e4 { damaged.as_str() } else { l })
-            .collect();
-        std::fs::write(&part, lines.join("\n") + "\n").expect("damage");
+        std::fs::write(&part, damaged).expect("damage");
         std::fs::write(dir.path().join("game.yaml"), &backup).expect("restore the backup");
         let (code, out, err) = play("d4");
         assert_eq!(
@@ -740,7 +749,7 @@ fn a_restored_backup_and_a_damaged_journal_line_never_make_a_second_record() {
                 2,
                 "",
                 format!(
-                    "error: the signing journal PART, line 3: {reason}; nothing was signed\n\
+                    "error: the signing journal PART, line {line}: {reason}; nothing was signed\n\
                      hint: the journal keeps you from signing twice at one place: repair the \
                      line, or restore the journal from a backup; never delete it to get past \
                      this\n"
