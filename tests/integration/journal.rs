@@ -29,6 +29,11 @@ fn key(who: &str) -> String {
 
 /// A chess game between alice (white) and bob, accepted: `name` in `dir`.
 fn accepted(dir: &Path, journal: &Path, name: &str) {
+    accepted_apart(dir, [journal, journal], name);
+}
+
+/// [`accepted`], alice signing with the first journal and bob with the second.
+fn accepted_apart(dir: &Path, [alices, bobs]: [&Path; 2], name: &str) {
     let new = [
         "new",
         "chess",
@@ -45,11 +50,11 @@ fn accepted(dir: &Path, journal: &Path, name: &str) {
         &key("alice"),
         "--no-commit",
     ];
-    let (code, _, err) = run(dir, journal, "2026-05-01T10:00:00Z", &new);
+    let (code, _, err) = run(dir, alices, "2026-05-01T10:00:00Z", &new);
     assert_eq!(code, 0, "{err}");
     let (code, _, err) = run(
         dir,
-        journal,
+        bobs,
         "2026-05-01T10:01:00Z",
         &["accept", name, "--key", &key("bob"), "--no-commit"],
     );
@@ -551,27 +556,7 @@ fn where_the_journal_lives_and_a_damaged_one_stops_signing() {
 fn a_line_damaged_past_its_place_stops_signing_only_where_it_is_looked_up() {
     let dir = tempfile::tempdir().expect("temp dir");
     let [alices, bobs] = ["alice", "bob"].map(|who| dir.path().join(format!("{who}-journal")));
-    let new = [
-        "new",
-        "chess",
-        "game.yaml",
-        "--name",
-        "alice",
-        "--side",
-        "white",
-        "--opponent",
-        "bob",
-        "--opponent-key",
-        &key("bob.pub"),
-        "--key",
-        &key("alice"),
-        "--no-commit",
-    ];
-    let (code, _, err) = run(dir.path(), &alices, "2026-05-01T10:00:00Z", &new);
-    assert_eq!(code, 0, "{err}");
-    let accept = ["accept", "game.yaml", "--key", &key("bob"), "--no-commit"];
-    let (code, _, err) = run(dir.path(), &bobs, "2026-05-01T10:01:00Z", &accept);
-    assert_eq!(code, 0, "{err}");
+    accepted_apart(dir.path(), [&alices, &bobs], "game.yaml");
     let play = |who: &str, mv: &str, minute: u32| {
         let journal = if who == "alice" { &alices } else { &bobs };
         run(
@@ -629,14 +614,15 @@ fn a_line_damaged_past_its_place_stops_signing_only_where_it_is_looked_up() {
     let (code, out, err) = play("alice", "d3", 8);
     let err = err.replace(&part.display().to_string(), "PART");
     assert_eq!(
-        (code, out.as_str(), err.as_str()),
+        (code, out.as_str(), err),
         (
             2,
             "",
-            "error: the signing journal PART, line 4: `digest` is not the SHA-256 of \
-             `text`; nothing was signed\nhint: the journal keeps you from signing twice at one \
-             place: repair the line, or restore the journal from a backup; never delete it to \
-             get past this\n"
+            damaged_journal(
+                4,
+                "`digest` is not the SHA-256 of `text`",
+                "nothing was signed"
+            )
         )
     );
     assert_eq!(
@@ -652,14 +638,15 @@ fn a_line_damaged_past_its_place_stops_signing_only_where_it_is_looked_up() {
     );
     let err = err.replace(&part.display().to_string(), "PART");
     assert_eq!(
-        (code, out.as_str(), err.as_str()),
+        (code, out.as_str(), err),
         (
             2,
             "",
-            "error: the signing journal PART, line 2: `digest` is not the SHA-256 of \
-             `text`; nothing was exported\nhint: the journal keeps you from signing twice at one \
-             place: repair the line, or restore the journal from a backup; never delete it to \
-             get past this\n"
+            damaged_journal(
+                2,
+                "`digest` is not the SHA-256 of `text`",
+                "nothing was exported"
+            )
         )
     );
 }
@@ -745,20 +732,21 @@ fn a_restored_backup_and_a_damaged_journal_line_never_make_a_second_record() {
                 out.as_str(),
                 err.replace(&part.display().to_string(), "PART")
             ),
-            (
-                2,
-                "",
-                format!(
-                    "error: the signing journal PART, line {line}: {reason}; nothing was signed\n\
-                     hint: the journal keeps you from signing twice at one place: repair the \
-                     line, or restore the journal from a backup; never delete it to get past \
-                     this\n"
-                )
-            )
+            (2, "", damaged_journal(line, &reason, "nothing was signed"))
         );
         assert_eq!(
             std::fs::read(dir.path().join("game.yaml")).expect("read"),
             backup
         );
     }
+}
+
+/// What a command says when the journal's part at PART is damaged at `line`, and what it did
+/// not do (`nothing was signed`).
+fn damaged_journal(line: usize, reason: &str, nothing: &str) -> String {
+    format!(
+        "error: the signing journal PART, line {line}: {reason}; {nothing}\nhint: the journal \
+         keeps you from signing twice at one place: repair the line, or restore the journal from \
+         a backup; never delete it to get past this\n"
+    )
 }
