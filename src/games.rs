@@ -1,11 +1,13 @@
-//! The registry of the games this program plays: one line per game, in [`for_each_game!`].
+//! The registry of the games this program plays: one line per game, in
+//! [`for_each_game!`](crate::for_each_game!).
 //!
 //! Everything that must know every game is generated from that line: the [`GameKind`] enum and
-//! its list, the names and descriptions the command line offers, and [`with_game!`], which runs
-//! code with a type parameter standing for the game a [`GameKind`] names. A fifth game is its
-//! rules module (`src/rules/`), its [`crate::replay::Protocol`], its board picture in the command
-//! line, and one line here; the compiler finds every place that lacks one of them, because each
-//! use of [`with_game!`] asks of the game the traits it needs.
+//! its list, the names and descriptions the command line offers, and
+//! [`with_game!`](crate::with_game!), which runs code with a type parameter standing for the
+//! game a [`GameKind`] names. A fifth game is its rules module (`src/rules/`), its
+//! [`crate::replay::Protocol`], its board picture in the command line, and one line here; the
+//! compiler finds every place that lacks one of them, because each use of
+//! [`with_game!`](crate::with_game!) asks of the game the traits it needs.
 
 /// The registry itself: calls the macro `$callback` (one of this crate's exported macros) with
 /// `($($args)*)` and then, for each game, `Variant => type, "description";`.

@@ -16,13 +16,13 @@
 //! Layout: a folder with one file per game, `<game id>.jsonl`, each line one [`Entry`] in JSON;
 //! the file is locked while a command checks and records, so two commands cannot both pass the
 //! check. A line that is damaged or cut short stops signing until it is repaired: in that game
-//! when its start (its game, and its document number written twice) is damaged, or it is the
-//! last line cut short; else when it is read, which is when its place is consulted (see
-//! [`GameJournal`]). A command killed while
-//! recording leaves a cut line whose document was never written anywhere, since the journal is
-//! synced first; a copy or a sync tool cut short leaves one too, and only the user can tell
-//! which. The whole journal moves between machines as one versioned JSON document
-//! ([`Export`], format [`FORMAT`]), every line read and every signature checked.
+//! when it is not one entry from its start to its end (its game, and its document number,
+//! written twice, included) or it is the last line cut short; else when it is read, which is
+//! when its place is consulted (see [`GameJournal`]). A command killed while recording leaves
+//! a cut line whose document was never written anywhere, since the journal is synced first; a
+//! copy or a sync tool cut short leaves one too, and only the user can tell which. The whole
+//! journal moves between machines as one versioned JSON document ([`Export`], format
+//! [`FORMAT`]), every line read and every signature checked.
 //!
 //! This module reads and writes the folder it is given; the command line decides where that is.
 

@@ -6,9 +6,9 @@
 //! program writes it starts with its game and document number, and its document starts with
 //! the number again, so opening the part reads only that much of each line; a line is read
 //! whole when a place it holds is consulted: the place about to be signed (every line of that
-//! number, signature checked), the user's last record in the file (which vouches for what they
-//! checked before signing it, found by reading lines from the file's last number down), an
-//! import, an export.
+//! number, signature checked), the last of the file's records that the journal holds (which
+//! vouches for what was checked before it was signed, found by reading lines from the file's
+//! last number down), an import, an export.
 //!
 //! Damage is never passed over where it matters. The last line cut short, a line not UTF-8,
 //! and a line that is not, from its start to its end, one entry of this game whose number its
