@@ -141,6 +141,15 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
     /// Whether `self` and `other` are the same position for the repetition rule.
     fn is_repetition_of(&self, other: &Self) -> bool;
 
+    /// How many moves back a position that this one repeats could stand: none stands before
+    /// the last move that can never be undone (in chess a capture or a pawn move, which the
+    /// halfmove clock counts from). `None` when any earlier position could. It spares a line
+    /// from comparing each new position with its whole history, which made a replay's cost
+    /// grow with the square of the game's length.
+    fn repeatable_within(&self) -> Option<usize> {
+        None
+    }
+
     /// Reads a move in this game's notation (the canonical one, and any other the game accepts)
     /// and resolves it against this position.
     ///
@@ -301,7 +310,12 @@ impl<G: Game> Line<G> {
     #[must_use]
     pub fn repetitions(&self) -> usize {
         let current = self.current();
-        self.positions
+        // The current position is the last; a halfmove clock larger than the line (a game
+        // started from a position string) looks back over all of it.
+        let from = current.repeatable_within().map_or(0, |moves| {
+            self.positions.len().saturating_sub(moves.saturating_add(1))
+        });
+        self.positions[from..]
             .iter()
             .filter(|p| p.is_repetition_of(current))
             .count()
@@ -325,3 +339,6 @@ impl<G: Game> Line<G> {
         self.current().claimable(self.repetitions())
     }
 }
+
+#[cfg(test)]
+mod tests;

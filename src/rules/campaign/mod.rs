@@ -528,6 +528,12 @@ impl Game for Campaign {
         claims
     }
 
+    fn repeatable_within(&self) -> Option<usize> {
+        // No position before a capture or an intern's move recurs: a capture leaves fewer
+        // pieces, and interns only go forward.
+        usize::try_from(self.halfmove).ok()
+    }
+
     fn is_repetition_of(&self, other: &Campaign) -> bool {
         self.by_side == other.by_side
             && self.by_role == other.by_role

@@ -526,6 +526,13 @@ macro_rules! game {
                 claims
             }
 
+            fn repeatable_within(&self) -> Option<usize> {
+                // No position before a capture or a pawn move recurs: a capture leaves fewer
+                // pieces, pawns only go forward, and (in Insurrection) pieces change rank only
+                // by capturing or promoting.
+                usize::try_from(self.0.halfmove).ok()
+            }
+
             fn is_repetition_of(&self, other: &Self) -> bool {
                 let (a, b) = (&self.0, &other.0);
                 a.by_color == b.by_color
