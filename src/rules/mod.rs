@@ -333,10 +333,16 @@ impl<G: Game> Line<G> {
     /// What the side to move may claim now (nothing once the game is over).
     #[must_use]
     pub fn claimable(&self) -> Vec<G::Outcome> {
-        if self.outcome().is_some() {
+        let current = self.current();
+        if current.outcome().is_some() {
             return Vec::new();
         }
-        self.current().claimable(self.repetitions())
+        // Counted once: the count looks back as far as the halfmove clock allows.
+        let repetitions = self.repetitions();
+        if current.automatic(repetitions).is_some() {
+            return Vec::new();
+        }
+        current.claimable(repetitions)
     }
 }
 

@@ -1,13 +1,13 @@
 //! Unit tests of what the games share: a line's count of repetitions.
 
-use super::campaign::Campaign;
-use super::chess::{Chess, Insurrection};
+use super::campaign::{self, Campaign};
+use super::chess::{Chess, DrawReason, Insurrection, InsurrectionOptions, Outcome};
 use super::{Game, Line};
 
 /// Plays `games` games of mostly quiet moves, often back to a position seen before (so that
-/// positions recur), picked by a fixed sequence of numbers, checking at every move that the line's count of repetitions, which
-/// looks back only as far as the halfmove clock, is the count over the whole line. Returns the
-/// most repetitions seen.
+/// positions recur), picked by a fixed sequence of numbers, checking at every move that the line's
+/// count of repetitions, which looks back only as far as the halfmove clock, is the count over the
+/// whole line. Returns the most repetitions seen.
 fn repetitions_agree_with_the_whole_line<G: Game>(start: &G, games: u64) -> usize {
     let mut most = 0;
     for game in 0..games {
@@ -71,4 +71,45 @@ fn repetitions_counted_since_the_last_irreversible_move_are_all_of_them() {
         repetitions_agree_with_the_whole_line(&Campaign::start(&Default::default()), 30),
     ];
     assert!(most.iter().all(|&m| m >= 3), "{most:?}");
+}
+
+#[test]
+fn repetitions_agree_under_the_options_that_change_the_rules() {
+    // Spin doctoring is part of what makes Campaign positions the same; Assassination changes
+    // which moves Insurrection allows.
+    let spin = campaign::Options {
+        spin_doctoring: true,
+        playing_for_keeps: false,
+    };
+    let assassination = InsurrectionOptions {
+        assassination: true,
+    };
+    let most = [
+        repetitions_agree_with_the_whole_line(&Campaign::start(&spin), 20),
+        repetitions_agree_with_the_whole_line(&Insurrection::start(&assassination), 20),
+    ];
+    assert!(most.iter().all(|&m| m >= 3), "{most:?}");
+}
+
+#[test]
+fn a_line_from_a_position_string_counts_its_start_when_the_clock_reaches_before_it() {
+    // The halfmove clock says 40 quiet moves came before this position, more than the line
+    // holds: the count looks back over the whole line, its start included.
+    let start = Chess::parse_position("4k3/8/8/8/8/8/8/R3K3 w - - 40 60").expect("a position");
+    let mut line = Line::new(start);
+    assert_eq!(line.repetitions(), 1);
+    for (round, expected) in [(1, 2), (2, 3)] {
+        for text in ["Ra2", "Kd8", "Ra1", "Ke8"] {
+            let mv = line.current().parse_move(text).expect("a legal move");
+            line.play(&mv).expect("a legal move");
+        }
+        assert_eq!(line.repetitions(), expected, "after round {round}");
+    }
+    assert_eq!(line.current().repeatable_within(), Some(48));
+    // Threefold repetition is chess's claim, not its end.
+    assert_eq!(line.outcome(), None);
+    assert_eq!(
+        line.claimable(),
+        [Outcome::Draw(DrawReason::ThreefoldRepetition)]
+    );
 }
