@@ -7,10 +7,10 @@
 //! - `verify` of a folder of 40 games of 50 records, against R2 (target at least 0.8);
 //! - `play` of one move on the long game, against `verify` of it (target at most 1.2).
 //!
-//! Each ratio is taken within one round, the floor measured just before the command, and the
-//! median of nine rounds is printed with their range. The commands are run as a user runs them
-//! (the release binary, a process each), so process start and file reading count. Run with `cargo bench --bench verify`; building the games
-//! (signing about 4,000 records) is not timed.
+//! Each ratio is taken within one round, the floor measured just before the command, and the median
+//! of nine rounds is printed with their range. The commands are run as a user runs them (the
+//! release binary, a process each), so process start and file reading count. Run with `cargo bench
+//! --bench verify`; building the games (signing about 4,000 records) is not timed.
 
 mod common;
 use common::{best, grow, key_path, ms, opening, run};

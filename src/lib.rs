@@ -1,11 +1,11 @@
 //! `correspond`: board games by correspondence.
 //!
-//! The library holds everything the `correspond` binary does but talk to a person, so that it
-//! can be tested and reused without a terminal: it never prints, and reads no environment or
-//! clock (libgit2 alone finds git's own configuration files, as git does; times are given). The command line lives in the binary crate (`src/main.rs` and `src/cli/`), so the
-//! compiler holds that line. Dependencies point inward: the command line uses everything;
-//! [`git`], [`log`], [`sign`] and [`replay`] use [`rules`] and the small shared pieces; [`rules`]
-//! uses nothing.
+//! The library holds everything the `correspond` binary does but talk to a person, so that it can
+//! be tested and reused without a terminal: it never prints, and reads no environment or clock
+//! (libgit2 alone finds git's own configuration files, as git does; times are given). The command
+//! line lives in the binary crate (`src/main.rs` and `src/cli/`), so the compiler holds that line.
+//! Dependencies point inward: the command line uses everything; [`git`], [`log`], [`sign`] and
+//! [`replay`] use [`rules`] and the small shared pieces; [`rules`] uses nothing.
 //!
 //! - [`rules`]: each game's rules as pure functions over positions;
 //! - [`files`]: opening what users name without waiting on pipes or reading without end;

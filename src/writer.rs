@@ -316,8 +316,8 @@ pub fn journal_record(
     Ok(journal.record(entry)?)
 }
 
-/// The document `key` signed before at `record`'s place, when it is `record` but for its
-/// time (the same place, the same action and comment): with its time. Never an acceptance: accepting a game
+/// The document `key` signed before at `record`'s place, when it is `record` but for its time (the
+/// same place, the same action and comment): with its time. Never an acceptance: accepting a game
 /// twice is refused, so that a challenge sent twice is noticed.
 ///
 /// # Errors

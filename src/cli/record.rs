@@ -422,9 +422,9 @@ struct Opened<G: Protocol> {
     journal: Result<GameJournal, CliError>,
 }
 
-/// Under the file's lock, with the file verified and the journal held (`opened`): builds the record `make` asks for, signs it (or takes the same record
-/// signed before, from the journal), checks that the file with it still verifies, journals
-/// it, and writes it. Says what happened in `said`.
+/// Under the file's lock, with the file verified and the journal held (`opened`): builds the record
+/// `make` asks for, signs it (or takes the same record signed before, from the journal), checks
+/// that the file with it still verifies, journals it, and writes it. Says what happened in `said`.
 fn sign_and_write<G: CliGame + Protocol>(
     path: &Path,
     locked: &mut log::Locked,

@@ -517,9 +517,9 @@ pub fn seat_of_key(file: &GameFile, key: &ssh_key::PublicKey) -> Option<Seat> {
         .and_then(Seat::at)
 }
 
-/// Checks what makes record `document` (1 or more) part of its file, before its meaning: that
-/// it names a player of the game (or its arbiter), is signed by that one's key over its exact bytes, and has
-/// the right number and the digest of the document before it. Returns who signed it.
+/// Checks what makes record `document` (1 or more) part of its file, before its meaning: that it
+/// names a player of the game (or its arbiter), is signed by that one's key over its exact bytes,
+/// and has the right number and the digest of the document before it. Returns who signed it.
 ///
 /// # Errors
 /// The first of those that fails.

@@ -1,6 +1,6 @@
-//! The examples of the README and of the rules documents are run as written: every
-//! `$ correspond ...` line in a `console` block is executed, and what it prints (standard output, then standard error) must match the
-//! lines below it. A line `...` stands for any number of lines.
+//! The examples of the README and of the rules documents are run as written: every `$ correspond
+//! ...` line in a `console` block is executed, and what it prints (standard output, then standard
+//! error) must match the lines below it. A line `...` stands for any number of lines.
 
 use crate::util::correspond;
 
