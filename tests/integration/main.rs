@@ -31,6 +31,7 @@ mod hostile_text;
 mod interruptions;
 mod invalid;
 mod journal;
+mod journal_damage;
 mod json;
 mod key_choice;
 mod keys;
