@@ -22,17 +22,17 @@
 mod block;
 mod crossing;
 mod message;
+mod receive;
 mod state;
 
 pub use block::{BEGIN, END, armor, find, game_file};
 pub use message::{Envelope, Mailbox, Parsed, compose, in_message, mailbox};
+pub use receive::receive;
 
 use crate::digest::Digest;
 use crate::fork;
 use crate::log::GameFile;
-use crate::replay::{AnyReplayer, ReplayError};
-use crossing::{unsettled, void_twice, voided};
-use state::{Applied, State, start};
+use crate::replay::ReplayError;
 use std::ops::Range;
 
 /// Documents of one game, as a block carries them.
@@ -301,218 +301,6 @@ impl ReceiveError {
             passed_over: Vec::new(),
         }
     }
-}
-
-/// Applies every block for the file's game onto `local` (or, with `None`, onto the header
-/// that the challenge blocks carry), in whatever order they come: blocks are taken by first
-/// record and content and tried again while any makes progress, so a reordered or duplicated
-/// mailbox ends as the in-order one does. Every record added is verified (signatures, chain,
-/// turns, moves) before it is kept, each once. Two versions of a record that both arrived now
-/// are both left out ([`MailError::Undecided`]).
-///
-/// # Errors
-/// The first block of a message that cannot be applied, and why; then nothing is to be
-/// written. Blocks from mailboxes are passed over instead (see [`Found::in_mailbox`]).
-pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, ReceiveError> {
-    let file = match local {
-        Some(file) => file.clone(),
-        None => start(found)?,
-    };
-    // With no local file, the header counts as arrived.
-    let initial = if local.is_some() { file.documents() } else { 0 };
-    // Replayed once; each block that grows the file then costs only its own records.
-    let replayer = AnyReplayer::start(&file)
-        .and_then(|r| r.advance(&file))
-        .map_err(|e| ReceiveError {
-            origin: None,
-            error: Box::new(MailError::Invalid(e)),
-            passed_over: Vec::new(),
-        })?;
-    let mut state = State {
-        replayer: Some(replayer),
-        file,
-        known: 0,
-        other_games: 0,
-        passed_over: Vec::new(),
-    };
-    let game = state.file.game_id();
-    let mut pending = Vec::new();
-    let mut damaged = Vec::new();
-    for f in found {
-        match &f.packet {
-            Ok(p) if p.game != game && f.in_mailbox => state.other_games += 1,
-            Err(MailError::Damaged { game: Some(g), .. }) if *g != game && f.in_mailbox => {
-                state.other_games += 1;
-            }
-            Ok(p) => pending.push((f, p)),
-            Err(e) => damaged.push((f, ReceiveError::at(&f.origin, e.clone()))),
-        }
-    }
-    // By first record, then by content: one pass applies a shuffled mailbox, and the outcome
-    // depends on the set of blocks, never on their order.
-    pending.sort_by_cached_key(|(_, p)| (p.first, Digest::of(&p.bytes)));
-    // The void versions seen, by number: one player's two void records at one place are still
-    // two documents signed at one place.
-    let mut voids = Vec::new();
-    // Where the file's records that arrived in this run came from, by their first document:
-    // a void version that was the file's is named by the block that brought it.
-    let mut came_from: std::collections::BTreeMap<usize, String> =
-        std::collections::BTreeMap::new();
-    loop {
-        let mut progress = false;
-        let mut waiting = Vec::new();
-        for (f, packet) in pending {
-            match state.apply(packet) {
-                Ok(Applied::Known) => {}
-                Ok(Applied::Grew) => {
-                    came_from.insert(packet.first, f.origin.clone());
-                    progress = true;
-                }
-                Err(MailError::Gap { .. }) => waiting.push((f, packet)),
-                // Crossed the file's record, which the game awaited: void, and settled.
-                Err(MailError::Fork { fork, versions }) if fork.stands == Some(fork::Copy::A) => {
-                    let [_, rival] = *versions;
-                    let void = (fork.document, rival, Some(f.origin.clone()));
-                    if let Some(proof) = void_twice(&mut voids, void) {
-                        state.passed_over.push(ReceiveError::at(&f.origin, proof));
-                    }
-                    state
-                        .passed_over
-                        .push(ReceiveError::at(&f.origin, MailError::Void(fork)));
-                }
-                // The file's record here arrived in this same run and is the void one: the
-                // awaited player's takes its place, whatever order the blocks came in.
-                Err(MailError::Fork { fork, versions })
-                    if fork.stands == Some(fork::Copy::B) && fork.document >= initial.max(1) =>
-                {
-                    let [held, _] = *versions;
-                    // The block that brought the file's record here: the last applied that
-                    // starts at or before it.
-                    let held_from = came_from
-                        .range(..=fork.document)
-                        .next_back()
-                        .map(|(_, origin)| origin.clone());
-                    let void = (fork.document, held, held_from.clone());
-                    if let Some(proof) = void_twice(&mut voids, void) {
-                        state.passed_over.push(ReceiveError::at(&f.origin, proof));
-                    }
-                    state.truncate(fork.document);
-                    match state.apply(packet) {
-                        Ok(_) => {
-                            came_from.insert(packet.first, f.origin.clone());
-                            progress = true;
-                            state.passed_over.push(ReceiveError {
-                                origin: held_from,
-                                error: Box::new(MailError::Void(Box::new(fork.swapped()))),
-                                passed_over: Vec::new(),
-                            });
-                        }
-                        Err(e) => state.passed_over.push(ReceiveError::at(&f.origin, e)),
-                    }
-                }
-                Err(e) if f.in_mailbox => state.passed_over.push(ReceiveError::at(&f.origin, e)),
-                Err(e) => {
-                    return Err(ReceiveError {
-                        passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
-                        ..ReceiveError::at(&f.origin, e)
-                    });
-                }
-            }
-        }
-        pending = waiting;
-        if pending.is_empty() || !progress {
-            break;
-        }
-    }
-    unsettled(&mut state, &voids, initial);
-    // Two versions of a record that both arrived now: the mailbox cannot say which stands, so
-    // neither does (a message given alone can). Not so for two records of one player that the
-    // crossing rule voids alike: the record that stands is a third's.
-    let undecided = state
-        .passed_over
-        .iter()
-        .filter_map(|p| match *p.error {
-            MailError::Fork { ref fork, .. }
-                if fork.document >= initial.max(1)
-                    && !voided(&state.file, fork)
-                    && fork
-                        .seen
-                        .as_ref()
-                        .is_none_or(|s| s.shows != fork::Shows::Withdrawn) =>
-            {
-                Some(fork.document)
-            }
-            _ => None,
-        })
-        .min();
-    if let Some(document) = undecided {
-        // A message given alone is refused whole rather than cut short, with the mailbox's
-        // version named.
-        let message = found.iter().find(|f| {
-            !f.in_mailbox
-                && f.packet
-                    .as_ref()
-                    .is_ok_and(|p| p.game == game && p.last >= document)
-        });
-        if let Some(message) = message {
-            let rivals = state.passed_over.iter().filter(
-                |p| matches!(&*p.error, MailError::Fork { fork, .. } if fork.document == document),
-            );
-            return Err(ReceiveError {
-                passed_over: rivals.cloned().collect(),
-                ..ReceiveError::at(&message.origin, MailError::Undecided(document))
-            });
-        }
-        state.truncate(document);
-        state.passed_over.push(ReceiveError {
-            origin: None,
-            error: Box::new(MailError::Undecided(document)),
-            passed_over: Vec::new(),
-        });
-    }
-    let last = state.file.documents() - 1;
-    for (f, packet) in pending {
-        let gap = MailError::Gap {
-            first: packet.first,
-            last,
-        };
-        if !f.in_mailbox {
-            return Err(ReceiveError {
-                passed_over: damaged.into_iter().map(|(_, d)| d).collect(),
-                ..ReceiveError::at(&f.origin, gap)
-            });
-        }
-        state.passed_over.push(ReceiveError::at(&f.origin, gap));
-    }
-    // A damaged block is harmless beside a good copy of what it carried, or in a mailbox, or
-    // quoted in a reply that brings a good block of this game (what its writer trimmed is an
-    // older message's); a message with damage in what it brings is refused.
-    let have = state.file.documents();
-    let brings_good = |message: usize| {
-        found.iter().any(|f| {
-            !f.in_mailbox && f.message == message && f.packet.as_ref().is_ok_and(|p| p.game == game)
-        })
-    };
-    if let Some((_, refused)) = damaged.iter().find(|(f, d)| {
-        let held = matches!(*d.error, MailError::Damaged { game: Some(g), range: Some((_, last)), .. }
-                if g == game && last < have);
-        let quote =
-            matches!(*d.error, MailError::Damaged { quoted: true, .. }) && brings_good(f.message);
-        !f.in_mailbox && !held && !quote
-    }) {
-        return Err(refused.clone());
-    }
-    // Damage first: it may explain the gaps listed after it.
-    let mut passed_over: Vec<ReceiveError> = damaged.into_iter().map(|(_, d)| d).collect();
-    passed_over.append(&mut state.passed_over);
-    state.passed_over = passed_over;
-    Ok(Received {
-        added: initial..state.file.documents(),
-        file: state.file,
-        known: state.known,
-        other_games: state.other_games,
-        passed_over: state.passed_over,
-    })
 }
 
 #[cfg(test)]
