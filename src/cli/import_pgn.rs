@@ -228,8 +228,7 @@ fn import<G: ChessGame>(
         )));
     }
     let options = game::options::<G>(variants)?;
-    let white = signer(&args.white_key)?;
-    let black = signer(&args.black_key)?;
+    let keys = [signer(&args.white_key)?, signer(&args.black_key)?];
     let mut names = [
         player_name(pgn.tag("White"), "white"),
         player_name(pgn.tag("Black"), "black"),
@@ -237,116 +236,154 @@ fn import<G: ChessGame>(
     if names[0] == names[1] {
         names = ["white".to_owned(), "black".to_owned()];
     }
-    let time = keys::now()?;
-    let tags = kept_tags(pgn, &names);
-    let header = Header {
-        game: G::NAME.to_owned(),
-        options: G::options_map(&options),
-        players: [
-            Player {
-                name: names[0].clone(),
-                side: "white".into(),
-                key: white.public_key().clone(),
-            },
-            Player {
-                name: names[1].clone(),
-                side: "black".into(),
-                key: black.public_key().clone(),
-            },
-        ],
-        created: time.clone(),
-        salt: keys::salt()?,
-        commitment: None,
-        // A game played elsewhere is imported whole: its times are when it was imported.
-        time_control: None,
-        leave_days: 0,
-        arbiter: None,
-        tags,
+    let importer = Importer {
+        args,
+        pgn,
+        keys,
+        names,
+        time: keys::now()?,
     };
-    let sign = |signer: &dyn Signer, text: &str| {
-        signer
-            .sign(text.as_bytes())
-            .map_err(|e| CliError::usage(format!("cannot sign: {e}")))
-    };
-    let header_text = header_document(&header, &sign(&*white, &header_unsigned(&header))?);
-    let mut writer = Writer::<G>::open(header_text.as_bytes())
+    let header = importer.header::<G>(&options)?;
+    let writer = Writer::<G>::open(header.as_bytes())
         .map_err(|e| CliError::rejected(format!("the imported game does not verify: {e}")))?;
-    let keys: [&dyn Signer; 2] = [&*white, &*black];
-    let append = |writer: Writer<G>, seat: Seat, action: Action, comment: Option<String>| {
+    let writer = importer.append(writer, Seat::Opponent, Action::Accept { nonce: None }, None)?;
+    let (writer, line) = importer.moves(writer, Line::new(G::start(&options)))?;
+    let writer = importer.ending(writer, &line)?;
+    importer.write(&writer, out)
+}
+
+/// What each step of an import needs: the command's arguments, the PGN game, both players' keys
+/// (white's, then black's) and names, and the time every document is given.
+struct Importer<'a> {
+    args: &'a Args,
+    pgn: &'a correspond::pgn::PgnGame,
+    keys: [Box<dyn Signer>; 2],
+    names: [String; 2],
+    time: log::Timestamp,
+}
+
+impl Importer<'_> {
+    /// The header, signed by white, with the PGN's tags that the file keeps.
+    fn header<G: ChessGame>(&self, options: &G::Options) -> Result<String, CliError> {
+        let player = |seat: usize, side: &str| Player {
+            name: self.names[seat].clone(),
+            side: side.into(),
+            key: self.keys[seat].public_key().clone(),
+        };
+        let header = Header {
+            game: G::NAME.to_owned(),
+            options: G::options_map(options),
+            players: [player(0, "white"), player(1, "black")],
+            created: self.time.clone(),
+            salt: keys::salt()?,
+            commitment: None,
+            // A game played elsewhere is imported whole: its times are when it was imported.
+            time_control: None,
+            leave_days: 0,
+            arbiter: None,
+            tags: kept_tags(self.pgn, &self.names),
+        };
+        let signature = self.keys[0]
+            .sign(header_unsigned(&header).as_bytes())
+            .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;
+        Ok(header_document(&header, &signature))
+    }
+
+    /// `writer` with `action` appended, signed by `seat`'s key.
+    fn append<G: ChessGame>(
+        &self,
+        writer: Writer<G>,
+        seat: Seat,
+        action: Action,
+        comment: Option<String>,
+    ) -> Result<Writer<G>, CliError> {
         let record = log::Record {
             comment,
-            ..writer.next(seat, action, time.clone())
+            ..writer.next(seat, action, self.time.clone())
         };
         let seq = record.seq;
         writer
-            .write(record, keys[seat], None)
+            .write(record, &*self.keys[seat.index()], None)
             .map(|written| written.writer)
             .map_err(|e| {
                 match e {
                     WriteError::Refused { .. } | WriteError::Malformed(_) => CliError::rejected(
                         format!("the imported game does not verify: record {seq}: {e}"),
                     ),
-                    other => record::write_error(other, &args.file),
+                    other => record::write_error(other, &self.args.file),
                 }
                 .hint("nothing was written")
             })
-    };
-    writer = append(writer, Seat::Opponent, Action::Accept { nonce: None }, None)?;
-    let mut line = Line::new(G::start(&options));
-    for (i, pgn_move) in pgn.moves.iter().enumerate() {
-        let (san, pgn_line) = (&pgn_move.san, pgn_move.line);
-        let number = i / 2 + 1;
-        let dots = if i % 2 == 0 { "." } else { "..." };
-        let pos = line.current().clone();
-        let mv = pos.parse_move(san).map_err(|e| {
-            let what = match e {
-                MoveError::Invalid(_) => "not a move",
-                MoveError::Illegal(_) => "illegal",
-                MoveError::Ambiguous(_) => "ambiguous",
-            };
-            CliError::rejected(format!(
-                "{} line {pgn_line}: move {number}{dots} {san} is {what}: {}",
-                correspond::text::path(&args.pgn),
-                game::move_error(&pos, &e)
-            ))
-            .hint("nothing was written")
-        })?;
-        if line.outcome().is_some() {
-            return Err(CliError::rejected(format!(
-                "{} line {pgn_line}: move {number}{dots} {san} comes after the game ended",
-                correspond::text::path(&args.pgn)
-            )));
-        }
-        line.play(&mv).expect("parse_move returns playable moves");
-        let seat = if pos.side_to_move() == Color::White {
-            Seat::Creator
-        } else {
-            Seat::Opponent
-        };
-        let side = if seat == Seat::Creator {
-            "white"
-        } else {
-            "black"
-        };
-        let mover = format!("{} ({side})", names[seat.index()]);
-        let comment = signed_part(pgn_move.comment.as_deref(), &mover, true);
-        writer = append(writer, seat, Action::Move(mv.to_string()), comment)?;
     }
-    if let Some(outcome) = line.outcome() {
-        let result = match G::decision(&outcome) {
-            Decision::Win(Color::White) => "1-0",
-            Decision::Win(Color::Black) => "0-1",
-            Decision::Draw | Decision::CoinFlip => "1/2-1/2",
-        };
-        if !matches!(pgn.result.as_str(), "*" | "") && pgn.result != result {
-            return Err(CliError::rejected(format!(
-                "{}: the result is {}, but the moves end in {outcome} ({result})",
-                correspond::text::path(&args.pgn),
-                pgn.result
-            ))
-            .hint("nothing was written"));
+
+    /// `writer` with the PGN's moves appended, each with its comment, and the line they make.
+    fn moves<G: ChessGame>(
+        &self,
+        mut writer: Writer<G>,
+        mut line: Line<G>,
+    ) -> Result<(Writer<G>, Line<G>), CliError> {
+        let pgn_path = correspond::text::path(&self.args.pgn);
+        for (i, pgn_move) in self.pgn.moves.iter().enumerate() {
+            let (san, pgn_line) = (&pgn_move.san, pgn_move.line);
+            let number = i / 2 + 1;
+            let dots = if i % 2 == 0 { "." } else { "..." };
+            let pos = line.current().clone();
+            let mv = pos.parse_move(san).map_err(|e| {
+                let what = match e {
+                    MoveError::Invalid(_) => "not a move",
+                    MoveError::Illegal(_) => "illegal",
+                    MoveError::Ambiguous(_) => "ambiguous",
+                };
+                CliError::rejected(format!(
+                    "{pgn_path} line {pgn_line}: move {number}{dots} {san} is {what}: {}",
+                    game::move_error(&pos, &e)
+                ))
+                .hint("nothing was written")
+            })?;
+            if line.outcome().is_some() {
+                return Err(CliError::rejected(format!(
+                    "{pgn_path} line {pgn_line}: move {number}{dots} {san} comes after the game \
+                     ended"
+                )));
+            }
+            line.play(&mv).expect("parse_move returns playable moves");
+            let (seat, side) = if pos.side_to_move() == Color::White {
+                (Seat::Creator, "white")
+            } else {
+                (Seat::Opponent, "black")
+            };
+            let mover = format!("{} ({side})", self.names[seat.index()]);
+            let comment = signed_part(pgn_move.comment.as_deref(), &mover, true);
+            writer = self.append(writer, seat, Action::Move(mv.to_string()), comment)?;
         }
-    } else {
+        Ok((writer, line))
+    }
+
+    /// `writer` with what ends the game where the moves do not: the loser's resignation for a
+    /// decisive result, an offer and its acceptance for a draw. A result the moves contradict is
+    /// refused.
+    fn ending<G: ChessGame>(
+        &self,
+        writer: Writer<G>,
+        line: &Line<G>,
+    ) -> Result<Writer<G>, CliError> {
+        let pgn = self.pgn;
+        if let Some(outcome) = line.outcome() {
+            let result = match G::decision(&outcome) {
+                Decision::Win(Color::White) => "1-0",
+                Decision::Win(Color::Black) => "0-1",
+                Decision::Draw | Decision::CoinFlip => "1/2-1/2",
+            };
+            if !matches!(pgn.result.as_str(), "*" | "") && pgn.result != result {
+                return Err(CliError::rejected(format!(
+                    "{}: the result is {}, but the moves end in {outcome} ({result})",
+                    correspond::text::path(&self.args.pgn),
+                    pgn.result
+                ))
+                .hint("nothing was written"));
+            }
+            return Ok(writer);
+        }
         match pgn.result.as_str() {
             // The resignation's own comment, written after the last move by `correspond pgn`.
             "1-0" | "0-1" => {
@@ -355,71 +392,71 @@ fn import<G: ChessGame>(
                 } else {
                     (Seat::Creator, "white")
                 };
-                let resigner = format!("{} ({side})", names[loser.index()]);
+                let resigner = format!("{} ({side})", self.names[loser.index()]);
                 let last = pgn.moves.last().and_then(|m| m.comment.as_deref());
                 let last_mover = pgn.moves.len() % 2 == usize::from(loser == Seat::Creator);
                 let comment = signed_part(last, &resigner, false).filter(|_| !last_mover);
-                writer = append(writer, loser, Action::Resign, comment)?;
+                self.append(writer, loser, Action::Resign, comment)
             }
             "1/2-1/2" => {
-                writer = append(writer, Seat::Creator, Action::Offer(Settlement::Draw), None)?;
-                writer = append(
-                    writer,
-                    Seat::Opponent,
-                    Action::AcceptOffer(Settlement::Draw),
-                    None,
-                )?;
+                let offered =
+                    self.append(writer, Seat::Creator, Action::Offer(Settlement::Draw), None)?;
+                let accepted = Action::AcceptOffer(Settlement::Draw);
+                self.append(offered, Seat::Opponent, accepted, None)
             }
-            _ => {}
+            _ => Ok(writer),
         }
     }
-    let replay = writer.replay();
-    let file = writer.file();
-    let text = file.text();
-    let tracked = if args.no_commit {
-        None
-    } else {
-        super::commit::find(&args.file)?
-    };
-    // Every document is in the journal before the file exists.
-    let game_id = file.game_id();
-    let mut journal = super::signing_journal::game(game_id)?;
-    for document in 0..file.documents() {
-        let key = if document == 0 || file.records()[document - 1].signer == names[0] {
-            white.public_key()
+
+    /// Journals every document, then writes the file (and commits it, in a git work tree), and
+    /// says so.
+    fn write<G: ChessGame>(&self, writer: &Writer<G>, out: &mut Out<'_>) -> Result<(), CliError> {
+        let args = self.args;
+        let replay = writer.replay();
+        let file = writer.file();
+        let tracked = if args.no_commit {
+            None
         } else {
-            black.public_key()
+            super::commit::find(&args.file)?
         };
-        super::signing_journal::record(
-            &mut journal,
-            key,
-            game_id,
-            document as u64,
-            file.document(document),
-            &args.file,
-        )?;
-    }
-    // Let go of the journal before waiting for the file's lock: signing commands take the two
-    // the other way round.
-    drop(journal);
-    log::create_new(&args.file, text.as_bytes()).map_err(|e| CliError::io(&args.file, &e))?;
-    let summary = replay::Summary::of(&replay);
-    let mut said = vec![
-        format!(
-            "imported {} moves into {}: {}, {}",
-            pgn.moves.len(),
-            correspond::text::path(&args.file),
-            G::NAME,
-            replay.matchup()
-        ),
-        summary.result.unwrap_or(summary.status),
-    ];
-    if let Some(tracked) = tracked {
-        let locked = args.wait.lock(&args.file)?;
-        let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
-        said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
-        super::record::report(out, &said, "the game file was written and committed")
-    } else {
-        super::record::report(out, &said, "the game file was written")
+        // Every document is in the journal before the file exists.
+        let game_id = file.game_id();
+        let mut journal = super::signing_journal::game(game_id)?;
+        for document in 0..file.documents() {
+            let by_white = document == 0 || file.records()[document - 1].signer == self.names[0];
+            let key = self.keys[usize::from(!by_white)].public_key();
+            super::signing_journal::record(
+                &mut journal,
+                key,
+                game_id,
+                document as u64,
+                file.document(document),
+                &args.file,
+            )?;
+        }
+        // Let go of the journal before waiting for the file's lock: signing commands take the
+        // two the other way round.
+        drop(journal);
+        log::create_new(&args.file, file.text().as_bytes())
+            .map_err(|e| CliError::io(&args.file, &e))?;
+        let summary = replay::Summary::of(&replay);
+        let mut said = vec![
+            format!(
+                "imported {} moves into {}: {}, {}",
+                self.pgn.moves.len(),
+                correspond::text::path(&args.file),
+                G::NAME,
+                replay.matchup()
+            ),
+            summary.result.unwrap_or(summary.status),
+        ];
+        if let Some(tracked) = tracked {
+            let locked = args.wait.lock(&args.file)?;
+            let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
+            said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
+            super::record::report(out, &said, "the game file was written and committed")
+        } else {
+            super::record::report(out, &said, "the game file was written")
+        }
     }
 }
