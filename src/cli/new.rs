@@ -7,11 +7,14 @@ use super::record::derive_nonce;
 use crate::cli::Out;
 use correspond::digest::Digest;
 use correspond::flip::{self, Part};
+use correspond::git::Tracked;
 use correspond::log::{
     self, Arbiter, GameFile, Header, Player, TimeControl, header_document, header_unsigned,
     valid_name,
 };
 use correspond::replay::{self, TOSS};
+use correspond::sign::Signer;
+use ssh_key::PublicKey;
 use std::path::{Path, PathBuf};
 
 /// Start a game: write its header, signed with your key, to a new file. Send the file to your
@@ -93,6 +96,59 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
 }
 
 fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
+    check_names(args)?;
+    let (mine, theirs) = sides::<G>(&args.side)?;
+    let options = G::options_map(&super::game::options::<G>(&args.variants)?);
+    if args.file.exists() {
+        return Err(CliError::usage(format!(
+            "{} already exists",
+            correspond::text::path(&args.file)
+        ))
+        .hint("choose another file name; `correspond new` never overwrites a game"));
+    }
+    let opponent_key = read_public_key(&args.opponent_key)?;
+    let tracked = if args.no_commit {
+        None
+    } else {
+        super::commit::find(&args.file)?
+    };
+    let signer = args.key.signer(&args.file)?;
+    if signer.public_key().key_data() == opponent_key.key_data() {
+        return Err(CliError::usage(
+            "your key and your opponent's key are the same key",
+        ));
+    }
+    let arbiter = arbiter(args, [signer.public_key(), &opponent_key])?;
+    let header = Header {
+        game: G::NAME.to_owned(),
+        options,
+        players: [
+            Player {
+                name: args.name.clone(),
+                side: mine.clone(),
+                key: signer.public_key().clone(),
+            },
+            Player {
+                name: args.opponent.clone(),
+                side: theirs,
+                key: opponent_key,
+            },
+        ],
+        created: keys::now()?,
+        salt: keys::salt()?,
+        commitment: None,
+        time_control: args.time_control,
+        leave_days: args.leave.unwrap_or(0),
+        arbiter,
+        tags: tags::<G>(&args.tags, mine == TOSS, args.time_control.is_some())?,
+    };
+    let toss = G::TOSS_FOR_FIRST_MOVE || mine == TOSS;
+    let text = signed_header(header, toss, &*signer)?;
+    write_new::<G>(args, &text, &*signer, tracked, out)
+}
+
+/// Checks the names: each valid, the players' two different, the arbiter's neither of them.
+fn check_names(args: &Args) -> Result<(), CliError> {
     for name in [&args.name, &args.opponent]
         .into_iter()
         .chain(&args.arbiter)
@@ -117,101 +173,77 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             "the arbiter needs a name of their own, not a player's",
         ));
     }
+    Ok(())
+}
+
+/// The creator's side, as `--side` names it, and the opponent's: both `toss` when a coin flip
+/// is to decide them (in games where the first move is not tossed for).
+fn sides<G: CliGame>(side: &str) -> Result<(String, String), CliError> {
     let toss_allowed = !G::TOSS_FOR_FIRST_MOVE;
-    let (mine, theirs) = if args.side == TOSS && toss_allowed {
-        (TOSS.to_owned(), TOSS.to_owned())
-    } else {
-        let mine = G::side_named(&args.side).ok_or_else(|| {
-            let sides: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
-            let toss = if toss_allowed {
-                ", or toss to let a coin flip decide"
-            } else {
-                ""
-            };
-            CliError::usage(format!(
-                "`{}` is not a side in {}: choose {}{toss}",
-                args.side,
-                G::NAME,
-                sides.join(" or ")
-            ))
-        })?;
-        let theirs = *G::SIDES.iter().find(|s| **s != mine).expect("two sides");
-        (mine.to_string(), theirs.to_string())
-    };
-    let options = G::options_map(&super::game::options::<G>(&args.variants)?);
-    if args.file.exists() {
-        return Err(CliError::usage(format!(
-            "{} already exists",
-            correspond::text::path(&args.file)
-        ))
-        .hint("choose another file name; `correspond new` never overwrites a game"));
+    if side == TOSS && toss_allowed {
+        return Ok((TOSS.to_owned(), TOSS.to_owned()));
     }
-    let opponent_key = read_public_key(&args.opponent_key)?;
-    let tracked = if args.no_commit {
-        None
-    } else {
-        super::commit::find(&args.file)?
+    let mine = G::side_named(side).ok_or_else(|| {
+        let sides: Vec<String> = G::SIDES.iter().map(ToString::to_string).collect();
+        let toss = if toss_allowed {
+            ", or toss to let a coin flip decide"
+        } else {
+            ""
+        };
+        CliError::usage(format!(
+            "`{side}` is not a side in {}: choose {}{toss}",
+            G::NAME,
+            sides.join(" or ")
+        ))
+    })?;
+    let theirs = *G::SIDES.iter().find(|s| **s != mine).expect("two sides");
+    Ok((mine.to_string(), theirs.to_string()))
+}
+
+/// The arbiter `--arbiter` and `--arbiter-key` name, whose key must be neither of `players`'.
+fn arbiter(args: &Args, players: [&PublicKey; 2]) -> Result<Option<Arbiter>, CliError> {
+    let (Some(name), Some(key)) = (&args.arbiter, &args.arbiter_key) else {
+        return Ok(None);
     };
-    let signer = args.key.signer(&args.file)?;
-    if signer.public_key().key_data() == opponent_key.key_data() {
+    let key = read_public_key(key)?;
+    if players.iter().any(|k| k.key_data() == key.key_data()) {
         return Err(CliError::usage(
-            "your key and your opponent's key are the same key",
+            "the arbiter's key is a player's key: an arbiter is someone else",
         ));
     }
-    let arbiter = match (&args.arbiter, &args.arbiter_key) {
-        (Some(name), Some(key)) => {
-            let key = read_public_key(key)?;
-            if [signer.public_key(), &opponent_key]
-                .iter()
-                .any(|k| k.key_data() == key.key_data())
-            {
-                return Err(CliError::usage(
-                    "the arbiter's key is a player's key: an arbiter is someone else",
-                ));
-            }
-            Some(Arbiter {
-                name: name.clone(),
-                key,
-            })
-        }
-        _ => None,
-    };
-    let mut header = Header {
-        game: G::NAME.to_owned(),
-        options,
-        players: [
-            Player {
-                name: args.name.clone(),
-                side: mine.clone(),
-                key: signer.public_key().clone(),
-            },
-            Player {
-                name: args.opponent.clone(),
-                side: theirs,
-                key: opponent_key,
-            },
-        ],
-        created: keys::now()?,
-        salt: keys::salt()?,
-        commitment: None,
-        time_control: args.time_control,
-        leave_days: args.leave.unwrap_or(0),
-        arbiter,
-        tags: tags::<G>(&args.tags, mine == TOSS, args.time_control.is_some())?,
-    };
-    if G::TOSS_FOR_FIRST_MOVE || mine == TOSS {
+    Ok(Some(Arbiter {
+        name: name.clone(),
+        key,
+    }))
+}
+
+/// The header document, signed by `signer`; with `toss`, committed first to the creator's
+/// part of the coin flip.
+fn signed_header(mut header: Header, toss: bool, signer: &dyn Signer) -> Result<String, CliError> {
+    if toss {
         // The binding is the header's bytes before its commitment line, which the value of the
         // commitment does not change.
         header.commitment = Some(Digest([0; 32]));
         let binding =
             log::binding_of(&header_unsigned(&header)).expect("the header has a commitment line");
-        let nonce = derive_nonce(&*signer, Part::Commit, &binding)?;
+        let nonce = derive_nonce(signer, Part::Commit, &binding)?;
         header.commitment = Some(flip::commitment(&binding, &nonce));
     }
     let signature = signer
         .sign(header_unsigned(&header).as_bytes())
         .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;
-    let text = header_document(&header, &signature);
+    Ok(header_document(&header, &signature))
+}
+
+/// Journals the header `text`, then writes it as the new file (and commits it when `tracked`),
+/// and says so.
+fn write_new<G: CliGame>(
+    args: &Args,
+    text: &str,
+    signer: &dyn Signer,
+    tracked: Option<Tracked>,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
     let file =
         GameFile::parse(text.as_bytes()).expect("a header this program writes is well-formed");
     let replay = replay::replay::<G>(&file)
@@ -259,6 +291,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         super::record::report(out, &said, "the game file was written")
     }
 }
+
 /// `NAME=VALUE`, a PGN tag whose name and value a header can hold.
 fn parse_tag(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
