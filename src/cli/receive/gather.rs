@@ -24,6 +24,31 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
     } else {
         &args.messages[..]
     };
+    messages_read(messages, mailboxes, &mut found)?;
+    let stdin_uses = messages
+        .iter()
+        .chain(&args.mbox)
+        .filter(|m| m.as_os_str() == "-");
+    if !(args.messages.is_empty() && mailboxes == 0) && stdin_uses.count() > 1 {
+        return Err(CliError::usage("standard input (`-`) is given twice"));
+    }
+    for path in &args.mbox {
+        mbox(path, &mut found)?;
+    }
+    for dir in &args.maildir {
+        maildir(dir, &mut found)?;
+    }
+    Ok(found)
+}
+
+/// The blocks of saved messages (`-` for standard input), each message given on its own. Of
+/// several, one without a block is other mail; one alone, or all of them with no mailbox
+/// given, is a mistake.
+fn messages_read(
+    messages: &[PathBuf],
+    mailboxes: usize,
+    found: &mut Vec<Found>,
+) -> Result<(), CliError> {
     let mut blockless = 0;
     for path in messages {
         let (origin, bytes) = if path.as_os_str() == "-" {
@@ -52,7 +77,6 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
                 ))
                 .hint("nothing was written"));
             }
-            // Of several messages (a folder's files), one without a block is other mail.
             found.push(Found {
                 origin,
                 packet: Err(MailError::NoBlock),
@@ -61,75 +85,69 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
             });
             continue;
         }
-        add(&mut found, &origin, parsed.blocks, false);
+        add(found, &origin, parsed.blocks, false);
     }
-    let stdin_uses = messages
-        .iter()
-        .chain(&args.mbox)
-        .filter(|m| m.as_os_str() == "-");
-    if !(args.messages.is_empty() && mailboxes == 0) && stdin_uses.count() > 1 {
-        return Err(CliError::usage("standard input (`-`) is given twice"));
+    Ok(())
+}
+
+/// The blocks of an mbox mailbox (`-` for standard input), each message named by its number
+/// and subject. An empty file is a mailbox with no mail yet.
+fn mbox(path: &Path, found: &mut Vec<Found>) -> Result<(), CliError> {
+    let file: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(correspond::files::open_stream(path).map_err(|e| CliError::io(path, &e))?)
+    };
+    let mut messages = 0;
+    let mut oversized = Vec::new();
+    let limit = usize::try_from(log::MAX_FILE_SIZE).unwrap_or(usize::MAX);
+    let mut reader = BufReader::new(file);
+    if reader
+        .fill_buf()
+        .map_err(|e| CliError::io(path, &e))?
+        .is_empty()
+    {
+        return Ok(());
     }
-    for path in &args.mbox {
-        let file: Box<dyn Read> = if path.as_os_str() == "-" {
-            Box::new(std::io::stdin())
-        } else {
-            Box::new(correspond::files::open_stream(path).map_err(|e| CliError::io(path, &e))?)
+    mail::mailbox(reader, limit, |number, message| {
+        messages += 1;
+        let Ok(message) = message else {
+            oversized.push(number);
+            return;
         };
-        let mut messages = 0;
-        let mut oversized = Vec::new();
-        let limit = usize::try_from(log::MAX_FILE_SIZE).unwrap_or(usize::MAX);
-        let mut reader = BufReader::new(file);
-        if reader
-            .fill_buf()
-            .map_err(|e| CliError::io(path, &e))?
-            .is_empty()
-        {
-            continue; // An empty mailbox: no mail yet.
-        }
-        mail::mailbox(reader, limit, |number, message| {
-            messages += 1;
-            let Ok(message) = message else {
-                oversized.push(number);
-                return;
-            };
-            let parsed = mail::in_message(message);
-            let origin = match &parsed.subject {
-                Some(subject) => format!(
-                    "{}, message {number} ({})",
-                    correspond::text::path(path),
-                    correspond::text::shown(subject)
-                ),
-                None => format!("{}, message {number}", correspond::text::path(path)),
-            };
-            add(&mut found, &origin, parsed.blocks, true);
-        })
-        .map_err(|e| CliError::io(path, &e))?;
-        if messages == 0 {
-            return Err(CliError::usage(format!(
-                "{}: no messages (an mbox mailbox starts with a `From ` line)",
-                correspond::text::path(path)
-            ))
-            .hint("is it a mailbox? A single saved message is given without --mbox"));
-        }
-        for number in oversized {
-            found.push(Found {
-                origin: format!("{}, message {number}", correspond::text::path(path)),
-                packet: Err(MailError::Damaged {
-                    game: None,
-                    range: None,
-                    why: "its message is larger than 64 MiB, which no game's message is".into(),
-                    quoted: false,
-                }),
-                in_mailbox: true,
-                message: found.len(),
-            });
-        }
+        let parsed = mail::in_message(message);
+        let origin = match &parsed.subject {
+            Some(subject) => format!(
+                "{}, message {number} ({})",
+                correspond::text::path(path),
+                correspond::text::shown(subject)
+            ),
+            None => format!("{}, message {number}", correspond::text::path(path)),
+        };
+        add(found, &origin, parsed.blocks, true);
+    })
+    .map_err(|e| CliError::io(path, &e))?;
+    if messages == 0 {
+        return Err(CliError::usage(format!(
+            "{}: no messages (an mbox mailbox starts with a `From ` line)",
+            correspond::text::path(path)
+        ))
+        .hint("is it a mailbox? A single saved message is given without --mbox"));
     }
-    for dir in &args.maildir {
-        maildir(dir, &mut found)?;
+    for number in oversized {
+        found.push(Found {
+            origin: format!("{}, message {number}", correspond::text::path(path)),
+            packet: Err(MailError::Damaged {
+                game: None,
+                range: None,
+                why: "its message is larger than 64 MiB, which no game's message is".into(),
+                quoted: false,
+            }),
+            in_mailbox: true,
+            message: found.len(),
+        });
     }
-    Ok(found)
+    Ok(())
 }
 
 /// The messages of a Maildir folder: each file of its `new` and `cur` subfolders, in the order
