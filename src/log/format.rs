@@ -404,7 +404,36 @@ impl RawPlayer {
 }
 
 impl RawRecord {
-    pub(super) fn validate(self) -> Result<Record, String> {
+    pub(super) fn validate(mut self) -> Result<Record, String> {
+        let kind = self.kind_checked()?;
+        let action = self.take_action(kind)?;
+        if !valid_name(&self.signer) {
+            return Err(format!(
+                "`{}` is not a valid player name",
+                shown(&self.signer)
+            ));
+        }
+        check_signature_text(&self.signature)?;
+        if let Some(comment) = self.comment.as_deref().filter(|c| !valid_comment(c)) {
+            return Err(format!(
+                "`{}` is not a comment: 1 to {MAX_COMMENT} characters on one line, with no \
+                 control character, `\"`, `\\`, `{{` or `}}`, and no space at either end",
+                shown(comment)
+            ));
+        }
+        Ok(Record {
+            seq: self.seq,
+            prev: digest("prev", &self.prev)?,
+            signer: self.signer,
+            action,
+            time: timestamp("time", &self.time)?,
+            comment: self.comment,
+        })
+    }
+
+    /// The record's kind, which must be one of the kinds, with no field that another kind
+    /// carries.
+    fn kind_checked(&self) -> Result<Kind, String> {
         let Some(kind) = Kind::named(&self.kind) else {
             let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
             return Err(format!(
@@ -431,15 +460,20 @@ impl RawRecord {
                 "a record of kind `{kind}` must not have a `{name}` field"
             ));
         }
+        Ok(kind)
+    }
+
+    /// What a record of kind `kind` does, from the fields it carries (taken from the record).
+    fn take_action(&mut self, kind: Kind) -> Result<Action, String> {
         let need = |field: &str, value: Option<String>| {
             value.ok_or_else(|| format!("a record of kind `{kind}` needs a `{field}` field"))
         };
-        let action = match kind {
+        Ok(match kind {
             Kind::Accept => Action::Accept {
-                nonce: self.nonce.map(|n| digest("nonce", &n)).transpose()?,
+                nonce: self.nonce.take().map(|n| digest("nonce", &n)).transpose()?,
             },
             Kind::Move => {
-                let text = need("move", self.mv)?;
+                let text = need("move", self.mv.take())?;
                 if !valid_move_text(&text) {
                     return Err(format!(
                         "`{}` is not written in move notation",
@@ -449,11 +483,16 @@ impl RawRecord {
                 Action::Move(text)
             }
             Kind::Defer => Action::Defer,
-            Kind::FlipCommit => {
-                Action::FlipCommit(digest("commitment", &need("commitment", self.commitment)?)?)
+            Kind::FlipCommit => Action::FlipCommit(digest(
+                "commitment",
+                &need("commitment", self.commitment.take())?,
+            )?),
+            Kind::FlipNonce => {
+                Action::FlipNonce(digest("nonce", &need("nonce", self.nonce.take())?)?)
             }
-            Kind::FlipNonce => Action::FlipNonce(digest("nonce", &need("nonce", self.nonce)?)?),
-            Kind::FlipReveal => Action::FlipReveal(digest("nonce", &need("nonce", self.nonce)?)?),
+            Kind::FlipReveal => {
+                Action::FlipReveal(digest("nonce", &need("nonce", self.nonce.take())?)?)
+            }
             Kind::Resign => Action::Resign,
             Kind::Offer(settlement) => Action::Offer(settlement),
             Kind::AcceptOffer(settlement) => Action::AcceptOffer(settlement),
@@ -470,58 +509,40 @@ impl RawRecord {
                 }
                 Action::Leave(days)
             }
-            Kind::Adjudicate => {
-                let result = need("result", self.result)?;
-                let reason = need("reason", self.reason)?;
-                let words = |all: Vec<&str>| all.join(", ");
-                Action::Adjudicate(Adjudication {
-                    result: Adjudged::named(&result).ok_or_else(|| {
-                        format!(
-                            "`{}` is not a result ({})",
-                            shown(&result),
-                            words(Adjudged::ALL.iter().map(|r| r.name()).collect())
-                        )
-                    })?,
-                    reason: AdjudicationReason::named(&reason).ok_or_else(|| {
-                        format!(
-                            "`{}` is not a reason for an adjudication ({})",
-                            shown(&reason),
-                            words(AdjudicationReason::ALL.iter().map(|r| r.name()).collect())
-                        )
-                    })?,
-                })
-            }
+            Kind::Adjudicate => Action::Adjudicate(adjudication(
+                &need("result", self.result.take())?,
+                &need("reason", self.reason.take())?,
+            )?),
             Kind::Claim(settlement) => {
-                let claim = need("claim", self.claim)?;
+                let claim = need("claim", self.claim.take())?;
                 if !valid_word(&claim) {
                     return Err(format!("`{}` is not a claim", shown(&claim)));
                 }
                 Action::Claim(settlement, claim)
             }
-        };
-        if !valid_name(&self.signer) {
-            return Err(format!(
-                "`{}` is not a valid player name",
-                shown(&self.signer)
-            ));
-        }
-        check_signature_text(&self.signature)?;
-        if let Some(comment) = self.comment.as_deref().filter(|c| !valid_comment(c)) {
-            return Err(format!(
-                "`{}` is not a comment: 1 to {MAX_COMMENT} characters on one line, with no \
-                 control character, `\"`, `\\`, `{{` or `}}`, and no space at either end",
-                shown(comment)
-            ));
-        }
-        Ok(Record {
-            seq: self.seq,
-            prev: digest("prev", &self.prev)?,
-            signer: self.signer,
-            action,
-            time: timestamp("time", &self.time)?,
-            comment: self.comment,
         })
     }
+}
+
+/// An adjudication's `result` and `reason` fields, each one of the names.
+fn adjudication(result: &str, reason: &str) -> Result<Adjudication, String> {
+    let words = |all: Vec<&str>| all.join(", ");
+    Ok(Adjudication {
+        result: Adjudged::named(result).ok_or_else(|| {
+            format!(
+                "`{}` is not a result ({})",
+                shown(result),
+                words(Adjudged::ALL.iter().map(|r| r.name()).collect())
+            )
+        })?,
+        reason: AdjudicationReason::named(reason).ok_or_else(|| {
+            format!(
+                "`{}` is not a reason for an adjudication ({})",
+                shown(reason),
+                words(AdjudicationReason::ALL.iter().map(|r| r.name()).collect())
+            )
+        })?,
+    })
 }
 
 #[cfg(test)]
