@@ -57,116 +57,150 @@ pub struct PgnError {
 /// A [`PgnError`] naming the line of a malformed tag, an unclosed comment or variation, or a
 /// game with no moves and no result.
 pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    let mut games = Vec::new();
-    let mut current: Option<PgnGame> = None;
-    let mut in_moves = false;
-    let mut depth = 0usize;
-    let mut comment_from: Option<usize> = None;
-    let mut comment = String::new();
-    let fail = |line: usize, message: String| PgnError { line, message };
+    let mut reader = Reader::default();
     for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let line = raw.trim_end_matches('\r');
-        if comment_from.is_none() && depth == 0 && line.starts_with('%') {
-            continue;
-        }
-        if comment_from.is_none() && depth == 0 && line.trim_start().starts_with('[') {
-            if in_moves {
-                if let Some(game) = current.take() {
-                    games.push(game);
-                }
-                in_moves = false;
-            }
-            let (name, value) = tag(line.trim()).ok_or_else(|| {
-                fail(
-                    line_no,
-                    format!("`{line}` is not a tag pair like [Event \"...\"]"),
-                )
-            })?;
-            current.get_or_insert_with(empty).tags.push((name, value));
-            continue;
-        }
-        let mut token = String::new();
-        let flush = |token: &mut String,
-                     current: &mut Option<PgnGame>,
-                     in_moves: &mut bool|
-         -> Result<(), PgnError> {
-            if token.is_empty() {
+        reader.line(i + 1, raw.trim_end_matches('\r'))?;
+    }
+    reader.finish(text.lines().count())
+}
+
+/// A PGN text read line by line: the games so far, and where the reading stands.
+#[derive(Default)]
+struct Reader {
+    games: Vec<PgnGame>,
+    current: Option<PgnGame>,
+    /// The current game's movetext has begun: a tag now starts the next game.
+    in_moves: bool,
+    /// How many variations `(` are open.
+    depth: usize,
+    /// The line an open comment `{` began on.
+    comment_from: Option<usize>,
+    comment: String,
+}
+
+impl Reader {
+    /// Reads line `line_no`: an escape (`%`), a tag pair, or movetext.
+    fn line(&mut self, line_no: usize, line: &str) -> Result<(), PgnError> {
+        if self.comment_from.is_none() && self.depth == 0 {
+            if line.starts_with('%') {
                 return Ok(());
             }
-            let game = current.get_or_insert_with(empty);
-            *in_moves = true;
-            let t = std::mem::take(token);
-            match t.as_str() {
-                "1-0" | "0-1" | "1/2-1/2" | "*" => game.result = t,
-                _ if t.starts_with('$') => {}
-                _ => {
-                    let san = t
-                        .trim_start_matches(|c: char| c.is_ascii_digit())
-                        .trim_start_matches('.');
-                    if !san.is_empty() {
-                        game.moves.push(PgnMove {
-                            san: san.to_owned(),
-                            line: line_no,
-                            comment: None,
-                        });
-                    }
-                }
+            if line.trim_start().starts_with('[') {
+                return self.tag(line_no, line);
             }
-            Ok(())
-        };
-        if comment_from.is_some() {
+        }
+        self.movetext(line_no, line)
+    }
+
+    fn tag(&mut self, line_no: usize, line: &str) -> Result<(), PgnError> {
+        if self.in_moves {
+            if let Some(game) = self.current.take() {
+                self.games.push(game);
+            }
+            self.in_moves = false;
+        }
+        let (name, value) = tag(line.trim()).ok_or_else(|| PgnError {
+            line: line_no,
+            message: format!("`{line}` is not a tag pair like [Event \"...\"]"),
+        })?;
+        self.current
+            .get_or_insert_with(empty)
+            .tags
+            .push((name, value));
+        Ok(())
+    }
+
+    /// Reads a line of movetext: moves, results, comments and variations (skipped).
+    fn movetext(&mut self, line_no: usize, line: &str) -> Result<(), PgnError> {
+        let mut token = String::new();
+        if self.comment_from.is_some() {
             // A comment that goes on over lines: its line break is a space.
-            comment.push(' ');
+            self.comment.push(' ');
         }
         for c in line.chars() {
-            if comment_from.is_some() {
+            if self.comment_from.is_some() {
                 if c == '}' {
-                    comment_from = None;
-                    let text = std::mem::take(&mut comment);
-                    attach(current.as_mut(), depth, &text);
+                    self.comment_from = None;
+                    let text = std::mem::take(&mut self.comment);
+                    attach(self.current.as_mut(), self.depth, &text);
                 } else {
-                    comment.push(c);
+                    self.comment.push(c);
                 }
                 continue;
             }
             match c {
                 '{' => {
-                    flush(&mut token, &mut current, &mut in_moves)?;
-                    comment_from = Some(line_no);
+                    self.token(&mut token, line_no);
+                    self.comment_from = Some(line_no);
                 }
                 ';' => break,
                 '(' => {
-                    flush(&mut token, &mut current, &mut in_moves)?;
-                    depth += 1;
+                    self.token(&mut token, line_no);
+                    self.depth += 1;
                 }
                 ')' => {
-                    flush(&mut token, &mut current, &mut in_moves)?;
-                    depth = depth
-                        .checked_sub(1)
-                        .ok_or_else(|| fail(line_no, "`)` closes no variation".into()))?;
+                    self.token(&mut token, line_no);
+                    self.depth = self.depth.checked_sub(1).ok_or_else(|| PgnError {
+                        line: line_no,
+                        message: "`)` closes no variation".into(),
+                    })?;
                 }
-                _ if depth > 0 => {}
-                c if c.is_whitespace() => flush(&mut token, &mut current, &mut in_moves)?,
+                _ if self.depth > 0 => {}
+                c if c.is_whitespace() => self.token(&mut token, line_no),
                 '.' if token.chars().all(|c| c.is_ascii_digit()) => token.clear(),
                 _ => token.push(c),
             }
         }
-        flush(&mut token, &mut current, &mut in_moves)?;
+        self.token(&mut token, line_no);
+        Ok(())
     }
-    if let Some(line) = comment_from {
-        return Err(fail(line, "a comment `{` is never closed".into()));
+
+    /// Takes the token read so far (if any) into the current game: a result, a move (its number
+    /// dropped), or a numeric annotation glyph (`$1`, dropped).
+    fn token(&mut self, token: &mut String, line_no: usize) {
+        if token.is_empty() {
+            return;
+        }
+        let game = self.current.get_or_insert_with(empty);
+        self.in_moves = true;
+        let t = std::mem::take(token);
+        match t.as_str() {
+            "1-0" | "0-1" | "1/2-1/2" | "*" => game.result = t,
+            _ if t.starts_with('$') => {}
+            _ => {
+                let san = t
+                    .trim_start_matches(|c: char| c.is_ascii_digit())
+                    .trim_start_matches('.');
+                if !san.is_empty() {
+                    game.moves.push(PgnMove {
+                        san: san.to_owned(),
+                        line: line_no,
+                        comment: None,
+                    });
+                }
+            }
+        }
     }
-    if depth > 0 {
-        return Err(fail(
-            text.lines().count(),
-            "a variation `(` is never closed".into(),
-        ));
+
+    /// The games read, once the text has ended (`lines` long).
+    fn finish(mut self, lines: usize) -> Result<Vec<PgnGame>, PgnError> {
+        if let Some(line) = self.comment_from {
+            return Err(PgnError {
+                line,
+                message: "a comment `{` is never closed".into(),
+            });
+        }
+        if self.depth > 0 {
+            return Err(PgnError {
+                line: lines,
+                message: "a variation `(` is never closed".into(),
+            });
+        }
+        if let Some(game) = self.current {
+            self.games.push(game);
+        }
+        Ok(self.games)
     }
-    if let Some(game) = current {
-        games.push(game);
-    }
-    Ok(games)
 }
 
 /// A comment read in the main line, given to the move before it; one inside a variation, or
