@@ -4,7 +4,8 @@ use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
 use crate::cli::Out;
-use correspond::replay::{Phase, Seat};
+use correspond::log::GameFile;
+use correspond::replay::{Phase, Replay, Seat};
 use std::path::{Path, PathBuf};
 
 /// Say where a game stands: the players, the position, whose turn it is and what is expected
@@ -37,37 +38,10 @@ fn status<G: CliGame>(
         writeln!(out, "{}", correspond::text::json(text))?;
         return Ok(());
     }
-    writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
-    let variants: Vec<&str> = G::OPTIONS
-        .iter()
-        .filter(|switch| (switch.get)(&replay.options))
-        .map(|switch| switch.name)
-        .collect();
-    if !variants.is_empty() {
-        writeln!(out, "variants: {}", variants.join(", "))?;
-    }
-    writeln!(out, "game id: {}", replay.game_id)?;
+    write_head::<G>(&file, &replay, out)?;
     let last = replay.last();
-    let time = file
-        .records()
-        .last()
-        .map_or(file.header().created.as_str(), |r| r.time.as_str());
-    writeln!(
-        out,
-        "records: {} (last signed {time})",
-        replay.steps.len() - 1
-    )?;
-    if let Some(comment) = file.records().last().and_then(|r| r.comment.as_ref()) {
-        writeln!(
-            out,
-            "comment: {} says \"{}\"",
-            replay.signed_by(last.signer),
-            correspond::text::escape(comment)
-        )?;
-    }
     writeln!(out, "position: {}", last.position)?;
     let file_arg = correspond::text::path(path);
-    let who = |seat: Seat| replay.seats[seat].to_string();
     let clocks = match &replay.clocks {
         Some(clocks) => super::clocks::lines(
             clocks,
@@ -84,45 +58,94 @@ fn status<G: CliGame>(
                 writeln!(out, "{line}")?;
             }
         }
-        phase => {
-            writeln!(out, "status: {}", phase.describe(&replay.seats))?;
-            if matches!(phase, Phase::Playing(_)) && last.position.in_check() {
-                writeln!(out, "check: {} is in check", last.position.side_to_move())?;
-            }
-            if let Some(offer) = last.offer {
-                writeln!(
-                    out,
-                    "offer: {} offers a {}, until {}'s next record",
-                    who(offer.by),
-                    offer.settlement.words(),
-                    who(offer.by.other())
-                )?;
-            }
-            if let Some(line) = &replay.line {
-                for claim in line.claimable() {
-                    writeln!(
-                        out,
-                        "claimable by {}: {claim}",
-                        last.position.side_to_move()
-                    )?;
-                }
-            }
-            for line in &clocks {
-                writeln!(out, "{line}")?;
-            }
-            let next = super::next::next_step(phase, &replay.seats, &file_arg.to_string());
-            if let Some(next) = next {
-                writeln!(out, "next: {next}")?;
-            }
-            if let Some(offer) = last.offer {
-                writeln!(
-                    out,
-                    "or: {}: {}",
-                    who(offer.by.other()),
-                    super::next::accept_command(offer.settlement, &file_arg.to_string())
-                )?;
-            }
+        phase => write_waiting::<G>(&replay, phase, &clocks, &file_arg.to_string(), out)?,
+    }
+    Ok(())
+}
+
+/// The game's matchup, variants, id, records and last comment.
+fn write_head<G: CliGame>(
+    file: &GameFile,
+    replay: &Replay<G>,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
+    let variants: Vec<&str> = G::OPTIONS
+        .iter()
+        .filter(|switch| (switch.get)(&replay.options))
+        .map(|switch| switch.name)
+        .collect();
+    if !variants.is_empty() {
+        writeln!(out, "variants: {}", variants.join(", "))?;
+    }
+    writeln!(out, "game id: {}", replay.game_id)?;
+    let time = file
+        .records()
+        .last()
+        .map_or(file.header().created.as_str(), |r| r.time.as_str());
+    writeln!(
+        out,
+        "records: {} (last signed {time})",
+        replay.steps.len() - 1
+    )?;
+    if let Some(comment) = file.records().last().and_then(|r| r.comment.as_ref()) {
+        writeln!(
+            out,
+            "comment: {} says \"{}\"",
+            replay.signed_by(replay.last().signer),
+            correspond::text::escape(comment)
+        )?;
+    }
+    Ok(())
+}
+
+/// What a game that is not over waits for: its status, check, the standing offer, the claims
+/// open, the clocks (`clocks`), and the commands to run next.
+fn write_waiting<G: CliGame>(
+    replay: &Replay<G>,
+    phase: &Phase,
+    clocks: &[String],
+    file_arg: &str,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    let last = replay.last();
+    let who = |seat: Seat| replay.seats[seat].to_string();
+    writeln!(out, "status: {}", phase.describe(&replay.seats))?;
+    if matches!(phase, Phase::Playing(_)) && last.position.in_check() {
+        writeln!(out, "check: {} is in check", last.position.side_to_move())?;
+    }
+    if let Some(offer) = last.offer {
+        writeln!(
+            out,
+            "offer: {} offers a {}, until {}'s next record",
+            who(offer.by),
+            offer.settlement.words(),
+            who(offer.by.other())
+        )?;
+    }
+    if let Some(line) = &replay.line {
+        for claim in line.claimable() {
+            writeln!(
+                out,
+                "claimable by {}: {claim}",
+                last.position.side_to_move()
+            )?;
         }
+    }
+    for line in clocks {
+        writeln!(out, "{line}")?;
+    }
+    let next = super::next::next_step(phase, &replay.seats, file_arg);
+    if let Some(next) = next {
+        writeln!(out, "next: {next}")?;
+    }
+    if let Some(offer) = last.offer {
+        writeln!(
+            out,
+            "or: {}: {}",
+            who(offer.by.other()),
+            super::next::accept_command(offer.settlement, file_arg)
+        )?;
     }
     Ok(())
 }
