@@ -92,33 +92,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     let game = args.game.as_deref().map(game_prefix).transpose()?;
     let mut found = gather::gather(args)?;
-    let mut other_games = 0;
-    if let Some(id) = game {
-        if !args.new {
-            let file =
-                GameFile::parse(&super::record::read(path)?).map_err(|e| invalid(path, &e))?;
-            if !file.game_id().to_string().starts_with(&id) {
-                return Err(CliError::usage(format!(
-                    "{} is game {}, not --game {id}",
-                    correspond::text::path(path),
-                    file.game_id()
-                )));
-            }
-        }
-        let before = found.len();
-        found.retain(|f| match &f.packet {
-            Ok(p) => p.game.to_string().starts_with(&id),
-            Err(MailError::Damaged { game: Some(g), .. }) => g.to_string().starts_with(&id),
-            Err(_) => true,
-        });
-        other_games = before - found.len();
-        if found.is_empty() && args.new {
-            return Err(CliError::rejected(format!(
-                "no block of game {id} was found ({other_games} of other games)"
-            ))
-            .hint("`correspond status FILE` shows a game's id"));
-        }
-    }
+    let other_games = match game {
+        Some(id) => only_game(args, &id, &mut found)?,
+        None => 0,
+    };
     let mut write = Writing {
         path,
         commit: !args.no_commit,
@@ -161,9 +138,51 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|e| CliError::from(e).hint(done))?;
-    // What was written verifies; a forgery or a fork passed over in a mailbox still needs the
-    // player's attention.
-    let alarming = received.passed_over.iter().any(|p| {
+    Ok(if alarming(&received) {
+        ExitStatus::Rejected
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// `--game`: only the blocks of game `id` (an id's first characters) are kept in `found`, and
+/// the file, if there is one already, must be that game. Returns how many blocks of other games
+/// were left out.
+///
+/// # Errors
+/// The file is another game, or (with `--new`) no block is of this one.
+fn only_game(args: &Args, id: &str, found: &mut Vec<Found>) -> Result<usize, CliError> {
+    let path = &args.file;
+    if !args.new {
+        let file = GameFile::parse(&super::record::read(path)?).map_err(|e| invalid(path, &e))?;
+        if !file.game_id().to_string().starts_with(id) {
+            return Err(CliError::usage(format!(
+                "{} is game {}, not --game {id}",
+                correspond::text::path(path),
+                file.game_id()
+            )));
+        }
+    }
+    let before = found.len();
+    found.retain(|f| match &f.packet {
+        Ok(p) => p.game.to_string().starts_with(id),
+        Err(MailError::Damaged { game: Some(g), .. }) => g.to_string().starts_with(id),
+        Err(_) => true,
+    });
+    let other_games = before - found.len();
+    if found.is_empty() && args.new {
+        return Err(CliError::rejected(format!(
+            "no block of game {id} was found ({other_games} of other games)"
+        ))
+        .hint("`correspond status FILE` shows a game's id"));
+    }
+    Ok(other_games)
+}
+
+/// What was written verifies; a forgery or a fork passed over in a mailbox still needs the
+/// player's attention.
+fn alarming(received: &Received) -> bool {
+    received.passed_over.iter().any(|p| {
         matches!(
             *p.error,
             MailError::Invalid(_)
@@ -171,11 +190,6 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 | MailError::Elsewhere(_)
                 | MailError::Undecided(_)
         )
-    });
-    Ok(if alarming {
-        ExitStatus::Rejected
-    } else {
-        ExitStatus::Success
     })
 }
 
