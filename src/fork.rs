@@ -337,53 +337,8 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
         CompareError::Invalid { error, .. } => format!("the common part of the proof: {error}"),
     })?;
     let document = common.documents();
-    // The rivals must both claim the next number: otherwise this is a game, not a proof.
-    let number = |doc: &[u8]| {
-        std::str::from_utf8(doc)
-            .ok()
-            .and_then(|d| d.lines().find_map(|l| l.strip_prefix("seq: ")))
-            .map(str::to_owned)
-    };
-    let (n1, n2) = (number(&bytes[first..second]), number(&bytes[second..]));
-    let expected = document.to_string();
-    if n1 != n2 || n1.as_deref() != Some(expected.as_str()) {
-        let shown = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".into());
-        let why = if n1 == n2 {
-            format!(
-                "its last two records are both numbered {}, but the records before them end at \
-                 {}: more than two rivals, or a record missing",
-                shown(&n1),
-                document - 1
-            )
-        } else {
-            format!(
-                "its last two records are numbered {} and {}: it reads as a game file, not a \
-                 proof",
-                shown(&n1),
-                shown(&n2)
-            )
-        };
-        return Err(format!(
-            "{why}; a proof ends with two rival records numbered alike"
-        ));
-    }
-    let mut rivals = Vec::new();
-    for record in [&bytes[first..second], &bytes[second..]] {
-        let mut file = common.clone();
-        file.append(record)
-            .map_err(|e| format!("a conflicting record: {e}"))?;
-        rivals.push(file);
-    }
-    // One player's signature over one document, spelled two ways, is one record signed once:
-    // compared before any signature is checked, so that the reason is named whatever the
-    // second spelling is.
-    if rivals[0].signed_bytes(document) == rivals[1].signed_bytes(document) {
-        return Err(
-            "the two records sign the same bytes (one record, its signature spelled twice): \
-             that is no conflict"
-                .into(),
-        );
-    }
+    numbered_alike(&bytes[first..second], &bytes[second..], document)?;
+    let rivals = rival_files(&common, &bytes[first..second], &bytes[second..])?;
     let mut signers = Vec::new();
     let mut actions = Vec::new();
     for file in &rivals {
@@ -415,6 +370,64 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
         record: document,
         actions: [actions[0].clone(), actions[1].clone()],
     })
+}
+
+/// The rivals, `one` and `other`, both claim record `document`'s number, the next after the
+/// common part: otherwise this is a game, not a proof.
+fn numbered_alike(one: &[u8], other: &[u8], document: usize) -> Result<(), String> {
+    let number = |doc: &[u8]| {
+        std::str::from_utf8(doc)
+            .ok()
+            .and_then(|d| d.lines().find_map(|l| l.strip_prefix("seq: ")))
+            .map(str::to_owned)
+    };
+    let (n1, n2) = (number(one), number(other));
+    let expected = document.to_string();
+    if n1 != n2 || n1.as_deref() != Some(expected.as_str()) {
+        let shown = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".into());
+        let why = if n1 == n2 {
+            format!(
+                "its last two records are both numbered {}, but the records before them end at \
+                 {}: more than two rivals, or a record missing",
+                shown(&n1),
+                document - 1
+            )
+        } else {
+            format!(
+                "its last two records are numbered {} and {}: it reads as a game file, not a \
+                 proof",
+                shown(&n1),
+                shown(&n2)
+            )
+        };
+        return Err(format!(
+            "{why}; a proof ends with two rival records numbered alike"
+        ));
+    }
+    Ok(())
+}
+
+/// The common part with each rival appended; refused when the two sign the same bytes.
+fn rival_files(common: &GameFile, one: &[u8], other: &[u8]) -> Result<Vec<GameFile>, String> {
+    let document = common.documents();
+    let mut rivals = Vec::new();
+    for record in [one, other] {
+        let mut file = common.clone();
+        file.append(record)
+            .map_err(|e| format!("a conflicting record: {e}"))?;
+        rivals.push(file);
+    }
+    // One player's signature over one document, spelled two ways, is one record signed once:
+    // compared before any signature is checked, so that the reason is named whatever the
+    // second spelling is.
+    if rivals[0].signed_bytes(document) == rivals[1].signed_bytes(document) {
+        return Err(
+            "the two records sign the same bytes (one record, its signature spelled twice): \
+             that is no conflict"
+                .into(),
+        );
+    }
+    Ok(rivals)
 }
 
 /// Replays a whole file, as the game its header names.
