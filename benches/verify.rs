@@ -14,8 +14,9 @@
 
 mod common;
 use common::{best, grow, key_path, ms, opening, run};
+use correspond::replay::Seat;
 use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 const LONG: usize = 2000;
@@ -30,15 +31,35 @@ fn main() {
     }
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     let dir = tempfile::tempdir().expect("temp dir");
-    let long = dir.path().join("long.yaml");
-    let mut text = opening(dir.path(), &long);
+    let games = build(dir.path());
+    // Each ratio is taken within one round, the floor measured just before the command, so
+    // that a machine whose speed drifts (a shared host, a CPU changing its clock) skews both
+    // alike; the median round is reported, with the range.
+    let rounds: Vec<Round> = (0..ROUNDS).map(|_| round(&games, cores)).collect();
+    report(&rounds, &games, cores);
+}
+
+/// The games timed: one long, with the signing journals `play` reads, and a folder of short
+/// ones.
+struct Games {
+    dir: PathBuf,
+    long: PathBuf,
+    long_documents: usize,
+    journals: [PathBuf; 2],
+    /// The long game's next move, and who plays it.
+    next: &'static str,
+    mover: Seat,
+    folder_documents: usize,
+}
+
+/// Signs the games in `dir` (not timed).
+fn build(dir: &Path) -> Games {
+    let long = dir.join("long.yaml");
+    let mut text = opening(dir, &long);
     let opened = documents(&text);
     // Each player's signing journal holds their half of the game, as it would after playing
     // it with the signing commands: `play` reads it.
-    let journals = [
-        dir.path().join("alice-journal"),
-        dir.path().join("bob-journal"),
-    ];
+    let journals = [dir.join("alice-journal"), dir.join("bob-journal")];
     let (next, mover) = grow(
         &mut text,
         LONG + 1 - opened,
@@ -46,8 +67,7 @@ fn main() {
         |_| {},
     );
     std::fs::write(&long, &text).expect("write");
-    let long_documents = documents(&text);
-    let folder = dir.path().join("folder");
+    let folder = dir.join("folder");
     std::fs::create_dir(&folder).expect("mkdir");
     for n in 0..GAMES {
         let file = folder.join(format!("game-{n:02}.yaml"));
@@ -56,37 +76,54 @@ fn main() {
         let _ = grow(&mut text, SHORT + 1 - opened, None, |_| {});
         std::fs::write(&file, &text).expect("write");
     }
-    let folder_documents = GAMES * (SHORT + 1);
-
-    let key = key_path(["alice", "bob"][mover.index()]);
-    let key = key.to_str().expect("UTF-8");
-    // Each ratio is taken within one round, the floor measured just before the command, so
-    // that a machine whose speed drifts (a shared host, a CPU changing its clock) skews both
-    // alike; the median round is reported, with the range.
-    let mut rounds = Vec::with_capacity(ROUNDS);
-    for _ in 0..ROUNDS {
-        let r1 = raw_rate(1);
-        let long_time = best(|| run(dir.path(), &["verify", "long.yaml"], None));
-        let r2 = raw_rate(cores);
-        let folder_time = best(|| run(dir.path(), &["verify", "folder"], None));
-        let play_time = best(|| {
-            std::fs::copy(&long, dir.path().join("played.yaml")).expect("copy");
-            let args = ["play", "played.yaml", next, "--key", key, "--no-commit"];
-            run(dir.path(), &args, Some(&journals[mover.index()]))
-        });
-        let long_rate = long_documents as f64 / long_time.as_secs_f64();
-        let folder_rate = folder_documents as f64 / folder_time.as_secs_f64();
-        rounds.push(Round {
-            r1,
-            r2,
-            long_time,
-            folder_time,
-            play_time,
-            long: long_rate / r1,
-            folder: folder_rate / r2,
-            play: play_time.as_secs_f64() / long_time.as_secs_f64(),
-        });
+    Games {
+        dir: dir.to_owned(),
+        long,
+        long_documents: documents(&text),
+        journals,
+        next,
+        mover,
+        folder_documents: GAMES * (SHORT + 1),
     }
+}
+
+/// One round: each command timed just after the floor it is compared with.
+fn round(games: &Games, cores: usize) -> Round {
+    let dir = games.dir.as_path();
+    let key = key_path(["alice", "bob"][games.mover.index()]);
+    let key = key.to_str().expect("UTF-8");
+    let r1 = raw_rate(1);
+    let long_time = best(|| run(dir, &["verify", "long.yaml"], None));
+    let r2 = raw_rate(cores);
+    let folder_time = best(|| run(dir, &["verify", "folder"], None));
+    let play_time = best(|| {
+        std::fs::copy(&games.long, dir.join("played.yaml")).expect("copy");
+        let args = [
+            "play",
+            "played.yaml",
+            games.next,
+            "--key",
+            key,
+            "--no-commit",
+        ];
+        run(dir, &args, Some(&games.journals[games.mover.index()]))
+    });
+    let long_rate = games.long_documents as f64 / long_time.as_secs_f64();
+    let folder_rate = games.folder_documents as f64 / folder_time.as_secs_f64();
+    Round {
+        r1,
+        r2,
+        long_time,
+        folder_time,
+        play_time,
+        long: long_rate / r1,
+        folder: folder_rate / r2,
+        play: play_time.as_secs_f64() / long_time.as_secs_f64(),
+    }
+}
+
+/// Prints a middle round's times, then each ratio's median and range against its target.
+fn report(rounds: &[Round], games: &Games, cores: usize) {
     let median = |ratio: fn(&Round) -> f64| {
         let mut values: Vec<f64> = rounds.iter().map(ratio).collect();
         values.sort_by(f64::total_cmp);
@@ -114,8 +151,9 @@ fn main() {
     );
     let (long, text) = median(|r| r.long);
     println!(
-        "verify, one game of {long_documents} documents: {text} × R1; target ≥ 0.8: {}, \
-         stretch ≥ 1.4 with every core: {}",
+        "verify, one game of {} documents: {text} × R1; target ≥ 0.8: {}, stretch ≥ 1.4 with \
+         every core: {}",
+        games.long_documents,
         verdict(long >= 0.8),
         verdict(long >= 1.4)
     );
