@@ -228,7 +228,7 @@ fn import<G: ChessGame>(
         )));
     }
     let options = game::options::<G>(variants)?;
-    let keys = [signer(&args.white_key)?, signer(&args.black_key)?];
+    let signers = [signer(&args.white_key)?, signer(&args.black_key)?];
     let mut names = [
         player_name(pgn.tag("White"), "white"),
         player_name(pgn.tag("Black"), "black"),
@@ -239,7 +239,7 @@ fn import<G: ChessGame>(
     let importer = Importer {
         args,
         pgn,
-        keys,
+        signers,
         names,
         time: keys::now()?,
     };
@@ -257,7 +257,7 @@ fn import<G: ChessGame>(
 struct Importer<'a> {
     args: &'a Args,
     pgn: &'a correspond::pgn::PgnGame,
-    keys: [Box<dyn Signer>; 2],
+    signers: [Box<dyn Signer>; 2],
     names: [String; 2],
     time: log::Timestamp,
 }
@@ -268,7 +268,7 @@ impl Importer<'_> {
         let player = |seat: usize, side: &str| Player {
             name: self.names[seat].clone(),
             side: side.into(),
-            key: self.keys[seat].public_key().clone(),
+            key: self.signers[seat].public_key().clone(),
         };
         let header = Header {
             game: G::NAME.to_owned(),
@@ -283,13 +283,14 @@ impl Importer<'_> {
             arbiter: None,
             tags: kept_tags(self.pgn, &self.names),
         };
-        let signature = self.keys[0]
+        let signature = self.signers[0]
             .sign(header_unsigned(&header).as_bytes())
             .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;
         Ok(header_document(&header, &signature))
     }
 
-    /// `writer` with `action` appended, signed by `seat`'s key.
+    /// `writer` with `action` appended, signed by `seat`'s key. A refusal says that nothing was
+    /// written.
     fn append<G: ChessGame>(
         &self,
         writer: Writer<G>,
@@ -303,7 +304,7 @@ impl Importer<'_> {
         };
         let seq = record.seq;
         writer
-            .write(record, &*self.keys[seat.index()], None)
+            .write(record, &*self.signers[seat.index()], None)
             .map(|written| written.writer)
             .map_err(|e| {
                 match e {
@@ -408,8 +409,8 @@ impl Importer<'_> {
         }
     }
 
-    /// Journals every document, then writes the file (and commits it, in a git work tree), and
-    /// says so.
+    /// Journals every document, then writes the file (and commits it, in a git work tree, unless
+    /// `--no-commit`), and says so.
     fn write<G: ChessGame>(&self, writer: &Writer<G>, out: &mut Out<'_>) -> Result<(), CliError> {
         let args = self.args;
         let replay = writer.replay();
@@ -424,7 +425,12 @@ impl Importer<'_> {
         let mut journal = super::signing_journal::game(game_id)?;
         for document in 0..file.documents() {
             let by_white = document == 0 || file.records()[document - 1].signer == self.names[0];
-            let key = self.keys[usize::from(!by_white)].public_key();
+            let signer = if by_white {
+                &self.signers[0]
+            } else {
+                &self.signers[1]
+            };
+            let key = signer.public_key();
             super::signing_journal::record(
                 &mut journal,
                 key,

@@ -118,7 +118,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             "your key and your opponent's key are the same key",
         ));
     }
-    let arbiter = arbiter(args, [signer.public_key(), &opponent_key])?;
+    let arbiter = named_arbiter(args, [signer.public_key(), &opponent_key])?;
     let header = Header {
         game: G::NAME.to_owned(),
         options,
@@ -200,8 +200,9 @@ fn sides<G: CliGame>(side: &str) -> Result<(String, String), CliError> {
     Ok((mine.to_string(), theirs.to_string()))
 }
 
-/// The arbiter `--arbiter` and `--arbiter-key` name, whose key must be neither of `players`'.
-fn arbiter(args: &Args, players: [&PublicKey; 2]) -> Result<Option<Arbiter>, CliError> {
+/// The arbiter `--arbiter` and `--arbiter-key` name (`None` without them), whose key must be
+/// neither of `players'`: an arbiter settles disputes between the players, so is neither.
+fn named_arbiter(args: &Args, players: [&PublicKey; 2]) -> Result<Option<Arbiter>, CliError> {
     let (Some(name), Some(key)) = (&args.arbiter, &args.arbiter_key) else {
         return Ok(None);
     };

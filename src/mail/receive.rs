@@ -47,7 +47,7 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         passed_over: Vec::new(),
     };
     let game = state.file.game_id();
-    let (pending, damaged) = sort(found, game, &mut state.other_games);
+    let (pending, damaged) = sorted_blocks(found, game, &mut state.other_games);
     let waiting = apply_all(&mut state, pending, &damaged, initial)?;
     leave_out_undecided(&mut state, found, initial)?;
     pass_over_waiting(&mut state, waiting, &damaged)?;
@@ -85,7 +85,7 @@ fn refused(origin: &str, error: MailError, damaged: &Damaged<'_>) -> ReceiveErro
 /// pass applies a shuffled mailbox, and the outcome depends on the set of blocks, never on
 /// their order), and the blocks that cannot be read. Blocks of other games in mailboxes are
 /// counted in `other_games` and go no further.
-fn sort<'a>(
+fn sorted_blocks<'a>(
     found: &'a [Found],
     game: Digest,
     other_games: &mut usize,
@@ -174,7 +174,9 @@ fn apply_all<'a>(
 }
 
 /// The file's record at `fork`, which arrived in this run (as `held`), is void: the file goes
-/// back to before it and takes `block`'s version. Whether that made progress.
+/// back to before it and takes the block's (`packet`'s) version instead. Whether that made
+/// progress: when the block's version does not apply either, the file stays cut back and the
+/// block is passed over with its reason.
 fn replace_void(
     state: &mut State,
     crossings: &mut Crossings,
@@ -303,15 +305,15 @@ fn judge_damage(state: &State, found: &[Found], damaged: &Damaged<'_>) -> Result
             !f.in_mailbox && f.message == message && f.packet.as_ref().is_ok_and(|p| p.game == game)
         })
     };
-    let refused = damaged.iter().find(|(f, d)| {
+    let refusal = damaged.iter().find(|(f, d)| {
         let held = matches!(*d.error, MailError::Damaged { game: Some(g), range: Some((_, last)), .. }
                 if g == game && last < have);
         let quote =
             matches!(*d.error, MailError::Damaged { quoted: true, .. }) && brings_good(f.message);
         !f.in_mailbox && !held && !quote
     });
-    match refused {
-        Some((_, refused)) => Err(refused.clone()),
+    match refusal {
+        Some((_, refusal)) => Err(refusal.clone()),
         None => Ok(()),
     }
 }

@@ -24,7 +24,7 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
     } else {
         &args.messages[..]
     };
-    messages_read(messages, mailboxes, &mut found)?;
+    saved_messages(messages, mailboxes > 0, &mut found)?;
     let stdin_uses = messages
         .iter()
         .chain(&args.mbox)
@@ -44,9 +44,9 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
 /// The blocks of saved messages (`-` for standard input), each message given on its own. Of
 /// several, one without a block is other mail; one alone, or all of them with no mailbox
 /// given, is a mistake.
-fn messages_read(
+fn saved_messages(
     messages: &[PathBuf],
-    mailboxes: usize,
+    any_mailbox: bool,
     found: &mut Vec<Found>,
 ) -> Result<(), CliError> {
     let mut blockless = 0;
@@ -70,7 +70,7 @@ fn messages_read(
         }
         if parsed.blocks.is_empty() {
             blockless += 1;
-            if blockless == messages.len() && mailboxes == 0 {
+            if blockless == messages.len() && !any_mailbox {
                 return Err(CliError::rejected(format!(
                     "no correspond record block was found in any of the {} messages",
                     messages.len()
