@@ -219,7 +219,7 @@ fn bad_requests_are_refused_with_advice() {
     .expect("write");
     let not_a_challenge = fixture("base64.eml");
     // Whole transcripts: the exit code, nothing on standard output, all of standard error.
-    let cases: [(&[&str], i32, &str); 6] = [
+    let cases: [(&[&str], i32, &str); 8] = [
         (
             &["opera.yaml", "note.eml"],
             1,
@@ -258,6 +258,17 @@ fn bad_requests_are_refused_with_advice() {
             2,
             "error: --game `xyz` is not a game id or its first 8 characters or more\n\
              hint: `correspond status FILE` shows a game's id\n",
+        ),
+        // Refused before standard input is read at all.
+        (
+            &["opera.yaml", "-", "-"],
+            2,
+            "error: standard input (`-`) is given twice\n",
+        ),
+        (
+            &["opera.yaml", "-", "--mbox", "-"],
+            2,
+            "error: standard input (`-`) is given twice\n",
         ),
     ];
     for (args, expected, says) in cases {

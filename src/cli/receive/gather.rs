@@ -24,14 +24,16 @@ pub(super) fn gather(args: &Args) -> Result<Vec<Found>, CliError> {
     } else {
         &args.messages[..]
     };
-    saved_messages(messages, mailboxes > 0, &mut found)?;
+    // Before anything is read: a second read of standard input finds it empty, and would be
+    // reported as a message without a block.
     let stdin_uses = messages
         .iter()
         .chain(&args.mbox)
         .filter(|m| m.as_os_str() == "-");
-    if !(args.messages.is_empty() && mailboxes == 0) && stdin_uses.count() > 1 {
+    if stdin_uses.count() > 1 {
         return Err(CliError::usage("standard input (`-`) is given twice"));
     }
+    saved_messages(messages, mailboxes > 0, &mut found)?;
     for path in &args.mbox {
         mbox(path, &mut found)?;
     }
