@@ -4,7 +4,8 @@ use super::CliError;
 use super::game::{CliGame, with_game};
 use super::record;
 use crate::cli::Out;
-use correspond::replay::{Event, Phase, Signatory};
+use correspond::log::GameFile;
+use correspond::replay::{Event, Phase, Replay, Signatory, Step};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -66,53 +67,7 @@ fn log<G: CliGame>(
     let hashes = args.hashes;
     let (file, replay) = record::verified::<G>(path, bytes)?;
     if args.json {
-        let documents = replay
-            .steps
-            .iter()
-            .map(|step| {
-                let (time, kind, comment) = match step.document {
-                    0 => (file.header().created.as_str(), "header", None),
-                    n => {
-                        let record = &file.records()[n - 1];
-                        let kind = record.action.kind().name();
-                        (record.time.as_str(), kind, record.comment.clone())
-                    }
-                };
-                let name = match step.signer {
-                    Signatory::Player(seat) => replay.seats[seat].name.clone(),
-                    Signatory::Arbiter => replay
-                        .arbiter
-                        .as_ref()
-                        .map(|a| a.name.clone())
-                        .unwrap_or_default(),
-                };
-                DocumentJson {
-                    document: step.document,
-                    line: step.line,
-                    time: time.to_owned(),
-                    seat: step.signer.seat().map(|s| s.index()),
-                    role: match step.signer {
-                        Signatory::Player(_) => "player",
-                        Signatory::Arbiter => "arbiter",
-                    },
-                    signer: name,
-                    kind,
-                    events: step.events.iter().map(Event::to_string).collect(),
-                    comment,
-                    state_hash: step.state_hash().to_string(),
-                }
-            })
-            .collect();
-        let json = Json {
-            game: G::NAME,
-            game_id: replay.game_id.to_string(),
-            documents,
-            now: replay.last().phase.describe(&replay.seats),
-        };
-        let text =
-            serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
-        writeln!(out, "{}", correspond::text::json(text))?;
-        return Ok(());
+        return log_json(&file, &replay, out);
     }
     writeln!(out, "{}: {}", G::NAME, replay.matchup())?;
     writeln!(out, "game id: {}", replay.game_id)?;
@@ -153,4 +108,61 @@ fn log<G: CliGame>(
         phase => writeln!(out, "now: {}", phase.describe(&replay.seats))?,
     }
     Ok(())
+}
+
+/// The log as one JSON object (schemas/log.schema.json).
+fn log_json<G: CliGame>(
+    file: &GameFile,
+    replay: &Replay<G>,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    let documents = replay
+        .steps
+        .iter()
+        .map(|step| document_json(file, replay, step))
+        .collect();
+    let json = Json {
+        game: G::NAME,
+        game_id: replay.game_id.to_string(),
+        documents,
+        now: replay.last().phase.describe(&replay.seats),
+    };
+    let text = serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
+    writeln!(out, "{}", correspond::text::json(text))?;
+    Ok(())
+}
+
+/// One document of the log, as JSON.
+fn document_json<G: CliGame>(file: &GameFile, replay: &Replay<G>, step: &Step<G>) -> DocumentJson {
+    let (time, kind, comment) = match step.document {
+        0 => (file.header().created.as_str(), "header", None),
+        n => {
+            let record = &file.records()[n - 1];
+            let kind = record.action.kind().name();
+            (record.time.as_str(), kind, record.comment.clone())
+        }
+    };
+    let name = match step.signer {
+        Signatory::Player(seat) => replay.seats[seat].name.clone(),
+        Signatory::Arbiter => replay
+            .arbiter
+            .as_ref()
+            .map(|a| a.name.clone())
+            .unwrap_or_default(),
+    };
+    DocumentJson {
+        document: step.document,
+        line: step.line,
+        time: time.to_owned(),
+        seat: step.signer.seat().map(|s| s.index()),
+        role: match step.signer {
+            Signatory::Player(_) => "player",
+            Signatory::Arbiter => "arbiter",
+        },
+        signer: name,
+        kind,
+        events: step.events.iter().map(Event::to_string).collect(),
+        comment,
+        state_hash: step.state_hash().to_string(),
+    }
 }
