@@ -134,56 +134,66 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             )?;
             Ok(ExitStatus::Rejected)
         }
-        Relation::Fork(f) => {
-            let [(sa, wa), (sb, wb)] = &f.records;
-            let n = f.document;
-            if f.equivocation {
-                let path = args.proof.clone().unwrap_or_else(|| proof_name(&args.a, n));
-                let same = if wa == wb {
-                    " (the same action, signed twice: the records differ in their time)"
-                } else {
-                    ""
-                };
-                writeln!(
-                    out,
-                    "EQUIVOCATION: {sa} signed two different records numbered {n}: {wa} in {} \
-                     (line {}), {wb} in {} (line {}){same}",
-                    name(Copy::A),
-                    f.lines[0],
-                    name(Copy::B),
-                    f.lines[1]
-                )?;
-                match write_proof(&path, &fork::proof(&a, &b, &f)) {
-                    Ok(()) => writeln!(
-                        out,
-                        "proof written to {}: check it with `correspond check-proof {}`, or with \
-                         OpenSSH alone (see the README)",
-                        correspond::text::path(&path),
-                        correspond::text::path(&path)
-                    )?,
-                    Err(e) => writeln!(
-                        out,
-                        "no proof written: {}: {e} (give another path with --proof)",
-                        correspond::text::path(&path)
-                    )?,
-                }
-            } else {
-                writeln!(
-                    out,
-                    "{} and {} fork at record {n}: {sa} signed {wa} in {} (line {}), {sb} signed \
-                     {wb} in {} (line {})",
-                    name(Copy::A),
-                    name(Copy::B),
-                    name(Copy::A),
-                    f.lines[0],
-                    name(Copy::B),
-                    f.lines[1]
-                )?;
-            }
-            judged(&f, &name, n, out)?;
-            Ok(ExitStatus::Rejected)
-        }
+        Relation::Fork(f) => forked(args, (&a, &b), &f, &name, out),
     }
+}
+
+/// Says where two copies fork: an equivocation (one player signing two records numbered
+/// alike), with its proof written, or two players' records that raced; then which stands.
+fn forked(
+    args: &Args,
+    (a, b): (&[u8], &[u8]),
+    f: &fork::Fork,
+    name: &impl Fn(Copy) -> String,
+    out: &mut Out<'_>,
+) -> Result<ExitStatus, CliError> {
+    let [(sa, wa), (sb, wb)] = &f.records;
+    let n = f.document;
+    if f.equivocation {
+        let path = args.proof.clone().unwrap_or_else(|| proof_name(&args.a, n));
+        let same = if wa == wb {
+            " (the same action, signed twice: the records differ in their time)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "EQUIVOCATION: {sa} signed two different records numbered {n}: {wa} in {} \
+             (line {}), {wb} in {} (line {}){same}",
+            name(Copy::A),
+            f.lines[0],
+            name(Copy::B),
+            f.lines[1]
+        )?;
+        match write_proof(&path, &fork::proof(a, b, f)) {
+            Ok(()) => writeln!(
+                out,
+                "proof written to {}: check it with `correspond check-proof {}`, or with \
+                 OpenSSH alone (see the README)",
+                correspond::text::path(&path),
+                correspond::text::path(&path)
+            )?,
+            Err(e) => writeln!(
+                out,
+                "no proof written: {}: {e} (give another path with --proof)",
+                correspond::text::path(&path)
+            )?,
+        }
+    } else {
+        writeln!(
+            out,
+            "{} and {} fork at record {n}: {sa} signed {wa} in {} (line {}), {sb} signed \
+             {wb} in {} (line {})",
+            name(Copy::A),
+            name(Copy::B),
+            name(Copy::A),
+            f.lines[0],
+            name(Copy::B),
+            f.lines[1]
+        )?;
+    }
+    judged(f, name, n, out)?;
+    Ok(ExitStatus::Rejected)
 }
 
 /// `compare --json`: the relation as fields; a proof of equivocation is written as the text
