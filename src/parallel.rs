@@ -1,9 +1,10 @@
 //! Work shared among threads with results in the order of the work: checking a folder of game
-//! files on every core, while what is printed stays in the sorted order of the files.
+//! files on every core, while what is printed stays in the sorted order of the files; reading a
+//! long file's documents in runs, one per core.
 //!
 //! The standard library's scoped threads are enough: the work comes in a few large pieces
-//! (files), taken from one shared counter, so a pool or work stealing would add a dependency
-//! and nothing measurable.
+//! (files, runs of documents), taken from one shared counter, so a pool or work stealing would
+//! add a dependency and nothing measurable.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -90,7 +90,7 @@ impl<G: Protocol> Writer<G> {
     /// # Errors
     /// The file's first defect.
     pub fn open_with(bytes: &[u8], threads: usize) -> Result<Self, ReplayError> {
-        Writer::of_with(GameFile::parse(bytes)?, threads)
+        Writer::of_with(GameFile::parse_with(bytes, threads)?, threads)
     }
 
     /// Replays a parsed game file of game `G`.

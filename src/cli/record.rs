@@ -365,7 +365,8 @@ pub(crate) fn append<G: CliGame + Protocol>(
     // The file is read, parsed and replayed once, here, and before any key is loaded: a file
     // that does not verify is said before a passphrase is asked for.
     let rejected = |e: ReplayError| with_tidied(invalid(path, &e).hint("nothing was written"));
-    let file = GameFile::parse(locked.bytes()).map_err(|e| rejected(e.into()))?;
+    let file =
+        GameFile::parse_with(locked.bytes(), super::cores()).map_err(|e| rejected(e.into()))?;
     let time = not_before_the_last(&file, time, &mut said);
     // The journal is held from here until the record is in it, so that no other command signs
     // at this place meanwhile. What the user signed here before vouches for what they checked

@@ -193,6 +193,15 @@ impl GameFile {
     /// # Errors
     /// A [`LogError`] naming the document and line at fault.
     pub fn parse(bytes: &[u8]) -> Result<GameFile, LogError> {
+        GameFile::parse_with(bytes, 1)
+    }
+
+    /// [`GameFile::parse`], a long file's documents read on up to `threads` threads; the result
+    /// is the same for any number.
+    ///
+    /// # Errors
+    /// A [`LogError`] naming the document and line at fault.
+    pub fn parse_with(bytes: &[u8], threads: usize) -> Result<GameFile, LogError> {
         let text =
             std::str::from_utf8(bytes).map_err(|e| not_utf8(bytes, e.valid_up_to(), 0, 0))?;
         if text.is_empty() {
@@ -216,8 +225,8 @@ impl GameFile {
         }
         let mut header = None;
         let mut records = Vec::with_capacity(spans.len() - 1);
-        for (i, span) in spans.iter().enumerate() {
-            match read_document(&text[span.bytes.clone()], i, span.line)? {
+        for document in read::read_documents(text, &spans, threads)? {
+            match document {
                 Document::Header(h) => header = Some(*h),
                 Document::Record(r) => records.push(r),
             }

@@ -227,6 +227,38 @@ pub(super) fn read_document(doc: &str, i: usize, first_line: usize) -> Result<Do
     }
 }
 
+/// Below this many documents, reading them on other threads costs more than it saves.
+const PARALLEL_FROM: usize = 256;
+
+/// Reads the documents `spans` cut `text` into, in order, on up to `threads` threads. Each
+/// thread reads a run of consecutive documents and stops at its first defect, and the runs are
+/// taken in order: the defect returned is the file's first, however the work was shared.
+pub(super) fn read_documents(
+    text: &str,
+    spans: &[Span],
+    threads: usize,
+) -> Result<Vec<Document>, LogError> {
+    let threads = if spans.len() < PARALLEL_FROM {
+        1
+    } else {
+        threads.max(1)
+    };
+    let per_thread = spans.len().div_ceil(threads);
+    let runs: Vec<std::ops::Range<usize>> = (0..threads)
+        .map(|t| (t * per_thread).min(spans.len())..((t + 1) * per_thread).min(spans.len()))
+        .collect();
+    let read_run = |run: &std::ops::Range<usize>| -> Result<Vec<Document>, LogError> {
+        run.clone()
+            .map(|i| read_document(&text[spans[i].bytes.clone()], i, spans[i].line))
+            .collect()
+    };
+    let mut documents = Vec::with_capacity(spans.len());
+    for run in crate::parallel::map_in_order(&runs, threads, read_run) {
+        documents.extend(run?);
+    }
+    Ok(documents)
+}
+
 /// [`read_document`] through the YAML parser, which explains what is wrong.
 pub(super) fn read_yaml(doc: &str, i: usize, first_line: usize) -> Result<Document, LogError> {
     let fail = |line: usize, kind: LogErrorKind| LogError {

@@ -458,3 +458,51 @@ fn a_file_is_taken_for_a_game_file_by_an_ascii_trace_whatever_bytes_surround_it(
     late.extend_from_slice(b"\ncorrespond\n");
     assert!(!may_be_a_game_file(&late));
 }
+
+/// A long file of well-formed records (their chain is the replayer's to check, not this
+/// module's): long enough to be read on several threads.
+fn long_file(records: u64) -> String {
+    let mut text = header_document(&header(), SIG);
+    for seq in 1..=records {
+        let record = Record {
+            seq,
+            prev: Digest::of(&seq.to_be_bytes()),
+            signer: if seq % 2 == 0 { "alice" } else { "bob" }.into(),
+            action: Action::Move("a2a3".into()),
+            time: Timestamp::parse("2026-01-01T00:01:00Z").expect("time"),
+            comment: None,
+        };
+        text += &(record_unsigned(&record) + &signature_line(SIG));
+    }
+    text
+}
+
+#[test]
+fn a_long_file_reads_the_same_and_fails_at_the_same_defect_on_any_number_of_threads() {
+    let text = long_file(600);
+    let alone = GameFile::parse(text.as_bytes()).expect("well-formed");
+    assert_eq!(alone.documents(), 601);
+    for threads in [0, 2, 3, 8] {
+        let shared = GameFile::parse_with(text.as_bytes(), threads).expect("well-formed");
+        assert_eq!(
+            format!("{shared:?}"),
+            format!("{alone:?}"),
+            "{threads} threads"
+        );
+    }
+    // A defect in each half (one per run on two threads), then only in the second: the first
+    // in the file is the one reported, however the documents were shared out.
+    let damage = |text: &str, seq: u64| {
+        text.replace(&format!("seq: {seq}\n"), &format!("seq: {seq}\nbogus: 1\n"))
+    };
+    let both = damage(&damage(&text, 120), 450);
+    let second = damage(&text, 450);
+    for (damaged, document) in [(both, 120), (second, 450)] {
+        let alone = GameFile::parse(damaged.as_bytes()).expect_err("damaged");
+        assert_eq!(alone.document, Some(document));
+        for threads in [2, 3, 8] {
+            let shared = GameFile::parse_with(damaged.as_bytes(), threads).expect_err("damaged");
+            assert_eq!(shared, alone, "{threads} threads");
+        }
+    }
+}

@@ -468,7 +468,7 @@ pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
 /// # Errors
 /// The first defect, naming its document and line.
 pub fn verify_with(bytes: &[u8], threads: usize) -> Result<Summary, ReplayError> {
-    let file = GameFile::parse(bytes)?;
+    let file = GameFile::parse_with(bytes, threads)?;
     let mut summary = AnyReplayer::start(&file)?
         .advance_with(&file, threads)?
         .summary();
