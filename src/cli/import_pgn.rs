@@ -446,7 +446,7 @@ impl Importer<'_> {
         log::create_new(&args.file, file.text().as_bytes())
             .map_err(|e| CliError::io(&args.file, &e))?;
         let summary = replay::Summary::of(&replay);
-        let mut said = vec![
+        let said = vec![
             format!(
                 "imported {} moves into {}: {}, {}",
                 self.pgn.moves.len(),
@@ -456,13 +456,7 @@ impl Importer<'_> {
             ),
             summary.result.unwrap_or(summary.status),
         ];
-        if let Some(tracked) = tracked {
-            let locked = args.wait.lock(&args.file)?;
-            let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
-            said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
-            super::record::report(out, &said, "the game file was written and committed")
-        } else {
-            super::record::report(out, &said, "the game file was written")
-        }
+        let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
+        super::commit::created(&args.file, &args.wait, tracked, &message, said, out)
     }
 }

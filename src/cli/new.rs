@@ -272,7 +272,7 @@ fn write_new<G: CliGame>(
             CliError::io(&args.file, &e)
         }
     })?;
-    let mut said = vec![
+    let said = vec![
         format!(
             "created {}: {}, {}",
             correspond::text::path(&args.file),
@@ -282,15 +282,8 @@ fn write_new<G: CliGame>(
         format!("game id: {}", replay.game_id),
         format!("now: {}", replay.last().phase.describe(&replay.seats)),
     ];
-    if let Some(tracked) = tracked {
-        // Committed under the file's lock, as every signing command commits.
-        let locked = args.wait.lock(&args.file)?;
-        let message = format!("{}, new game, {}", G::NAME, replay.matchup());
-        said.push(super::commit::commit(&tracked, &message, locked.bytes())?);
-        super::record::report(out, &said, "the game file was written and committed")
-    } else {
-        super::record::report(out, &said, "the game file was written")
-    }
+    let message = format!("{}, new game, {}", G::NAME, replay.matchup());
+    super::commit::created(&args.file, &args.wait, tracked, &message, said, out)
 }
 
 /// `NAME=VALUE`, a PGN tag whose name and value a header can hold.
