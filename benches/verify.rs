@@ -67,6 +67,7 @@ fn build(dir: &Path) -> Games {
         |_| {},
     );
     std::fs::write(&long, &text).expect("write");
+    let long_documents = documents(&text);
     let folder = dir.join("folder");
     std::fs::create_dir(&folder).expect("mkdir");
     for n in 0..GAMES {
@@ -79,7 +80,7 @@ fn build(dir: &Path) -> Games {
     Games {
         dir: dir.to_owned(),
         long,
-        long_documents: documents(&text),
+        long_documents,
         journals,
         next,
         mover,

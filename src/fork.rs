@@ -407,7 +407,8 @@ fn numbered_alike(one: &[u8], other: &[u8], document: usize) -> Result<(), Strin
     Ok(())
 }
 
-/// The common part with each rival appended; refused when the two sign the same bytes.
+/// The common part with each rival appended (their signatures not checked yet); refused when a
+/// rival is not a record that follows the common part, or the two sign the same bytes.
 fn rival_files(common: &GameFile, one: &[u8], other: &[u8]) -> Result<Vec<GameFile>, String> {
     let document = common.documents();
     let mut rivals = Vec::new();

@@ -75,11 +75,13 @@ struct Reader {
     depth: usize,
     /// The line an open comment `{` began on.
     comment_from: Option<usize>,
+    /// The open comment's text so far.
     comment: String,
 }
 
 impl Reader {
-    /// Reads line `line_no`: an escape (`%`), a tag pair, or movetext.
+    /// Reads line `line_no`: an escape (`%`), a tag pair, or movetext. Inside a comment or a
+    /// variation a line is movetext, whatever it starts with: a comment may quote a tag.
     fn line(&mut self, line_no: usize, line: &str) -> Result<(), PgnError> {
         if self.comment_from.is_none() && self.depth == 0 {
             if line.starts_with('%') {
@@ -92,6 +94,7 @@ impl Reader {
         self.movetext(line_no, line)
     }
 
+    /// Reads a tag pair: after movetext, it starts the next game.
     fn tag(&mut self, line_no: usize, line: &str) -> Result<(), PgnError> {
         if self.in_moves {
             if let Some(game) = self.current.take() {
@@ -130,34 +133,34 @@ impl Reader {
             }
             match c {
                 '{' => {
-                    self.token(&mut token, line_no);
+                    self.flush(&mut token, line_no);
                     self.comment_from = Some(line_no);
                 }
                 ';' => break,
                 '(' => {
-                    self.token(&mut token, line_no);
+                    self.flush(&mut token, line_no);
                     self.depth += 1;
                 }
                 ')' => {
-                    self.token(&mut token, line_no);
+                    self.flush(&mut token, line_no);
                     self.depth = self.depth.checked_sub(1).ok_or_else(|| PgnError {
                         line: line_no,
                         message: "`)` closes no variation".into(),
                     })?;
                 }
                 _ if self.depth > 0 => {}
-                c if c.is_whitespace() => self.token(&mut token, line_no),
+                c if c.is_whitespace() => self.flush(&mut token, line_no),
                 '.' if token.chars().all(|c| c.is_ascii_digit()) => token.clear(),
                 _ => token.push(c),
             }
         }
-        self.token(&mut token, line_no);
+        self.flush(&mut token, line_no);
         Ok(())
     }
 
     /// Takes the token read so far (if any) into the current game: a result, a move (its number
     /// dropped), or a numeric annotation glyph (`$1`, dropped).
-    fn token(&mut self, token: &mut String, line_no: usize) {
+    fn flush(&mut self, token: &mut String, line_no: usize) {
         if token.is_empty() {
             return;
         }
@@ -246,7 +249,6 @@ fn tag(line: &str) -> Option<(String, String)> {
     Some((name.to_owned(), value))
 }
 
-/// Writes one game: the tags (quoted and escaped), then the moves numbered, with optional
 /// A comment as tokens, one per word, so that a long comment wraps like the moves (a comment
 /// runs to its `}` over lines, and PGN lines stay under 80 characters).
 fn comment_tokens(comment: &str, tokens: &mut Vec<String>) {
@@ -258,6 +260,7 @@ fn comment_tokens(comment: &str, tokens: &mut Vec<String>) {
     }
 }
 
+/// Writes one game: the tags (quoted and escaped), then the moves numbered, with optional
 /// comments after moves, an optional last comment (why the result is what it is), then the
 /// result; lines wrap before 80 characters, except inside a comment longer than a line.
 #[must_use]

@@ -463,7 +463,8 @@ impl RawRecord {
         Ok(kind)
     }
 
-    /// What a record of kind `kind` does, from the fields it carries (taken from the record).
+    /// What a record of kind `kind` does, from the fields it carries: they are taken, left
+    /// `None`, and not read again.
     fn take_action(&mut self, kind: Kind) -> Result<Action, String> {
         let need = |field: &str, value: Option<String>| {
             value.ok_or_else(|| format!("a record of kind `{kind}` needs a `{field}` field"))

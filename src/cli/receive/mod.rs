@@ -150,7 +150,8 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
 /// were left out.
 ///
 /// # Errors
-/// The file is another game, or (with `--new`) no block is of this one.
+/// The file cannot be read, is not a game file, or is another game; or (with `--new`) no block
+/// is of this one.
 fn only_game(args: &Args, id: &str, found: &mut Vec<Found>) -> Result<usize, CliError> {
     let path = &args.file;
     if !args.new {
@@ -179,8 +180,9 @@ fn only_game(args: &Args, id: &str, found: &mut Vec<Found>) -> Result<usize, Cli
     Ok(other_games)
 }
 
-/// What was written verifies; a forgery or a fork passed over in a mailbox still needs the
-/// player's attention.
+/// Whether `receive` exits as refused although what it wrote verifies: a forgery, a fork, a
+/// block meant for elsewhere or an undecided record passed over still needs the player's
+/// attention.
 fn alarming(received: &Received) -> bool {
     received.passed_over.iter().any(|p| {
         matches!(
