@@ -3,7 +3,6 @@
 //! an interrupted command wrote but did not commit.
 
 use super::CliError;
-use crate::cli::Out;
 use correspond::git::{GitError, Tracked};
 use correspond::log::GameFile;
 use std::path::Path;
@@ -141,24 +140,4 @@ fn first_commit(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>, CliEr
         file.header().game
     );
     commit(tracked, &message, bytes).map(Some)
-}
-
-/// Commits a game file a command has just created (when `tracked`, under the file's lock, as
-/// every signing command commits, with `message`), then prints what it has to say (`said`).
-pub(crate) fn created(
-    file: &Path,
-    wait: &super::record::WaitArgs,
-    tracked: Option<Tracked>,
-    message: &str,
-    mut said: Vec<String>,
-    out: &mut Out<'_>,
-) -> Result<(), CliError> {
-    match tracked {
-        Some(tracked) => {
-            let locked = wait.lock(file)?;
-            said.push(commit(&tracked, message, locked.bytes())?);
-            super::record::report(out, &said, "the game file was written and committed")
-        }
-        None => super::record::report(out, &said, "the game file was written"),
-    }
 }

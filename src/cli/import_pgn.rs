@@ -457,6 +457,6 @@ impl Importer<'_> {
             summary.result.unwrap_or(summary.status),
         ];
         let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
-        super::commit::created(&args.file, &args.wait, tracked, &message, said, out)
+        super::new::commit_created(&args.file, &args.wait, tracked, &message, said, out)
     }
 }

@@ -283,7 +283,27 @@ fn write_new<G: CliGame>(
         format!("now: {}", replay.last().phase.describe(&replay.seats)),
     ];
     let message = format!("{}, new game, {}", G::NAME, replay.matchup());
-    super::commit::created(&args.file, &args.wait, tracked, &message, said, out)
+    commit_created(&args.file, &args.wait, tracked, &message, said, out)
+}
+
+/// Commits a game file a command has just created (when `tracked`, under the file's lock, as
+/// every signing command commits, with `message`), then prints what it has to say (`said`).
+pub(crate) fn commit_created(
+    file: &Path,
+    wait: &super::record::WaitArgs,
+    tracked: Option<Tracked>,
+    message: &str,
+    mut said: Vec<String>,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    match tracked {
+        Some(tracked) => {
+            let locked = wait.lock(file)?;
+            said.push(super::commit::commit(&tracked, message, locked.bytes())?);
+            super::record::report(out, &said, "the game file was written and committed")
+        }
+        None => super::record::report(out, &said, "the game file was written"),
+    }
 }
 
 /// `NAME=VALUE`, a PGN tag whose name and value a header can hold.
