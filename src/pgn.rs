@@ -61,7 +61,7 @@ pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     for (i, raw) in text.lines().enumerate() {
         reader.line(i + 1, raw.trim_end_matches('\r'))?;
     }
-    reader.finish(text.lines().count())
+    reader.finish()
 }
 
 /// A PGN text read line by line: the games so far, and where the reading stands.
@@ -73,6 +73,8 @@ struct Reader {
     in_moves: bool,
     /// How many variations `(` are open.
     depth: usize,
+    /// The lines read so far.
+    lines: usize,
     /// The line an open comment `{` began on.
     comment_from: Option<usize>,
     /// The open comment's text so far.
@@ -83,6 +85,7 @@ impl Reader {
     /// Reads line `line_no`: an escape (`%`), a tag pair, or movetext. Inside a comment or a
     /// variation a line is movetext, whatever it starts with: a comment may quote a tag.
     fn line(&mut self, line_no: usize, line: &str) -> Result<(), PgnError> {
+        self.lines = line_no;
         if self.comment_from.is_none() && self.depth == 0 {
             if line.starts_with('%') {
                 return Ok(());
@@ -185,8 +188,8 @@ impl Reader {
         }
     }
 
-    /// The games read, once the text has ended (`lines` long).
-    fn finish(mut self, lines: usize) -> Result<Vec<PgnGame>, PgnError> {
+    /// The games read, once the text has ended.
+    fn finish(mut self) -> Result<Vec<PgnGame>, PgnError> {
         if let Some(line) = self.comment_from {
             return Err(PgnError {
                 line,
@@ -195,7 +198,7 @@ impl Reader {
         }
         if self.depth > 0 {
             return Err(PgnError {
-                line: lines,
+                line: self.lines,
                 message: "a variation `(` is never closed".into(),
             });
         }

@@ -243,13 +243,17 @@ pub(super) fn read_documents(
     } else {
         threads.max(1)
     };
-    let per_thread = spans.len().div_ceil(threads);
-    let runs: Vec<std::ops::Range<usize>> = (0..threads)
-        .map(|t| (t * per_thread).min(spans.len())..((t + 1) * per_thread).min(spans.len()))
+    let per_thread = spans.len().div_ceil(threads).max(1);
+    // Each run with the index of its first document.
+    let runs: Vec<(usize, &[Span])> = spans
+        .chunks(per_thread)
+        .enumerate()
+        .map(|(k, run)| (k * per_thread, run))
         .collect();
-    let read_run = |run: &std::ops::Range<usize>| -> Result<Vec<Document>, LogError> {
-        run.clone()
-            .map(|i| read_document(&text[spans[i].bytes.clone()], i, spans[i].line))
+    let read_run = |&(first, run): &(usize, &[Span])| -> Result<Vec<Document>, LogError> {
+        (first..)
+            .zip(run)
+            .map(|(i, span)| read_document(&text[span.bytes.clone()], i, span.line))
             .collect()
     };
     let mut documents = Vec::with_capacity(spans.len());
