@@ -50,18 +50,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
 
 fn mail<G: CliGame>(args: &Args, bytes: &[u8], out: &mut Out<'_>) -> Result<(), CliError> {
     let path = &args.file;
-    let from = match &args.from {
-        Some(from) => address(from, "--from")?,
-        None => match git_email(path) {
-            Some(email) => address(&email, "git's user.email")?,
-            None => {
-                return Err(CliError::usage("no sender address").hint(
-                    "pass --from ADDRESS, or set one with `git config --global user.email \
-                     ADDRESS`",
-                ));
-            }
-        },
-    };
+    let from = sender(args)?;
     let to = args
         .to
         .iter()
@@ -69,36 +58,8 @@ fn mail<G: CliGame>(args: &Args, bytes: &[u8], out: &mut Out<'_>) -> Result<(), 
         .collect::<Result<Vec<_>, _>>()?;
     let (file, replay) = record::verified::<G>(path, bytes)?;
     let last = file.documents() - 1;
-    let since = match args.since {
-        Some(n) if n > last => {
-            return Err(CliError::usage(format!(
-                "--since {n}: {} has records 0 to {last}",
-                correspond::text::path(path)
-            )));
-        }
-        Some(n) => n,
-        None => {
-            let sender = replay.last().signer;
-            replay
-                .steps
-                .iter()
-                .rposition(|s| s.signer != sender)
-                .map_or(0, |i| i + 1)
-        }
-    };
-    // The name the other player is told to receive into: this file's, when it is a plain one
-    // (the message must not carry text a terminal would obey, nor words a shell would split),
-    // in ASCII and short enough for a line of the 7-bit body.
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| {
-            !n.starts_with('-')
-                && n.len() <= MAX_NAME
-                && n.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-        })
-        .unwrap_or_else(|| "GAME.yaml".to_owned());
+    let since = first_carried(args, &replay, last)?;
+    let name = receiving_name(path);
     // Addresses only: which player runs `mail` is not known for sure, so no names are put to
     // them.
     let mailbox = |address| Mailbox {
@@ -138,6 +99,58 @@ fn mail<G: CliGame>(args: &Args, bytes: &[u8], out: &mut Out<'_>) -> Result<(), 
     let message = mail::compose(&envelope, &body(&file, &plain, since, &name, &said)?);
     out.write_all(&message)?;
     Ok(())
+}
+
+/// The sender's address: `--from`, else git's `user.email`.
+fn sender(args: &Args) -> Result<String, CliError> {
+    match &args.from {
+        Some(from) => address(from, "--from"),
+        None => match git_email(&args.file) {
+            Some(email) => address(&email, "git's user.email"),
+            None => Err(CliError::usage("no sender address").hint(
+                "pass --from ADDRESS, or set one with `git config --global user.email ADDRESS`",
+            )),
+        },
+    }
+}
+
+/// The first record the message carries: `--since`, else the first of the run of records the
+/// last record's signer signed at the end of the file (what they have not sent yet).
+fn first_carried<G: CliGame>(
+    args: &Args,
+    replay: &Replay<G>,
+    last: usize,
+) -> Result<usize, CliError> {
+    match args.since {
+        Some(n) if n > last => Err(CliError::usage(format!(
+            "--since {n}: {} has records 0 to {last}",
+            correspond::text::path(&args.file)
+        ))),
+        Some(n) => Ok(n),
+        None => {
+            let sender = replay.last().signer;
+            Ok(replay
+                .steps
+                .iter()
+                .rposition(|s| s.signer != sender)
+                .map_or(0, |i| i + 1))
+        }
+    }
+}
+
+/// The name the other player is told to receive into: this file's, when it is a plain one
+/// (the message must not carry text a terminal would obey, nor words a shell would split),
+/// in ASCII and short enough for a line of the 7-bit body.
+fn receiving_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| {
+            !n.starts_with('-')
+                && n.len() <= MAX_NAME
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        })
+        .unwrap_or_else(|| "GAME.yaml".to_owned())
 }
 
 /// The subject of every message of a game, the same from the challenge to the end: Gmail and

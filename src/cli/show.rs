@@ -8,7 +8,7 @@ use super::record;
 use super::render::{Charset, View};
 use super::show_json;
 use crate::cli::Out;
-use correspond::replay::{Event, Player};
+use correspond::replay::{Event, Player, Replay};
 use correspond::rules::Line;
 use std::path::Path;
 
@@ -199,41 +199,12 @@ fn show_file<G: CliGame>(
     let last = replay.steps.len() - 1;
     let at = args.at.unwrap_or(last);
     let Some(step) = replay.steps.get(at) else {
-        return Err(CliError::rejected(format!(
-            "{} has records 0 to {last}; there is no record {at}",
-            correspond::text::path(path)
-        ))
-        .hint(format!(
-            "`correspond log {}` lists the records",
-            correspond::text::path(path)
-        )));
+        return Err(no_record(path, at, last));
     };
-    let mut heading = vec![
-        format!(
-            "{}: {}, record {at} of {last}",
-            correspond::text::path(path),
-            replay.matchup()
-        ),
-        step.phase.describe(&replay.seats),
-    ];
     let comment = at
         .checked_sub(1)
         .and_then(|n| file.records()[n].comment.clone());
-    if let Some(comment) = &comment {
-        heading.push(format!(
-            "{} says \"{}\"",
-            replay.signed_by(step.signer),
-            correspond::text::escape(comment)
-        ));
-    }
-    // The clocks are those after the last record.
-    if let Some(clocks) = replay.clocks.as_ref().filter(|_| at == last) {
-        let names = replay.seats.each_ref().map(ToString::to_string);
-        heading.push(format!(
-            "clocks: {}",
-            super::clocks::summary(clocks, &names)
-        ));
-    }
+    let mut heading = heading(path, &replay, at, comment.as_deref());
     let moves = replay.steps[..=at]
         .iter()
         .flat_map(|s| &s.events)
@@ -283,6 +254,54 @@ fn show_file<G: CliGame>(
         args.output(),
         out,
     )
+}
+
+/// `--at` past the file's last record.
+fn no_record(path: &Path, at: usize, last: usize) -> CliError {
+    CliError::rejected(format!(
+        "{} has records 0 to {last}; there is no record {at}",
+        correspond::text::path(path)
+    ))
+    .hint(format!(
+        "`correspond log {}` lists the records",
+        correspond::text::path(path)
+    ))
+}
+
+/// The lines above the board: the file, who plays whom and the record shown; what the game
+/// waits for; what the record's signer said with it; and, at the last record, the clocks.
+fn heading<G: CliGame>(
+    path: &Path,
+    replay: &Replay<G>,
+    at: usize,
+    comment: Option<&str>,
+) -> Vec<String> {
+    let last = replay.steps.len() - 1;
+    let step = &replay.steps[at];
+    let mut heading = vec![
+        format!(
+            "{}: {}, record {at} of {last}",
+            correspond::text::path(path),
+            replay.matchup()
+        ),
+        step.phase.describe(&replay.seats),
+    ];
+    if let Some(comment) = comment {
+        heading.push(format!(
+            "{} says \"{}\"",
+            replay.signed_by(step.signer),
+            correspond::text::escape(comment)
+        ));
+    }
+    // The clocks are those after the last record.
+    if let Some(clocks) = replay.clocks.as_ref().filter(|_| at == last) {
+        let names = replay.seats.each_ref().map(ToString::to_string);
+        heading.push(format!(
+            "clocks: {}",
+            super::clocks::summary(clocks, &names)
+        ));
+    }
+    heading
 }
 
 /// The side of the player whose key is the user's, when exactly one seat is theirs and the

@@ -187,39 +187,9 @@ fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
          <th>records</th><th>last record</th></tr>\n",
     );
     for (i, entry) in entries.iter().enumerate() {
-        let file = esc(&entry.file.to_string_lossy());
-        let link = format!("<a href=\"{}\">{file}</a>", entry.page);
         // A copy that forks is marked here and explained under the list.
-        let row = if forks.iter().any(|f| f.a == i || f.b == i) {
-            "<tr class=\"forked\">"
-        } else {
-            "<tr>"
-        };
-        let _ = match &entry.checked {
-            Checked::Valid(s) => writeln!(
-                out,
-                "{row}<td>{link}</td><td>{}: {} ({}) v {} ({})</td><td>{}</td><td>{}</td>\
-                 <td>{}</td></tr>",
-                esc(&s.game),
-                esc(&s.players[0].0),
-                esc(&s.players[0].1),
-                esc(&s.players[1].0),
-                esc(&s.players[1].1),
-                esc(s.result.as_deref().unwrap_or(&s.status)),
-                s.records,
-                s.last_time.as_ref().map_or("", |t| t.as_str())
-            ),
-            Checked::Invalid(e) => writeln!(
-                out,
-                "<tr class=\"invalid\"><td>{link}</td><td colspan=\"4\">INVALID: {}</td></tr>",
-                esc(&e.to_string())
-            ),
-            Checked::Unreadable(e) => writeln!(
-                out,
-                "<tr class=\"invalid\"><td>{file}</td><td colspan=\"4\">unreadable: {}</td></tr>",
-                esc(e)
-            ),
-        };
+        let forked = forks.iter().any(|f| f.a == i || f.b == i);
+        game_row(&mut out, entry, forked);
     }
     out.push_str("</table>\n");
     // A game whose copies fork is in dispute: named, and left out of the standings.
@@ -227,6 +197,51 @@ fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
         let words = super::copies::words(f, &entries[f.a].file, &entries[f.b].file);
         let _ = writeln!(out, "<p class=\"fork\">{}</p>", esc(&words));
     }
+    standings_tables(&mut out, entries, forks);
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// The index's row for one file: a link to its page and where its game stands, or why it
+/// does not verify.
+fn game_row(out: &mut String, entry: &Entry, forked: bool) {
+    let file = esc(&entry.file.to_string_lossy());
+    let link = format!("<a href=\"{}\">{file}</a>", entry.page);
+    let row = if forked {
+        "<tr class=\"forked\">"
+    } else {
+        "<tr>"
+    };
+    let _ = match &entry.checked {
+        Checked::Valid(s) => writeln!(
+            out,
+            "{row}<td>{link}</td><td>{}: {} ({}) v {} ({})</td><td>{}</td><td>{}</td>\
+             <td>{}</td></tr>",
+            esc(&s.game),
+            esc(&s.players[0].0),
+            esc(&s.players[0].1),
+            esc(&s.players[1].0),
+            esc(&s.players[1].1),
+            esc(s.result.as_deref().unwrap_or(&s.status)),
+            s.records,
+            s.last_time.as_ref().map_or("", |t| t.as_str())
+        ),
+        Checked::Invalid(e) => writeln!(
+            out,
+            "<tr class=\"invalid\"><td>{link}</td><td colspan=\"4\">INVALID: {}</td></tr>",
+            esc(&e.to_string())
+        ),
+        Checked::Unreadable(e) => writeln!(
+            out,
+            "<tr class=\"invalid\"><td>{file}</td><td colspan=\"4\">unreadable: {}</td></tr>",
+            esc(e)
+        ),
+    };
+}
+
+/// The standings of the games that count (valid, and not in dispute), one table per game,
+/// and the players whose copies end differently.
+fn standings_tables(out: &mut String, entries: &[Entry], forks: &[super::copies::Forked]) {
     let valid = super::verify::counted(entries.iter().map(|e| &e.checked), forks);
     let table = standings(valid.iter().copied());
     for game in &table.tables {
@@ -262,6 +277,4 @@ fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
             esc(&table.disputed.join(", "))
         );
     }
-    out.push_str("</body>\n</html>\n");
-    out
 }

@@ -2,7 +2,7 @@
 
 use super::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
 use anstyle::Style;
-use correspond::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
+use correspond::rules::campaign::{Campaign, FILES, Move, Piece, RANKS, Role, Side, Square, Wing};
 use correspond::rules::{Game, Line};
 use std::io::{self, Write};
 
@@ -66,10 +66,6 @@ impl Render for Campaign {
         let pos = line.current();
         let last = line.moves().last();
         let checked = pos.is_check().then(|| pos.candidate(pos.side_to_move()));
-        let files: String = view
-            .order(FILES, false)
-            .map(|f| format!(" {}", char::from(b'a' + f)))
-            .collect();
         writeln!(
             out,
             "{BOLD}Campaign{BOLD:#}, move {}, {}",
@@ -77,36 +73,7 @@ impl Render for Campaign {
             view.turn(pos.outcome().is_some(), pos.side_to_move())
         )?;
         writeln!(out)?;
-        writeln!(out, "  {files}")?;
-        for rank in view.order(RANKS, true) {
-            write!(out, " {}", rank + 1)?;
-            for file in view.order(FILES, false) {
-                let sq = Square::new(file, rank).expect("on the board");
-                let piece = pos.piece_at(sq);
-                let style = if Some(sq) == checked {
-                    CHECK
-                } else if last.is_some_and(|m| m.to == sq) {
-                    LAST
-                } else if piece.is_none() {
-                    DIM
-                } else {
-                    Style::new()
-                };
-                write!(out, " {style}{}{style:#}", glyph(piece, charset))?;
-            }
-            write!(out, " {}", rank + 1)?;
-            let note = match rank {
-                r if r == RANKS - 1 => Some(side_note(pos, Side::Tails, view)),
-                0 => Some(side_note(pos, Side::Heads, view)),
-                _ => None,
-            };
-            match note {
-                Some(note) => writeln!(out, "   {note}")?,
-                None => writeln!(out)?,
-            }
-        }
-        writeln!(out, "  {files}")?;
-        writeln!(out)?;
+        grid(pos, last, checked, view, out)?;
         if let Some(mv) = last {
             writeln!(out, "last move: {mv}")?;
         }
@@ -147,4 +114,51 @@ impl Render for Campaign {
         };
         writeln!(out, "{DIM}{legend}{DIM:#}")
     }
+}
+
+/// The squares, rank by rank, between file letters, with each side's note beside its home
+/// rank: the candidate in check and the last move's square marked.
+fn grid(
+    pos: &Campaign,
+    last: Option<&Move>,
+    checked: Option<Square>,
+    view: View,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let charset = view.charset;
+    let files: String = view
+        .order(FILES, false)
+        .map(|f| format!(" {}", char::from(b'a' + f)))
+        .collect();
+    writeln!(out, "  {files}")?;
+    for rank in view.order(RANKS, true) {
+        write!(out, " {}", rank + 1)?;
+        for file in view.order(FILES, false) {
+            let sq = Square::new(file, rank).expect("on the board");
+            let piece = pos.piece_at(sq);
+            let style = if Some(sq) == checked {
+                CHECK
+            } else if last.is_some_and(|m| m.to == sq) {
+                LAST
+            } else if piece.is_none() {
+                DIM
+            } else {
+                Style::new()
+            };
+            write!(out, " {style}{}{style:#}", glyph(piece, charset))?;
+        }
+        write!(out, " {}", rank + 1)?;
+        let note = match rank {
+            r if r == RANKS - 1 => Some(side_note(pos, Side::Tails, view)),
+            0 => Some(side_note(pos, Side::Heads, view)),
+            _ => None,
+        };
+        match note {
+            Some(note) => writeln!(out, "   {note}")?,
+            None => writeln!(out)?,
+        }
+    }
+    writeln!(out, "  {files}")?;
+    writeln!(out)?;
+    Ok(())
 }

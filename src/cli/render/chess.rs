@@ -4,7 +4,7 @@
 use super::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
 use anstyle::Style;
 use correspond::rules::chess::{
-    Chess, Color, Insurrection, Piece, Position, Role, Square, Variant, coup_name,
+    Chess, Color, Insurrection, Move, Piece, Position, Role, Square, Variant, coup_name,
 };
 use correspond::rules::{Game, Line};
 use std::io::{self, Write};
@@ -36,7 +36,6 @@ fn draw<
     view: View,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let charset = view.charset;
     let pos = inner(line.current());
     let last = line.moves().last();
     let insurrection = pos.variant() != Variant::Chess;
@@ -48,36 +47,7 @@ fn draw<
     let turn = view.turn(line.outcome().is_some(), pos.turn());
     writeln!(out, "{BOLD}{title}{BOLD:#}, {turn}")?;
     writeln!(out)?;
-    let files: String = view
-        .order(8, false)
-        .map(|f| format!(" {}", char::from(b'a' + f)))
-        .collect();
-    writeln!(out, "   {files}")?;
-    for rank in view.order(8, true) {
-        write!(out, " {} ", rank + 1)?;
-        for file in view.order(8, false) {
-            let sq = Square::new(file, rank).expect("on the board");
-            let piece = pos.piece_at(sq);
-            let governing =
-                piece.is_some_and(|p| insurrection && pos.government(p.color) == p.role);
-            let style =
-                if piece.is_some_and(|p| p.color == pos.turn()) && governing && pos.is_check() {
-                    CHECK
-                } else if last.is_some_and(|m| m.to == sq) {
-                    LAST
-                } else if governing {
-                    BOLD.underline()
-                } else if piece.is_none() {
-                    DIM
-                } else {
-                    Style::new()
-                };
-            write!(out, " {style}{}{style:#}", glyph(piece, charset))?;
-        }
-        writeln!(out, "  {}", rank + 1)?;
-    }
-    writeln!(out, "   {files}")?;
-    writeln!(out)?;
+    grid(pos, last, view, out)?;
     if insurrection {
         for color in [Color::White, Color::Black] {
             let role = pos.government(color);
@@ -123,6 +93,44 @@ fn draw<
         writeln!(out, "claimable by {}: {claim}", pos.turn())?;
     }
     writeln!(out, "position: {pos}")?;
+    Ok(())
+}
+
+/// The squares, rank by rank, between file letters: the governing pieces of Insurrection
+/// underlined, the last move's square and a government in check marked.
+fn grid(pos: &Position, last: Option<&Move>, view: View, out: &mut dyn Write) -> io::Result<()> {
+    let insurrection = pos.variant() != Variant::Chess;
+    let charset = view.charset;
+    let files: String = view
+        .order(8, false)
+        .map(|f| format!(" {}", char::from(b'a' + f)))
+        .collect();
+    writeln!(out, "   {files}")?;
+    for rank in view.order(8, true) {
+        write!(out, " {} ", rank + 1)?;
+        for file in view.order(8, false) {
+            let sq = Square::new(file, rank).expect("on the board");
+            let piece = pos.piece_at(sq);
+            let governing =
+                piece.is_some_and(|p| insurrection && pos.government(p.color) == p.role);
+            let style =
+                if piece.is_some_and(|p| p.color == pos.turn()) && governing && pos.is_check() {
+                    CHECK
+                } else if last.is_some_and(|m| m.to == sq) {
+                    LAST
+                } else if governing {
+                    BOLD.underline()
+                } else if piece.is_none() {
+                    DIM
+                } else {
+                    Style::new()
+                };
+            write!(out, " {style}{}{style:#}", glyph(piece, charset))?;
+        }
+        writeln!(out, "  {}", rank + 1)?;
+    }
+    writeln!(out, "   {files}")?;
+    writeln!(out)?;
     Ok(())
 }
 
