@@ -142,23 +142,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     };
     let (fa, fb) = (parse(Copy::A, a)?, parse(Copy::B, b)?);
     let Some(first) = a.iter().zip(b).position(|(x, y)| x != y) else {
-        return Ok(match a.len().cmp(&b.len()) {
-            std::cmp::Ordering::Equal => Relation::Same,
-            std::cmp::Ordering::Less => {
-                verify(Copy::B, &fb)?;
-                Relation::Extends {
-                    longer: Copy::B,
-                    added: fa.documents()..fb.documents(),
-                }
-            }
-            std::cmp::Ordering::Greater => {
-                verify(Copy::A, &fa)?;
-                Relation::Extends {
-                    longer: Copy::A,
-                    added: fb.documents()..fa.documents(),
-                }
-            }
-        });
+        return one_extends([&fa, &fb]);
     };
     // The preamble comes from the header: a difference there is a difference of headers.
     let document = (0..fa.documents())
@@ -170,28 +154,13 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     let common = &a[..fa.span(document).start];
     let base = parse(Copy::A, common)?;
     let awaited = replayed(Copy::A, &base)?.awaited();
-    let mut signers = [Signatory::Player(Seat::Creator); 2];
-    let mut lines = [0; 2];
-    let mut records = [
-        (String::new(), Action::Resign),
-        (String::new(), Action::Resign),
+    let conflicting = [
+        conflicting(&base, (Copy::A, &fa), document)?,
+        conflicting(&base, (Copy::B, &fb), document)?,
     ];
-    for (i, (which, file)) in [(Copy::A, &fa), (Copy::B, &fb)].into_iter().enumerate() {
-        let mut own = base.clone();
-        let upto = &file.text().as_bytes()[..file.span(document).end];
-        own.extend(upto).map_err(|e| CompareError::Invalid {
-            which,
-            error: e.to_string(),
-        })?;
-        signers[i] =
-            check_record(&own, document).map_err(|e: ReplayError| CompareError::Invalid {
-                which,
-                error: e.to_string(),
-            })?;
-        let record = &own.records()[document - 1];
-        records[i] = (record.signer.clone(), record.action.clone());
-        lines[i] = own.line(document);
-    }
+    let signers = conflicting.each_ref().map(|c| c.0);
+    let lines = conflicting.each_ref().map(|c| c.2);
+    let records = conflicting.map(|c| c.1);
     let defects = [&fa, &fb].map(|file| {
         AnyReplayer::start(file)
             .and_then(|r| r.advance(file))
@@ -225,6 +194,49 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
         stands,
         seen,
     })))
+}
+
+/// Two copies alike as far as the shorter goes: the same, or the longer extending the
+/// shorter, when the longer verifies.
+fn one_extends([fa, fb]: [&GameFile; 2]) -> Result<Relation, CompareError> {
+    let (a, b) = (fa.text().len(), fb.text().len());
+    Ok(match a.cmp(&b) {
+        std::cmp::Ordering::Equal => Relation::Same,
+        std::cmp::Ordering::Less => {
+            verify(Copy::B, fb)?;
+            Relation::Extends {
+                longer: Copy::B,
+                added: fa.documents()..fb.documents(),
+            }
+        }
+        std::cmp::Ordering::Greater => {
+            verify(Copy::A, fa)?;
+            Relation::Extends {
+                longer: Copy::A,
+                added: fb.documents()..fa.documents(),
+            }
+        }
+    })
+}
+
+/// A copy's record at the fork, checked on the common part `base` alone: its signer, what it
+/// says (the name it gives and its action), and its line.
+fn conflicting(
+    base: &GameFile,
+    (which, file): (Copy, &GameFile),
+    document: usize,
+) -> Result<(Signatory, (String, Action), usize), CompareError> {
+    let invalid = |error: String| CompareError::Invalid { which, error };
+    let mut own = base.clone();
+    let upto = &file.text().as_bytes()[..file.span(document).end];
+    own.extend(upto).map_err(|e| invalid(e.to_string()))?;
+    let signer = check_record(&own, document).map_err(|e: ReplayError| invalid(e.to_string()))?;
+    let record = &own.records()[document - 1];
+    Ok((
+        signer,
+        (record.signer.clone(), record.action.clone()),
+        own.line(document),
+    ))
 }
 
 /// The record that shows two records at a fork, by different players, did not simply cross,

@@ -33,6 +33,43 @@ pub struct Line {
     pub in_progress: u32,
 }
 
+impl Line {
+    /// A line with nothing counted yet.
+    fn new(fingerprint: &str) -> Line {
+        Line {
+            fingerprint: fingerprint.to_owned(),
+            names: Vec::new(),
+            played: 0,
+            won: 0,
+            drawn: 0,
+            lost: 0,
+            half_points: 0,
+            points: 0.0,
+            in_progress: 0,
+        }
+    }
+
+    /// Counts one game the player sat in at `seat`, as it stands (`phase`).
+    fn count(&mut self, phase: &Phase, seat: usize) {
+        let Phase::Over(verdict) = phase else {
+            self.in_progress += 1;
+            return;
+        };
+        self.played += 1;
+        match verdict.winner.map(|w| w.index() == seat) {
+            Some(true) => {
+                self.won += 1;
+                self.half_points += 2;
+            }
+            Some(false) => self.lost += 1,
+            None => {
+                self.drawn += 1;
+                self.half_points += 1;
+            }
+        }
+    }
+}
+
 /// The table of one game (`campaign`, `chess`, ...).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Table {
@@ -77,39 +114,11 @@ pub fn standings<'a>(games: impl IntoIterator<Item = &'a Summary>) -> Standings 
         *per_game.entry(game.game.clone()).or_default() += 1;
         for (seat, fingerprint) in game.fingerprints.iter().enumerate() {
             let key = (game.game.clone(), fingerprint.clone());
-            let (names, line) = lines.entry(key).or_insert_with(|| {
-                (
-                    BTreeSet::new(),
-                    Line {
-                        fingerprint: fingerprint.clone(),
-                        names: Vec::new(),
-                        played: 0,
-                        won: 0,
-                        drawn: 0,
-                        lost: 0,
-                        half_points: 0,
-                        points: 0.0,
-                        in_progress: 0,
-                    },
-                )
-            });
+            let (names, line) = lines
+                .entry(key)
+                .or_insert_with(|| (BTreeSet::new(), Line::new(fingerprint)));
             names.insert(game.players[seat].0.clone());
-            let Phase::Over(verdict) = &game.phase else {
-                line.in_progress += 1;
-                continue;
-            };
-            line.played += 1;
-            match verdict.winner.map(|w| w.index() == seat) {
-                Some(true) => {
-                    line.won += 1;
-                    line.half_points += 2;
-                }
-                Some(false) => line.lost += 1,
-                None => {
-                    line.drawn += 1;
-                    line.half_points += 1;
-                }
-            }
+            line.count(&game.phase, seat);
         }
     }
     let mut tables: BTreeMap<String, Vec<Line>> = BTreeMap::new();

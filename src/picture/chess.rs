@@ -45,25 +45,7 @@ fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
         Variant::Insurrection => "Insurrection",
         Variant::Assassination => "Insurrection (Assassination)",
     };
-    let mut captions = vec![options.first_line(match line.outcome() {
-        Some(outcome) => format!("game over: {outcome}"),
-        None if pos.is_check() => format!("{} to move, in check", pos.turn()),
-        None => format!("{} to move", pos.turn()),
-    })];
-    if let (Some(mv), [.., before, _]) = (line.moves().last(), line.positions()) {
-        captions.push(format!("last move: {}", inner(before).san(*mv)));
-    }
-    if insurrection {
-        for color in [Color::White, Color::Black] {
-            let role = pos.government(color);
-            captions.push(format!(
-                "{color}'s government: {}s ({})",
-                role.name(),
-                coup_name(role)
-            ));
-        }
-    }
-    captions.extend(options.captions.iter().cloned());
+    let captions = captions(line, &inner, options);
     let mut canvas = Canvas::new(
         &format!(
             "{title}, {}",
@@ -75,19 +57,7 @@ fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
         &captions,
         &pos.to_string(),
     );
-    let mut used: Vec<Piece> = Square::all().filter_map(|sq| pos.piece_at(sq)).collect();
-    used.sort_by_key(|p| {
-        (
-            p.color != Color::White,
-            Role::ALL.iter().position(|r| *r == p.role),
-        )
-    });
-    used.dedup();
-    let defs: Vec<String> = used
-        .iter()
-        .map(|p| pieces::definition(&id(*p), shape(p.role), p.color == Color::White))
-        .collect();
-    canvas.raw(&pieces::defs(&defs));
+    canvas.raw(&pieces::defs(&definitions(pos)));
     let marked: Vec<(u8, u8)> = line
         .moves()
         .last()
@@ -115,6 +85,52 @@ fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
     }
     canvas.coordinates();
     canvas.finish(&captions)
+}
+
+/// The lines under the board: where the game stands, the last move in SAN, Insurrection's
+/// governments, then the options' own.
+fn captions<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
+    line: &Line<G>,
+    inner: &impl Fn(&G) -> &Position,
+    options: &Options,
+) -> Vec<String> {
+    let pos = inner(line.current());
+    let mut captions = vec![options.first_line(match line.outcome() {
+        Some(outcome) => format!("game over: {outcome}"),
+        None if pos.is_check() => format!("{} to move, in check", pos.turn()),
+        None => format!("{} to move", pos.turn()),
+    })];
+    if let (Some(mv), [.., before, _]) = (line.moves().last(), line.positions()) {
+        captions.push(format!("last move: {}", inner(before).san(*mv)));
+    }
+    if pos.variant() != Variant::Chess {
+        for color in [Color::White, Color::Black] {
+            let role = pos.government(color);
+            captions.push(format!(
+                "{color}'s government: {}s ({})",
+                role.name(),
+                coup_name(role)
+            ));
+        }
+    }
+    captions.extend(options.captions.iter().cloned());
+    captions
+}
+
+/// The drawing of each kind of piece on the board, white's first, in the order of the roles:
+/// each is drawn once and used wherever it stands.
+fn definitions(pos: &Position) -> Vec<String> {
+    let mut used: Vec<Piece> = Square::all().filter_map(|sq| pos.piece_at(sq)).collect();
+    used.sort_by_key(|p| {
+        (
+            p.color != Color::White,
+            Role::ALL.iter().position(|r| *r == p.role),
+        )
+    });
+    used.dedup();
+    used.iter()
+        .map(|p| pieces::definition(&id(*p), shape(p.role), p.color == Color::White))
+        .collect()
 }
 
 impl Draw for Chess {

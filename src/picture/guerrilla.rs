@@ -13,21 +13,7 @@ impl Draw for Guerrilla {
     fn svg(line: &Line<Guerrilla>, options: &Options) -> String {
         let pos = line.current();
         let last = line.moves().last();
-        let mut captions = vec![options.first_line(match pos.outcome() {
-            Some(outcome) => format!("game over: {outcome}"),
-            None => format!("{} to move", pos.side_to_move()),
-        })];
-        if let Some(mv) = last {
-            captions.push(format!("last move: {mv}"));
-        }
-        captions.push(format!(
-            "supply: {} stones; on the board: {} stones, {} checkers",
-            pos.supply(),
-            pos.stones_on_board(),
-            pos.checkers_on_board()
-        ));
-        captions.push("white discs: COIN's checkers; black dots: the Guerrilla's stones".into());
-        captions.extend(options.captions.iter().cloned());
+        let captions = captions(line, options);
         let mut canvas = Canvas::new(
             &format!(
                 "Guerrilla Checkers, {}",
@@ -55,52 +41,81 @@ impl Draw for Guerrilla {
             };
             canvas.square(cell.x(), cell.y(), colour, "cell");
         }
-        let mut svg = String::new();
-        for cell in Cell::all().filter(|c| pos.has_checker(*c)) {
-            let (x, y) = canvas.corner(cell.x(), cell.y());
-            let (cx, cy) = (x + 22, y + 22);
-            let _ = writeln!(
-                svg,
-                "<g class=\"checker\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"#fff\" \
-                 stroke=\"#000\" stroke-width=\"1.5\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"10\" \
-                 fill=\"none\" stroke=\"#000\" stroke-width=\"1\"/></g>"
-            );
-        }
-        let placed: Vec<Point> = match last {
-            Some(Move::Place(a, b)) => vec![*a, *b],
-            _ => Vec::new(),
-        };
-        for j in 0..7u8 {
-            for i in 0..7u8 {
-                let Some(point) = Point::new(i, j) else {
-                    continue;
-                };
-                let (x, y) = canvas.crossing(i, j);
-                if placed.contains(&point) {
-                    let _ = writeln!(
-                        svg,
-                        "<circle class=\"last\" cx=\"{x}\" cy=\"{y}\" r=\"12\" fill=\"{LAST_MOVE}\"/>"
-                    );
-                }
-                if pos.has_stone(point) {
-                    let _ = writeln!(
-                        svg,
-                        "<circle class=\"stone\" cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"#111\" \
-                         stroke=\"#fff\" stroke-width=\"1.5\"/>"
-                    );
-                } else {
-                    let _ = writeln!(
-                        svg,
-                        "<path class=\"point\" d=\"M{} {y}h8M{x} {}v8\" stroke=\"#555\" \
-                         stroke-width=\"1\"/>",
-                        x - 4,
-                        y - 4
-                    );
-                }
-            }
-        }
+        let svg = pieces(&canvas, pos, last);
         canvas.raw(&svg);
         canvas.coordinates();
         canvas.finish(&captions)
     }
+}
+
+/// The lines under the board: where the game stands, the last move, the supply and the
+/// pieces' count, what the marks mean, then the options' own.
+fn captions(line: &Line<Guerrilla>, options: &Options) -> Vec<String> {
+    let pos = line.current();
+    let mut captions = vec![options.first_line(match pos.outcome() {
+        Some(outcome) => format!("game over: {outcome}"),
+        None => format!("{} to move", pos.side_to_move()),
+    })];
+    if let Some(mv) = line.moves().last() {
+        captions.push(format!("last move: {mv}"));
+    }
+    captions.push(format!(
+        "supply: {} stones; on the board: {} stones, {} checkers",
+        pos.supply(),
+        pos.stones_on_board(),
+        pos.checkers_on_board()
+    ));
+    captions.push("white discs: COIN's checkers; black dots: the Guerrilla's stones".into());
+    captions.extend(options.captions.iter().cloned());
+    captions
+}
+
+/// COIN's checkers on their cells and, at each point, a stone, or a cross where there is none;
+/// the points the last move placed stones on ringed.
+fn pieces(canvas: &Canvas, pos: &Guerrilla, last: Option<&Move>) -> String {
+    let mut svg = String::new();
+    for cell in Cell::all().filter(|c| pos.has_checker(*c)) {
+        let (x, y) = canvas.corner(cell.x(), cell.y());
+        let (cx, cy) = (x + 22, y + 22);
+        let _ = writeln!(
+            svg,
+            "<g class=\"checker\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"#fff\" \
+             stroke=\"#000\" stroke-width=\"1.5\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"10\" \
+             fill=\"none\" stroke=\"#000\" stroke-width=\"1\"/></g>"
+        );
+    }
+    let placed: Vec<Point> = match last {
+        Some(Move::Place(a, b)) => vec![*a, *b],
+        _ => Vec::new(),
+    };
+    for j in 0..7u8 {
+        for i in 0..7u8 {
+            let Some(point) = Point::new(i, j) else {
+                continue;
+            };
+            let (x, y) = canvas.crossing(i, j);
+            if placed.contains(&point) {
+                let _ = writeln!(
+                    svg,
+                    "<circle class=\"last\" cx=\"{x}\" cy=\"{y}\" r=\"12\" fill=\"{LAST_MOVE}\"/>"
+                );
+            }
+            if pos.has_stone(point) {
+                let _ = writeln!(
+                    svg,
+                    "<circle class=\"stone\" cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"#111\" \
+                     stroke=\"#fff\" stroke-width=\"1.5\"/>"
+                );
+            } else {
+                let _ = writeln!(
+                    svg,
+                    "<path class=\"point\" d=\"M{} {y}h8M{x} {}v8\" stroke=\"#555\" \
+                     stroke-width=\"1\"/>",
+                    x - 4,
+                    y - 4
+                );
+            }
+        }
+    }
+    svg
 }

@@ -43,28 +43,8 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
         return Err(SyntaxError::Empty);
     }
     let shape = || SyntaxError::Shape(text.to_owned());
-    let bytes = text.as_bytes();
-    if (4..=5).contains(&bytes.len())
-        && bytes[0].is_ascii_lowercase()
-        && bytes[1].is_ascii_digit()
-        && bytes[2].is_ascii_lowercase()
-        && bytes[3].is_ascii_digit()
-    {
-        let from = Square::parse(&bytes[0..2]).ok_or_else(shape)?;
-        let to = Square::parse(&bytes[2..4]).ok_or_else(shape)?;
-        let promotion = match bytes.get(4) {
-            None => None,
-            Some(&c) => Some(
-                Role::from_letter(char::from(c))
-                    .filter(|r| *r != Role::Pawn && c.is_ascii_lowercase())
-                    .ok_or_else(shape)?,
-            ),
-        };
-        return Ok(Parsed::Uci(Move {
-            from,
-            to,
-            promotion,
-        }));
+    if let Some(uci) = uci(text) {
+        return uci.map(Parsed::Uci).ok_or_else(shape);
     }
     let body = text.trim_end_matches(['+', '#', '!', '?']);
     match body {
@@ -73,30 +53,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
         _ => {}
     }
     let mut chars: Vec<char> = body.chars().collect();
-    let mut promotion = None;
-    if let Some(pos) = chars.iter().position(|c| *c == '=') {
-        let role = chars
-            .get(pos + 1)
-            .copied()
-            .and_then(Role::from_letter)
-            .filter(|r| *r != Role::Pawn);
-        if pos + 2 != chars.len() || role.is_none() || !chars[pos + 1].is_ascii_uppercase() {
-            return Err(shape());
-        }
-        promotion = role;
-        chars.truncate(pos);
-    } else if chars.len() >= 3
-        && chars[chars.len() - 1].is_ascii_uppercase()
-        && chars[chars.len() - 2].is_ascii_digit()
-    {
-        // `e8Q`, as some programs write it.
-        promotion = Some(
-            Role::from_letter(chars[chars.len() - 1])
-                .filter(|r| *r != Role::Pawn)
-                .ok_or_else(shape)?,
-        );
-        chars.pop();
-    }
+    let promotion = promotion(&mut chars).ok_or_else(shape)?;
     let role = match chars.first() {
         Some(c) if c.is_ascii_uppercase() => {
             let role = Role::from_letter(*c)
@@ -136,6 +93,59 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
         to,
         promotion,
     })
+}
+
+/// A text shaped like UCI (`e2e4`, `e7e8q`): `None` if it is not, else the move, or `None`
+/// inside when its squares or piece letter are wrong.
+fn uci(text: &str) -> Option<Option<Move>> {
+    let bytes = text.as_bytes();
+    let shaped = (4..=5).contains(&bytes.len())
+        && bytes[0].is_ascii_lowercase()
+        && bytes[1].is_ascii_digit()
+        && bytes[2].is_ascii_lowercase()
+        && bytes[3].is_ascii_digit();
+    if !shaped {
+        return None;
+    }
+    let parsed = || {
+        let from = Square::parse(&bytes[0..2])?;
+        let to = Square::parse(&bytes[2..4])?;
+        let promotion = match bytes.get(4) {
+            None => None,
+            Some(&c) => Some(
+                Role::from_letter(char::from(c))
+                    .filter(|r| *r != Role::Pawn && c.is_ascii_lowercase())?,
+            ),
+        };
+        Some(Move {
+            from,
+            to,
+            promotion,
+        })
+    };
+    Some(parsed())
+}
+
+/// Takes a promotion off the end of a SAN body (`e8=Q`, or `e8Q` as some programs write it):
+/// `Some(None)` when there is none, `None` when it is written wrong.
+fn promotion(chars: &mut Vec<char>) -> Option<Option<Role>> {
+    let piece = |c: char| Role::from_letter(c).filter(|r| *r != Role::Pawn);
+    if let Some(at) = chars.iter().position(|c| *c == '=') {
+        let letter = chars.get(at + 1).copied()?;
+        if at + 2 != chars.len() || !letter.is_ascii_uppercase() {
+            return None;
+        }
+        let role = piece(letter)?;
+        chars.truncate(at);
+        return Some(Some(role));
+    }
+    let n = chars.len();
+    if n >= 3 && chars[n - 1].is_ascii_uppercase() && chars[n - 2].is_ascii_digit() {
+        let role = piece(chars[n - 1])?;
+        chars.pop();
+        return Some(Some(role));
+    }
+    Some(None)
 }
 
 /// The legal moves a parsed text can mean. A promotion is never guessed: a pawn move to the last
