@@ -106,27 +106,6 @@ impl Keys {
         document: usize,
         signer: Signatory,
     ) -> Result<(), ReplayError> {
-        let header = file.header();
-        // Everyone the header names, with their keys: the signer's, then the others.
-        let mut named: Vec<(Signatory, &str, &ssh_key::PublicKey)> = header
-            .players
-            .iter()
-            .zip(Seat::BOTH)
-            .map(|(p, seat)| (Signatory::Player(seat), p.name.as_str(), &p.key))
-            .chain(
-                header
-                    .arbiter
-                    .iter()
-                    .map(|a| (Signatory::Arbiter, a.name.as_str(), &a.key)),
-            )
-            .collect();
-        named.sort_by_key(|(who, _, _)| *who != signer);
-        let name = named[0].1;
-        let fail = |kind| ReplayError {
-            document: Some(document),
-            line: file.line(document),
-            kind,
-        };
         let verifier = match signer {
             Signatory::Player(seat) => &self.players[seat.index()],
             Signatory::Arbiter => self
@@ -134,24 +113,50 @@ impl Keys {
                 .as_ref()
                 .expect("a record names the arbiter only when the header has one"),
         };
+        let fail = |kind| ReplayError {
+            document: Some(document),
+            line: file.line(document),
+            kind,
+        };
         match verifier.verify(file.signed_bytes(document), file.signature(document)) {
             Ok(()) => Ok(()),
-            Err(SignError::OtherKey(fingerprint)) => {
-                match named[1..]
-                    .iter()
-                    .find(|(_, _, key)| sign::fingerprint(key) == fingerprint)
-                {
-                    Some((_, actual, _)) => Err(fail(ErrorKind::WrongSigner {
-                        named: name.to_owned(),
-                        actual: (*actual).to_owned(),
-                    })),
-                    None => Err(fail(ErrorKind::BadSignature(format!(
-                        "made with the key {fingerprint}, which is not {name}'s"
-                    )))),
-                }
-            }
-            Err(e) => Err(fail(ErrorKind::BadSignature(e.to_string()))),
+            Err(e) => Err(fail(not_signed_by(file, signer, e))),
         }
+    }
+}
+
+/// Why a signature is not `signer`'s, in words: when it is another key the header names, whose.
+fn not_signed_by(file: &GameFile, signer: Signatory, e: SignError) -> ErrorKind {
+    let header = file.header();
+    // Everyone the header names, with their keys: the signer's, then the others.
+    let mut named: Vec<(Signatory, &str, &ssh_key::PublicKey)> = header
+        .players
+        .iter()
+        .zip(Seat::BOTH)
+        .map(|(p, seat)| (Signatory::Player(seat), p.name.as_str(), &p.key))
+        .chain(
+            header
+                .arbiter
+                .iter()
+                .map(|a| (Signatory::Arbiter, a.name.as_str(), &a.key)),
+        )
+        .collect();
+    named.sort_by_key(|(who, _, _)| *who != signer);
+    let name = named[0].1;
+    let SignError::OtherKey(fingerprint) = e else {
+        return ErrorKind::BadSignature(e.to_string());
+    };
+    match named[1..]
+        .iter()
+        .find(|(_, _, key)| sign::fingerprint(key) == fingerprint)
+    {
+        Some((_, actual, _)) => ErrorKind::WrongSigner {
+            named: name.to_owned(),
+            actual: (*actual).to_owned(),
+        },
+        None => ErrorKind::BadSignature(format!(
+            "made with the key {fingerprint}, which is not {name}'s"
+        )),
     }
 }
 
