@@ -7,6 +7,12 @@
 //! - `verify` of a folder of 40 games of 50 records, against R2 (target at least 0.8);
 //! - `play` of one move on the long game, against `verify` of it (target at most 1.2).
 //!
+//! It also times a bare process, this program started again to do nothing but the folder's
+//! verifications (one key, messages made beforehand) on every core, and prints its rate
+//! against R2 and the folder's time against its time. Process start, and verifying signatures
+//! once each rather than again and again in a warm loop, cost any command: that process shows
+//! how near to R2 a command can come, and how much of the rest is this program's.
+//!
 //! Each ratio is taken within one round, the floor measured just before the command, and the median
 //! of nine rounds is printed with their range. The commands are run as a user runs them (the
 //! release binary, a process each), so process start and file reading count. Run with `cargo bench
@@ -24,8 +30,21 @@ const GAMES: usize = 40;
 const SHORT: usize = 50;
 const ROUNDS: usize = 9;
 
+/// The argument that makes this program the bare process: `BARE file threads`.
+const BARE: &str = "--bare-verifications";
+
 fn main() {
-    if !std::env::args().any(|a| a == "--bench") {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, file, threads] = args.as_slice()
+        && flag == BARE
+    {
+        bare(
+            Path::new(file),
+            threads.parse().expect("a number of threads"),
+        );
+        return;
+    }
+    if !args.iter().any(|a| a == "--bench") {
         println!("verify: run with `cargo bench --bench verify`");
         return;
     }
@@ -50,6 +69,8 @@ struct Games {
     next: &'static str,
     mover: Seat,
     folder_documents: usize,
+    /// The bare process's key and signed messages, as many as the folder's documents.
+    bare: PathBuf,
 }
 
 /// Signs the games in `dir` (not timed).
@@ -77,7 +98,10 @@ fn build(dir: &Path) -> Games {
         let _ = grow(&mut text, SHORT + 1 - opened, None, |_| {});
         std::fs::write(&file, &text).expect("write");
     }
+    let bare = dir.join("bare-signatures");
+    write_bare(&bare, GAMES * (SHORT + 1));
     Games {
+        bare,
         dir: dir.to_owned(),
         long,
         long_documents,
@@ -97,6 +121,7 @@ fn round(games: &Games, cores: usize) -> Round {
     let long_time = best(|| run(dir, &["verify", "long.yaml"], None));
     let r2 = raw_rate(cores);
     let folder_time = best(|| run(dir, &["verify", "folder"], None));
+    let bare_time = best(|| bare_run(&games.bare, cores));
     let play_time = best(|| {
         std::fs::copy(&games.long, dir.join("played.yaml")).expect("copy");
         let args = [
@@ -116,9 +141,12 @@ fn round(games: &Games, cores: usize) -> Round {
         r2,
         long_time,
         folder_time,
+        bare_time,
         play_time,
         long: long_rate / r1,
         folder: folder_rate / r2,
+        bare: games.folder_documents as f64 / bare_time.as_secs_f64() / r2,
+        folder_to_bare: folder_time.as_secs_f64() / bare_time.as_secs_f64(),
         play: play_time.as_secs_f64() / long_time.as_secs_f64(),
     }
 }
@@ -164,6 +192,14 @@ fn report(rounds: &[Round], games: &Games, cores: usize) {
         SHORT + 1,
         verdict(folder >= 0.8)
     );
+    let (_, bare) = median(|r| r.bare);
+    let (_, against) = median(|r| r.folder_to_bare);
+    println!(
+        "a bare process doing only the folder's {} verifications on {cores} cores (middle \
+         round {}): {bare} × R2; verify of the folder takes {against} × its time",
+        games.folder_documents,
+        ms(typical.bare_time)
+    );
     let (play, text) = median(|r| r.play);
     println!(
         "play, one move on that game: {text} × verify of it; target ≤ 1.2: {}",
@@ -177,9 +213,14 @@ struct Round {
     r2: f64,
     long_time: Duration,
     folder_time: Duration,
+    bare_time: Duration,
     play_time: Duration,
     long: f64,
     folder: f64,
+    /// The bare process's rate against R2.
+    bare: f64,
+    /// The folder's time against the bare process's.
+    folder_to_bare: f64,
     play: f64,
 }
 
@@ -222,4 +263,58 @@ fn raw_rate(threads: usize) -> f64 {
             (threads * PASSES * signed.len()) as f64 / started.elapsed().as_secs_f64()
         })
         .fold(0.0, f64::max)
+}
+
+/// The size of a message the bare process verifies: SSHSIG's signed data.
+const MESSAGE: usize = 102;
+
+/// Writes, for the bare process, a public key and `n` messages each with its signature.
+fn write_bare(path: &Path, n: usize) {
+    let signer = SigningKey::from_bytes(&[9; 32]);
+    let mut bytes = signer.verifying_key().to_bytes().to_vec();
+    for i in 0..n {
+        let mut message = [0u8; MESSAGE];
+        message[..8].copy_from_slice(&(i as u64).to_be_bytes());
+        bytes.extend_from_slice(&message);
+        bytes.extend_from_slice(&signer.sign(&message).to_bytes());
+    }
+    std::fs::write(path, bytes).expect("write");
+}
+
+/// The bare process, timed from its start to its end, as [`run`] times a command.
+fn bare_run(file: &Path, threads: usize) -> Duration {
+    let started = Instant::now();
+    let status = std::process::Command::new(std::env::current_exe().expect("this program"))
+        .args([
+            BARE.as_ref(),
+            file.as_os_str(),
+            threads.to_string().as_ref(),
+        ])
+        .status()
+        .expect("run the bare process");
+    let took = started.elapsed();
+    assert!(status.success(), "the bare process failed");
+    took
+}
+
+/// The bare process itself: reads the file [`write_bare`] wrote and verifies every signature,
+/// the messages shared out among `threads` threads.
+fn bare(file: &Path, threads: usize) {
+    let bytes = std::fs::read(file).expect("read");
+    let (key, signed) = bytes.split_at(32);
+    let key =
+        ed25519_dalek::VerifyingKey::from_bytes(key.try_into().expect("32 bytes")).expect("a key");
+    let pairs: Vec<&[u8]> = signed.chunks(MESSAGE + 64).collect();
+    std::thread::scope(|scope| {
+        for share in pairs.chunks(pairs.len().div_ceil(threads.max(1))) {
+            scope.spawn(move || {
+                for pair in share {
+                    let (message, signature) = pair.split_at(MESSAGE);
+                    let signature =
+                        ed25519_dalek::Signature::from_slice(signature).expect("64 bytes");
+                    assert!(key.verify(message, &signature).is_ok());
+                }
+            });
+        }
+    });
 }
