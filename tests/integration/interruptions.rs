@@ -259,38 +259,6 @@ fn a_command_waiting_for_another_ones_lock_says_so_and_gives_up() {
     repo.ok("alice", &["play", "g.yaml", "e4", "--wait", "1"]);
 }
 
-#[test]
-fn a_pipe_in_place_of_a_game_file_is_refused_at_once() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let fifo = dir.path().join("g.yaml");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
-    for args in [
-        vec!["play", "g.yaml", "e4", "--no-commit"],
-        vec!["status", "g.yaml"],
-        vec!["verify", "g.yaml"],
-    ] {
-        let out = correspond()
-            .current_dir(dir.path())
-            .args(&args)
-            .timeout(std::time::Duration::from_secs(20))
-            .output()
-            .expect("run");
-        assert_ne!(out.status.code(), Some(0), "{args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains("not a regular file")
-                || String::from_utf8_lossy(&out.stdout).contains("not a regular file"),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-}
-
 /// The number of documents of a repository's game file, which must verify.
 fn documents(repo: &Repo, game: &str) -> usize {
     let bytes = std::fs::read(repo.path.join(game)).expect("read");
@@ -511,89 +479,6 @@ fn a_commit_turn_held_too_long_does_not_make_a_command_wait_for_ever() {
         "{out}"
     );
     assert_eq!(repo.git(&["status", "--porcelain"]), "");
-}
-
-#[test]
-fn nothing_a_user_names_makes_a_command_wait_or_read_without_end() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join("g.yaml"), crate::mail::opera_upto(3)).expect("write");
-    assert!(
-        Command::new("mkfifo")
-            .arg(dir.path().join("pipe"))
-            .status()
-            .expect("mkfifo")
-            .success()
-    );
-    let bob = keys_dir().join("bob.pub");
-    let bob = bob.to_str().expect("UTF-8");
-    for (args, says) in [
-        (
-            vec!["play", "g.yaml", "e4", "--key", "pipe"],
-            "not a regular file",
-        ),
-        (
-            vec!["play", "g.yaml", "e4", "--key", "/dev/zero"],
-            "not a regular file",
-        ),
-        (
-            vec![
-                "new",
-                "chess",
-                "n.yaml",
-                "--name",
-                "a",
-                "--side",
-                "white",
-                "--opponent",
-                "b",
-                "--opponent-key",
-                "pipe",
-            ],
-            "not a regular file",
-        ),
-        (
-            vec![
-                "import-pgn",
-                "/dev/zero",
-                "i.yaml",
-                "--white-key",
-                bob,
-                "--black-key",
-                bob,
-            ],
-            "not a regular file",
-        ),
-        (
-            vec!["receive", "g.yaml", "--mbox", "/dev/zero"],
-            "neither a file nor a pipe",
-        ),
-        (
-            vec!["receive", "g.yaml", "pipe"],
-            "no correspond record block",
-        ),
-    ] {
-        let out = correspond()
-            .current_dir(dir.path())
-            .args(&args)
-            .arg("--no-commit")
-            .timeout(std::time::Duration::from_secs(20))
-            .output()
-            .expect("run");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            matches!(out.status.code(), Some(1 | 2)) && err.contains(says),
-            "{args:?}: {:?} {err}",
-            out.status.code()
-        );
-    }
-    // A mailbox that is a pipe nobody writes to is an empty mailbox: no mail yet.
-    let out = correspond()
-        .current_dir(dir.path())
-        .args(["receive", "g.yaml", "--mbox", "pipe", "--no-commit"])
-        .timeout(std::time::Duration::from_secs(20))
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(0));
 }
 
 /// Two games in one repository: each commit's subject starts with the file it changed, so the

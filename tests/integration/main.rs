@@ -19,6 +19,7 @@ mod crossing;
 mod desk;
 mod disputes;
 mod editor_schema;
+mod endless_input;
 mod forks;
 mod games;
 mod git_settings;
