@@ -7,11 +7,12 @@
 //! - `verify` of a folder of 40 games of 50 records, against R2 (target at least 0.8);
 //! - `play` of one move on the long game, against `verify` of it (target at most 1.2).
 //!
-//! It also times a bare process, this program started again to do nothing but the folder's
+//! It also times a bare process, this benchmark started again to do nothing but the folder's
 //! verifications (one key, messages made beforehand) on every core, and prints its rate
-//! against R2 and the folder's time against its time. Process start, and verifying signatures
-//! once each rather than again and again in a warm loop, cost any command: that process shows
-//! how near to R2 a command can come, and how much of the rest is this program's.
+//! against R2 (measured again just before it) and the folder's time against its time. Process
+//! start, and verifying signatures once each rather than again and again in a warm loop, cost
+//! any command: that process shows how near to R2 a command can come, and how much of the rest
+//! is `correspond`'s own.
 //!
 //! Each ratio is taken within one round, the floor measured just before the command, and the median
 //! of nine rounds is printed with their range. The commands are run as a user runs them (the
@@ -19,7 +20,7 @@
 //! --bench verify`; building the games (signing about 4,000 records) is not timed.
 
 mod common;
-use common::{best, grow, key_path, ms, opening, run};
+use common::{best, grow, key_path, ms, opening, run, time};
 use correspond::replay::Seat;
 use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};
 use std::path::{Path, PathBuf};
@@ -30,14 +31,15 @@ const GAMES: usize = 40;
 const SHORT: usize = 50;
 const ROUNDS: usize = 9;
 
-/// The argument that makes this program the bare process: `BARE file threads`.
+/// The argument that makes this benchmark the bare process: `BARE file threads`.
 const BARE: &str = "--bare-verifications";
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let [_, flag, file, threads] = args.as_slice()
-        && flag == BARE
-    {
+    if args.get(1).is_some_and(|a| a == BARE) {
+        let [_, _, file, threads] = args.as_slice() else {
+            panic!("usage: {BARE} FILE THREADS");
+        };
         bare(
             Path::new(file),
             threads.parse().expect("a number of threads"),
@@ -98,8 +100,10 @@ fn build(dir: &Path) -> Games {
         let _ = grow(&mut text, SHORT + 1 - opened, None, |_| {});
         std::fs::write(&file, &text).expect("write");
     }
+    // Each game's header is signed and checked too.
+    let folder_documents = GAMES * (SHORT + 1);
     let bare = dir.join("bare-signatures");
-    write_bare(&bare, GAMES * (SHORT + 1));
+    write_bare(&bare, folder_documents);
     Games {
         bare,
         dir: dir.to_owned(),
@@ -108,7 +112,7 @@ fn build(dir: &Path) -> Games {
         journals,
         next,
         mover,
-        folder_documents: GAMES * (SHORT + 1),
+        folder_documents,
     }
 }
 
@@ -121,6 +125,7 @@ fn round(games: &Games, cores: usize) -> Round {
     let long_time = best(|| run(dir, &["verify", "long.yaml"], None));
     let r2 = raw_rate(cores);
     let folder_time = best(|| run(dir, &["verify", "folder"], None));
+    let r2_bare = raw_rate(cores);
     let bare_time = best(|| bare_run(&games.bare, cores));
     let play_time = best(|| {
         std::fs::copy(&games.long, dir.join("played.yaml")).expect("copy");
@@ -145,7 +150,7 @@ fn round(games: &Games, cores: usize) -> Round {
         play_time,
         long: long_rate / r1,
         folder: folder_rate / r2,
-        bare: games.folder_documents as f64 / bare_time.as_secs_f64() / r2,
+        bare: games.folder_documents as f64 / bare_time.as_secs_f64() / r2_bare,
         folder_to_bare: folder_time.as_secs_f64() / bare_time.as_secs_f64(),
         play: play_time.as_secs_f64() / long_time.as_secs_f64(),
     }
@@ -234,16 +239,10 @@ fn documents(text: &str) -> usize {
 }
 
 /// Ed25519 verifications per second on `threads` threads, each checking its own signatures
-/// over messages the size of SSHSIG's signed data (102 bytes); the best of three runs.
+/// over messages the size of SSHSIG's signed data ([`MESSAGE`]); the best of three runs.
 fn raw_rate(threads: usize) -> f64 {
     let signer = SigningKey::from_bytes(&[7; 32]);
-    let signed: Vec<([u8; 102], ed25519_dalek::Signature)> = (0..256u32)
-        .map(|i| {
-            let mut message = [0u8; 102];
-            message[..4].copy_from_slice(&i.to_be_bytes());
-            (message, signer.sign(&message))
-        })
-        .collect();
+    let signed = signed_messages(&signer, 256);
     let public = signer.verifying_key();
     const PASSES: usize = 8;
     (0..3)
@@ -268,33 +267,39 @@ fn raw_rate(threads: usize) -> f64 {
 /// The size of a message the bare process verifies: SSHSIG's signed data.
 const MESSAGE: usize = 102;
 
+/// `n` different messages of [`MESSAGE`] bytes, each with its signature by `signer`.
+fn signed_messages(
+    signer: &SigningKey,
+    n: usize,
+) -> Vec<([u8; MESSAGE], ed25519_dalek::Signature)> {
+    (0..n as u64)
+        .map(|i| {
+            let mut message = [0u8; MESSAGE];
+            message[..8].copy_from_slice(&i.to_be_bytes());
+            (message, signer.sign(&message))
+        })
+        .collect()
+}
+
 /// Writes, for the bare process, a public key and `n` messages each with its signature.
 fn write_bare(path: &Path, n: usize) {
     let signer = SigningKey::from_bytes(&[9; 32]);
     let mut bytes = signer.verifying_key().to_bytes().to_vec();
-    for i in 0..n {
-        let mut message = [0u8; MESSAGE];
-        message[..8].copy_from_slice(&(i as u64).to_be_bytes());
+    for (message, signature) in signed_messages(&signer, n) {
         bytes.extend_from_slice(&message);
-        bytes.extend_from_slice(&signer.sign(&message).to_bytes());
+        bytes.extend_from_slice(&signature.to_bytes());
     }
     std::fs::write(path, bytes).expect("write");
 }
 
-/// The bare process, timed from its start to its end, as [`run`] times a command.
+/// The bare process, timed from its start to its end as [`run`] times a command.
 fn bare_run(file: &Path, threads: usize) -> Duration {
-    let started = Instant::now();
-    let status = std::process::Command::new(std::env::current_exe().expect("this program"))
-        .args([
-            BARE.as_ref(),
-            file.as_os_str(),
-            threads.to_string().as_ref(),
-        ])
-        .status()
-        .expect("run the bare process");
-    let took = started.elapsed();
-    assert!(status.success(), "the bare process failed");
-    took
+    time(
+        std::process::Command::new(std::env::current_exe().expect("this benchmark"))
+            .arg(BARE)
+            .arg(file)
+            .arg(threads.to_string()),
+    )
 }
 
 /// The bare process itself: reads the file [`write_bare`] wrote and verifies every signature,
@@ -305,6 +310,11 @@ fn bare(file: &Path, threads: usize) {
     let key =
         ed25519_dalek::VerifyingKey::from_bytes(key.try_into().expect("32 bytes")).expect("a key");
     let pairs: Vec<&[u8]> = signed.chunks(MESSAGE + 64).collect();
+    assert!(
+        !pairs.is_empty(),
+        "no signed messages in {}",
+        file.display()
+    );
     std::thread::scope(|scope| {
         for share in pairs.chunks(pairs.len().div_ceil(threads.max(1))) {
             scope.spawn(move || {

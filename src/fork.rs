@@ -142,7 +142,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     };
     let (fa, fb) = (parse(Copy::A, a)?, parse(Copy::B, b)?);
     let Some(first) = a.iter().zip(b).position(|(x, y)| x != y) else {
-        return one_extends([&fa, &fb]);
+        return one_extends([&fa, &fb], a.len().cmp(&b.len()));
     };
     // The preamble comes from the header: a difference there is a difference of headers.
     let document = (0..fa.documents())
@@ -158,9 +158,9 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
         conflicting(&base, (Copy::A, &fa), document)?,
         conflicting(&base, (Copy::B, &fb), document)?,
     ];
-    let signers = conflicting.each_ref().map(|c| c.0);
-    let lines = conflicting.each_ref().map(|c| c.2);
-    let records = conflicting.map(|c| c.1);
+    let signers = conflicting.each_ref().map(|c| c.signer);
+    let lines = conflicting.each_ref().map(|c| c.line);
+    let records = conflicting.map(|c| c.record);
     let defects = [&fa, &fb].map(|file| {
         AnyReplayer::start(file)
             .and_then(|r| r.advance(file))
@@ -196,11 +196,13 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     })))
 }
 
-/// Two copies alike as far as the shorter goes: the same, or the longer extending the
-/// shorter, when the longer verifies.
-fn one_extends([fa, fb]: [&GameFile; 2]) -> Result<Relation, CompareError> {
-    let (a, b) = (fa.text().len(), fb.text().len());
-    Ok(match a.cmp(&b) {
+/// Two copies alike as far as the shorter goes (`lengths`: A's length against B's): the same,
+/// or the longer extending the shorter, when the longer verifies.
+fn one_extends(
+    [fa, fb]: [&GameFile; 2],
+    lengths: std::cmp::Ordering,
+) -> Result<Relation, CompareError> {
+    Ok(match lengths {
         std::cmp::Ordering::Equal => Relation::Same,
         std::cmp::Ordering::Less => {
             verify(Copy::B, fb)?;
@@ -219,24 +221,31 @@ fn one_extends([fa, fb]: [&GameFile; 2]) -> Result<Relation, CompareError> {
     })
 }
 
-/// A copy's record at the fork, checked on the common part `base` alone: its signer, what it
-/// says (the name it gives and its action), and its line.
+/// A copy's record at a fork.
+struct Conflicting {
+    signer: Signatory,
+    /// The name it gives its signer, and its action.
+    record: (String, Action),
+    line: usize,
+}
+
+/// A copy's record at the fork, checked on the common part `base` alone.
 fn conflicting(
     base: &GameFile,
     (which, file): (Copy, &GameFile),
     document: usize,
-) -> Result<(Signatory, (String, Action), usize), CompareError> {
+) -> Result<Conflicting, CompareError> {
     let invalid = |error: String| CompareError::Invalid { which, error };
     let mut own = base.clone();
     let upto = &file.text().as_bytes()[..file.span(document).end];
     own.extend(upto).map_err(|e| invalid(e.to_string()))?;
     let signer = check_record(&own, document).map_err(|e: ReplayError| invalid(e.to_string()))?;
     let record = &own.records()[document - 1];
-    Ok((
+    Ok(Conflicting {
         signer,
-        (record.signer.clone(), record.action.clone()),
-        own.line(document),
-    ))
+        record: (record.signer.clone(), record.action.clone()),
+        line: own.line(document),
+    })
 }
 
 /// The record that shows two records at a fork, by different players, did not simply cross,

@@ -121,12 +121,17 @@ pub fn run(dir: &Path, args: &[&str], journal: Option<&Path>) -> Duration {
     if let Some(journal) = journal {
         command.env("CORRESPOND_JOURNAL", journal);
     }
+    time(&mut command)
+}
+
+/// The time `command` took from its start to its end, its output collected; it must succeed.
+pub fn time(command: &mut Command) -> Duration {
     let started = Instant::now();
-    let out = command.output().expect("run correspond");
+    let out = command.output().expect("run the command");
     let took = started.elapsed();
     assert!(
         out.status.success(),
-        "{args:?}: {}{}",
+        "{command:?}: {}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );

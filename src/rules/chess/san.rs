@@ -43,8 +43,8 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
         return Err(SyntaxError::Empty);
     }
     let shape = || SyntaxError::Shape(text.to_owned());
-    if let Some(uci) = uci(text) {
-        return uci.map(Parsed::Uci).ok_or_else(shape);
+    if let Some(uci) = uci(text, shape) {
+        return uci.map(Parsed::Uci);
     }
     let body = text.trim_end_matches(['+', '#', '!', '?']);
     match body {
@@ -53,7 +53,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
         _ => {}
     }
     let mut chars: Vec<char> = body.chars().collect();
-    let promotion = promotion(&mut chars).ok_or_else(shape)?;
+    let promotion = promotion(&mut chars, shape)?;
     let role = match chars.first() {
         Some(c) if c.is_ascii_uppercase() => {
             let role = Role::from_letter(*c)
@@ -95,9 +95,9 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
     })
 }
 
-/// A text shaped like UCI (`e2e4`, `e7e8q`): `None` if it is not, else the move, or `None`
-/// inside when its squares or piece letter are wrong.
-fn uci(text: &str) -> Option<Option<Move>> {
+/// A text shaped like UCI (`e2e4`, `e7e8q`) read as a move: `None` when it is not shaped
+/// so, the `shape` error when its squares or piece letter are wrong.
+fn uci(text: &str, shape: impl Fn() -> SyntaxError) -> Option<Result<Move, SyntaxError>> {
     let bytes = text.as_bytes();
     let shaped = (4..=5).contains(&bytes.len())
         && bytes[0].is_ascii_lowercase()
@@ -107,7 +107,7 @@ fn uci(text: &str) -> Option<Option<Move>> {
     if !shaped {
         return None;
     }
-    let parsed = || {
+    let read = || {
         let from = Square::parse(&bytes[0..2])?;
         let to = Square::parse(&bytes[2..4])?;
         let promotion = match bytes.get(4) {
@@ -123,29 +123,32 @@ fn uci(text: &str) -> Option<Option<Move>> {
             promotion,
         })
     };
-    Some(parsed())
+    Some(read().ok_or_else(shape))
 }
 
 /// Takes a promotion off the end of a SAN body (`e8=Q`, or `e8Q` as some programs write it):
-/// `Some(None)` when there is none, `None` when it is written wrong.
-fn promotion(chars: &mut Vec<char>) -> Option<Option<Role>> {
+/// the piece, if there is one, or the `shape` error when it is written wrong.
+fn promotion(
+    chars: &mut Vec<char>,
+    shape: impl Fn() -> SyntaxError,
+) -> Result<Option<Role>, SyntaxError> {
     let piece = |c: char| Role::from_letter(c).filter(|r| *r != Role::Pawn);
     if let Some(at) = chars.iter().position(|c| *c == '=') {
-        let letter = chars.get(at + 1).copied()?;
+        let letter = chars.get(at + 1).copied().ok_or_else(&shape)?;
         if at + 2 != chars.len() || !letter.is_ascii_uppercase() {
-            return None;
+            return Err(shape());
         }
-        let role = piece(letter)?;
+        let role = piece(letter).ok_or_else(&shape)?;
         chars.truncate(at);
-        return Some(Some(role));
+        return Ok(Some(role));
     }
     let n = chars.len();
     if n >= 3 && chars[n - 1].is_ascii_uppercase() && chars[n - 2].is_ascii_digit() {
-        let role = piece(chars[n - 1])?;
+        let role = piece(chars[n - 1]).ok_or_else(&shape)?;
         chars.pop();
-        return Some(Some(role));
+        return Ok(Some(role));
     }
-    Some(None)
+    Ok(None)
 }
 
 /// The legal moves a parsed text can mean. A promotion is never guessed: a pawn move to the last
