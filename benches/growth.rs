@@ -9,12 +9,13 @@
 //! records parsed and their moves replayed, and a whole new copy written and renamed into place
 //! (so that a crash never leaves half a record). The ratios show what that costs.
 //!
-//! Each round times every size (the fastest of five runs, on a fresh copy each time); the
-//! median of nine rounds is printed with its range. Run with `cargo bench --bench growth`;
-//! building the games (signing about 3,250 records) is not timed.
+//! Each round times every size (the fastest of five runs, each on a fresh copy of the game and
+//! of the mover's journal, so that each signs its record anew); the median of nine rounds is
+//! printed with its range. Run with `cargo bench --bench growth`; building the games (signing
+//! about 3,250 records) is not timed.
 
 mod common;
-use common::{best, grow, key_path, ms, opening, run};
+use common::{KeptJournal, best, grow, key_path, ms, opening, run};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -29,7 +30,8 @@ struct Game {
     dir: PathBuf,
     next: &'static str,
     key: PathBuf,
-    journal: PathBuf,
+    /// The mover's signing journal, holding the records they signed.
+    journal: KeptJournal,
 }
 
 fn main() {
@@ -101,15 +103,17 @@ fn build(root: &Path, documents: usize) -> Game {
         dir,
         next,
         key: key_path(["alice", "bob"][mover.index()]),
-        journal: journals[mover.index()].clone(),
+        journal: KeptJournal::keep(&journals[mover.index()]),
     }
 }
 
-/// The time of one move on a fresh copy of `game`, the fastest of a few runs.
+/// The time of one move on a fresh copy of `game` and of its mover's journal, the fastest of a
+/// few runs.
 fn play(game: &Game) -> Duration {
     let key = game.key.to_str().expect("UTF-8");
     best(|| {
         std::fs::copy(game.dir.join("game.yaml"), game.dir.join("played.yaml")).expect("copy");
+        let journal = game.journal.restore();
         let args = [
             "play",
             "played.yaml",
@@ -118,6 +122,6 @@ fn play(game: &Game) -> Duration {
             key,
             "--no-commit",
         ];
-        run(&game.dir, &args, Some(&game.journal))
+        run(&game.dir, &args, Some(journal))
     })
 }

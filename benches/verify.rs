@@ -20,7 +20,7 @@
 //! --bench verify`; building the games (signing about 4,000 records) is not timed.
 
 mod common;
-use common::{best, grow, key_path, ms, opening, run, time};
+use common::{KeptJournal, best, grow, key_path, ms, opening, run, time};
 use correspond::replay::Seat;
 use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};
 use std::path::{Path, PathBuf};
@@ -66,7 +66,8 @@ struct Games {
     dir: PathBuf,
     long: PathBuf,
     long_documents: usize,
-    journals: [PathBuf; 2],
+    /// The mover's signing journal, holding the records they signed.
+    journal: KeptJournal,
     /// The long game's next move, and who plays it.
     next: &'static str,
     mover: Seat,
@@ -109,7 +110,7 @@ fn build(dir: &Path) -> Games {
         dir: dir.to_owned(),
         long,
         long_documents,
-        journals,
+        journal: KeptJournal::keep(&journals[mover.index()]),
         next,
         mover,
         folder_documents,
@@ -137,7 +138,8 @@ fn round(games: &Games, cores: usize) -> Round {
             key,
             "--no-commit",
         ];
-        run(dir, &args, Some(&games.journals[games.mover.index()]))
+        let journal = games.journal.restore();
+        run(dir, &args, Some(journal))
     });
     let long_rate = games.long_documents as f64 / long_time.as_secs_f64();
     let folder_rate = games.folder_documents as f64 / folder_time.as_secs_f64();

@@ -138,6 +138,42 @@ pub fn time(command: &mut Command) -> Duration {
     took
 }
 
+/// A signing journal's files as they were once, kept beside it: put back before each timed
+/// `play`, they make it sign its record anew, as a user's `play` does, where it would otherwise
+/// find the record signed by the run before and take that one.
+pub struct KeptJournal {
+    journal: PathBuf,
+    kept: PathBuf,
+}
+
+impl KeptJournal {
+    /// Keeps a copy of the journal `journal` (a folder) as it is now.
+    pub fn keep(journal: &Path) -> KeptJournal {
+        let kept = journal.with_extension("kept");
+        copy_folder(journal, &kept);
+        KeptJournal {
+            journal: journal.to_owned(),
+            kept,
+        }
+    }
+
+    /// Puts the kept copy back in the journal's place; returns the journal's path.
+    pub fn restore(&self) -> &Path {
+        std::fs::remove_dir_all(&self.journal).expect("remove the journal");
+        copy_folder(&self.kept, &self.journal);
+        &self.journal
+    }
+}
+
+/// Copies the files of the folder `from` into a new folder `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read the folder") {
+        let entry = entry.expect("an entry");
+        std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+    }
+}
+
 /// The fastest of `RUNS` timings.
 pub fn best(f: impl Fn() -> Duration) -> Duration {
     (0..RUNS).map(|_| f()).min().expect("runs")
