@@ -20,15 +20,37 @@ pub(super) fn generate(
     }
     let us = pos.turn;
     let them = us.opponent();
-    let ours = pos.by_side[us.index()];
-    let theirs = pos.by_side[them.index()];
-    let occupied = ours | theirs;
-    let far = rank_mask(us.far_rank());
+    let occupied = pos.by_side[0] | pos.by_side[1];
     let king = pos.candidate(us);
-    let stacked = pos.by_role[Role::Stacked.index()] & king.bit() != 0;
+    candidate_moves(pos, king, &mut emit)?;
+    let checkers = pos.attackers(king, them, occupied);
+    if checkers.count_ones() > 1 {
+        return ControlFlow::Continue(());
+    }
+    let evasions = if checkers == 0 {
+        !0
+    } else {
+        board::between(king, Square::first(checkers)) | checkers
+    };
+    piece_moves(pos, king, evasions, &mut emit)
+}
 
-    // The candidate itself: its destination must not be attacked once it has left its square,
-    // so that it cannot step back along the line of a slider that attacks it.
+/// The moves of the side to move's candidate, `king`: steps (and stacking on the far rank) to
+/// squares not attacked once it has left its own, and spin doctoring.
+#[inline]
+fn candidate_moves(
+    pos: &Campaign,
+    king: Square,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let us = pos.turn;
+    let them = us.opponent();
+    let ours = pos.by_side[us.index()];
+    let occupied = ours | pos.by_side[them.index()];
+    let far = rank_mask(us.far_rank());
+    let stacked = pos.by_role[Role::Stacked.index()] & king.bit() != 0;
+    // Its destination must not be attacked once it has left its square, so that it cannot step
+    // back along the line of a slider that attacks it.
     let reach = if stacked {
         board::stacked_attacks(king, occupied)
     } else {
@@ -58,16 +80,24 @@ pub(super) fn generate(
             emit(mv)?;
         }
     }
+    ControlFlow::Continue(())
+}
 
-    let checkers = pos.attackers(king, them, occupied);
-    if checkers.count_ones() > 1 {
-        return ControlFlow::Continue(());
-    }
-    let evasions = if checkers == 0 {
-        !0
-    } else {
-        board::between(king, Square::first(checkers)) | checkers
-    };
+/// The moves of the side to move's guards, handlers and interns: to the squares of
+/// `evasions` (all of them when not in check), along the line to the candidate `king` when
+/// pinned, an intern reaching the far rank promoting either way.
+#[inline]
+fn piece_moves(
+    pos: &Campaign,
+    king: Square,
+    evasions: Bitboard,
+    emit: &mut impl FnMut(Move) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let us = pos.turn;
+    let ours = pos.by_side[us.index()];
+    let theirs = pos.by_side[us.opponent().index()];
+    let occupied = ours | theirs;
+    let far = rank_mask(us.far_rank());
     let pinned = pinned(pos, king, us, occupied);
     for role in [Role::Guard, Role::Handler, Role::Intern] {
         for from in Square::iter(pos.pieces(us, role)) {
