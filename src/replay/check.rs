@@ -127,6 +127,9 @@ impl Keys {
 
 /// Why a signature is not `signer`'s, in words: when it is another key the header names, whose.
 fn not_signed_by(file: &GameFile, signer: Signatory, e: SignError) -> ErrorKind {
+    let SignError::OtherKey(fingerprint) = e else {
+        return ErrorKind::BadSignature(e.to_string());
+    };
     let header = file.header();
     // Everyone the header names, with their keys: the signer's, then the others.
     let mut named: Vec<(Signatory, &str, &ssh_key::PublicKey)> = header
@@ -143,9 +146,6 @@ fn not_signed_by(file: &GameFile, signer: Signatory, e: SignError) -> ErrorKind 
         .collect();
     named.sort_by_key(|(who, _, _)| *who != signer);
     let name = named[0].1;
-    let SignError::OtherKey(fingerprint) = e else {
-        return ErrorKind::BadSignature(e.to_string());
-    };
     match named[1..]
         .iter()
         .find(|(_, _, key)| sign::fingerprint(key) == fingerprint)

@@ -10,6 +10,20 @@ use super::board::{self, Bitboard, rank_mask};
 use super::{Campaign, Illegal, Move, Promotion, Role, Side, Square, Wing, candidate_home, corner};
 use std::ops::ControlFlow;
 
+/// What both kinds of move generation read of the position, worked out once.
+#[derive(Clone, Copy)]
+struct Sides {
+    us: Side,
+    them: Side,
+    ours: Bitboard,
+    theirs: Bitboard,
+    occupied: Bitboard,
+    /// The rank where the side to move promotes and stacks.
+    far: Bitboard,
+    /// The side to move's candidate.
+    king: Square,
+}
+
 /// Calls `emit` with every legal move, in no particular order, until it breaks.
 pub(super) fn generate(
     pos: &Campaign,
@@ -20,34 +34,44 @@ pub(super) fn generate(
     }
     let us = pos.turn;
     let them = us.opponent();
-    let occupied = pos.by_side[0] | pos.by_side[1];
-    let king = pos.candidate(us);
-    candidate_moves(pos, king, &mut emit)?;
-    let checkers = pos.attackers(king, them, occupied);
+    let (ours, theirs) = (pos.by_side[us.index()], pos.by_side[them.index()]);
+    let sides = Sides {
+        us,
+        them,
+        ours,
+        theirs,
+        occupied: ours | theirs,
+        far: rank_mask(us.far_rank()),
+        king: pos.candidate(us),
+    };
+    candidate_moves(pos, sides, &mut emit)?;
+    let checkers = pos.attackers(sides.king, them, sides.occupied);
     if checkers.count_ones() > 1 {
         return ControlFlow::Continue(());
     }
     let evasions = if checkers == 0 {
         !0
     } else {
-        board::between(king, Square::first(checkers)) | checkers
+        board::between(sides.king, Square::first(checkers)) | checkers
     };
-    piece_moves(pos, king, evasions, &mut emit)
+    piece_moves(pos, sides, evasions, &mut emit)
 }
 
-/// The moves of the side to move's candidate, `king`: steps (and stacking on the far rank) to
-/// squares not attacked once it has left its own, and spin doctoring.
+/// The moves of the side to move's candidate: steps (and stacking on the far rank) to squares
+/// not attacked once it has left its own, and spin doctoring.
 #[inline]
 fn candidate_moves(
     pos: &Campaign,
-    king: Square,
+    Sides {
+        them,
+        ours,
+        occupied,
+        far,
+        king,
+        ..
+    }: Sides,
     emit: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let us = pos.turn;
-    let them = us.opponent();
-    let ours = pos.by_side[us.index()];
-    let occupied = ours | pos.by_side[them.index()];
-    let far = rank_mask(us.far_rank());
     let stacked = pos.by_role[Role::Stacked.index()] & king.bit() != 0;
     // Its destination must not be attacked once it has left its square, so that it cannot step
     // back along the line of a slider that attacks it.
@@ -84,20 +108,23 @@ fn candidate_moves(
 }
 
 /// The moves of the side to move's guards, handlers and interns: to the squares of
-/// `evasions` (all of them when not in check), along the line to the candidate `king` when
-/// pinned, an intern reaching the far rank promoting either way.
+/// `evasions` (all of them when not in check), along the line to the candidate when pinned, an
+/// intern reaching the far rank promoting either way.
 #[inline]
 fn piece_moves(
     pos: &Campaign,
-    king: Square,
+    Sides {
+        us,
+        ours,
+        theirs,
+        occupied,
+        far,
+        king,
+        ..
+    }: Sides,
     evasions: Bitboard,
     emit: &mut impl FnMut(Move) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let us = pos.turn;
-    let ours = pos.by_side[us.index()];
-    let theirs = pos.by_side[us.opponent().index()];
-    let occupied = ours | theirs;
-    let far = rank_mask(us.far_rank());
     let pinned = pinned(pos, king, us, occupied);
     for role in [Role::Guard, Role::Handler, Role::Intern] {
         for from in Square::iter(pos.pieces(us, role)) {
