@@ -186,26 +186,7 @@ fn html_text(html: &str) -> String {
             .iter()
             .position(|&b| b == b';')
             .map(|end| &rest[1..=end]);
-        let decoded = entity.and_then(|name| match name {
-            "nbsp" | "ensp" | "emsp" | "thinsp" => Some(' '),
-            "zwnj" | "zwj" | "shy" => Some('\u{200B}'),
-            "amp" => Some('&'),
-            "lt" => Some('<'),
-            "gt" => Some('>'),
-            "quot" => Some('"'),
-            "apos" => Some('\''),
-            "plus" => Some('+'),
-            "sol" => Some('/'),
-            "equals" => Some('='),
-            _ => {
-                let number = name.strip_prefix('#')?;
-                let code = match number.strip_prefix(['x', 'X']) {
-                    Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-                    None => number.parse().ok()?,
-                };
-                char::from_u32(code)
-            }
-        });
+        let decoded = entity.and_then(entity_char);
         match (entity, decoded) {
             (Some(name), Some(c)) => {
                 text.push(c);
@@ -219,6 +200,31 @@ fn html_text(html: &str) -> String {
     }
     push(&mut text, rest, depth);
     text
+}
+
+/// The character an HTML entity's name (`amp`, `#38`, `#x26`) stands for: the few names mail
+/// writers use for text, and every number; `None` for any other name, left as it was written.
+fn entity_char(name: &str) -> Option<char> {
+    match name {
+        "nbsp" | "ensp" | "emsp" | "thinsp" => Some(' '),
+        "zwnj" | "zwj" | "shy" => Some('\u{200B}'),
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        "plus" => Some('+'),
+        "sol" => Some('/'),
+        "equals" => Some('='),
+        _ => {
+            let number = name.strip_prefix('#')?;
+            let code = match number.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => number.parse().ok()?,
+            };
+            char::from_u32(code)
+        }
+    }
 }
 
 /// The messages of an mbox mailbox, in order (`From ` lines separate them; `>From ` quoting is

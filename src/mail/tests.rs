@@ -219,7 +219,7 @@ fn a_challenge_starts_a_file() {
 }
 
 #[test]
-fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
+fn a_forged_record_is_refused_with_its_origin_and_in_a_mailbox_passed_over() {
     let file = opera();
     let local = upto(&file, 2);
     // A record changed and its block's checksum made again: the signature fails.
@@ -257,6 +257,12 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
     assert_eq!(done.added, 3..5);
     assert_eq!(done.passed_over.len(), 1);
     assert!(matches!(*done.passed_over[0].error, MailError::Invalid(_)));
+}
+
+#[test]
+fn junk_a_lying_block_and_a_gap_are_refused_with_their_origin() {
+    let file = opera();
+    let local = upto(&file, 2);
     // Junk under this game's id where the file holds a record is a forgery, not a fork.
     let junk = Packet {
         bytes: b"---\nnot a record\n".to_vec(),
@@ -285,6 +291,12 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
     let error = receive(Some(&local), &gap).expect_err("gap");
     assert_eq!(error.origin.as_deref(), Some("m6"));
     assert_eq!(*error.error, MailError::Gap { first: 6, last: 3 });
+}
+
+#[test]
+fn another_games_block_is_refused_alone_and_passed_over_in_a_mailbox() {
+    let file = opera();
+    let local = upto(&file, 2);
     // Another game's block, given as a message for this game; in a mailbox it is passed over.
     let other = game("campaign/fact-check.yaml");
     let foreign = found("c", packet(&other, 1, 1));
@@ -303,6 +315,12 @@ fn what_does_not_verify_or_does_not_fit_is_refused_with_its_origin() {
     ];
     let done = receive(Some(&local), &mailbox).expect("other games passed over");
     assert_eq!((done.other_games, done.added), (1, 3..4));
+}
+
+#[test]
+fn a_damaged_block_is_passed_over_in_a_mailbox_and_refused_alone() {
+    let file = opera();
+    let local = upto(&file, 2);
     // A damaged block in a mailbox is passed over and reported; given alone, it is refused.
     let damaged = Found {
         origin: "box, message 2".into(),

@@ -15,16 +15,20 @@ impl Render for Guerrilla {
         let charset = view.charset;
         let pos = line.current();
         let last = line.moves().last();
-        let (checker, stone, cell, point) = match charset {
-            Charset::Unicode => ('⛂', '●', '·', '┼'),
-            Charset::Ascii => ('C', 'S', '.', '+'),
+        let glyphs = match charset {
+            Charset::Unicode => Glyphs {
+                checker: '⛂',
+                stone: '●',
+                cell: '·',
+                point: '┼',
+            },
+            Charset::Ascii => Glyphs {
+                checker: 'C',
+                stone: 'S',
+                cell: '.',
+                point: '+',
+            },
         };
-        let marked_cell = |c: Cell| match last {
-            Some(Move::Step(_, to)) => *to == c,
-            Some(Move::Capture(chain)) => chain.cells().last() == Some(&c),
-            _ => false,
-        };
-        let marked_point = |p: Point| matches!(last, Some(Move::Place(a, b)) if *a == p || *b == p);
         writeln!(
             out,
             "{BOLD}Guerrilla Checkers{BOLD:#}, {}; supply {}, stones on the board {}, checkers {}",
@@ -41,35 +45,12 @@ impl Render for Guerrilla {
         writeln!(out, "   {files}   cells")?;
         let ranks: Vec<u8> = view.order(8, true).collect();
         for (row, &y) in ranks.iter().enumerate() {
-            write!(out, " {} ", y + 1)?;
-            for x in view.order(8, false) {
-                let c = Cell::new(x, y).expect("on the board");
-                let (glyph, style) = if pos.has_checker(c) {
-                    (checker, if marked_cell(c) { LAST } else { BOLD })
-                } else if c.is_playable() {
-                    (cell, DIM)
-                } else {
-                    (' ', Style::new())
-                };
-                write!(out, "  {style}{glyph}{style:#} ")?;
-            }
-            writeln!(out, " {}", y + 1)?;
+            cell_row(pos, last, y, view, &glyphs, out)?;
             let Some(&below) = ranks.get(row + 1) else {
                 break;
             };
             // The points of rank y sit between cell ranks y and y + 1.
-            let y = y.min(below);
-            write!(out, "     ")?;
-            for i in view.order(7, false) {
-                let p = Point::new(i, y).expect("a point");
-                let (glyph, style) = if pos.has_stone(p) {
-                    (stone, if marked_point(p) { LAST } else { BOLD })
-                } else {
-                    (point, DIM)
-                };
-                write!(out, "  {style}{glyph}{style:#} ")?;
-            }
-            writeln!(out, "      {}", y + 1)?;
+            point_row(pos, last, y.min(below), view, &glyphs, out)?;
         }
         let point_files: String = view
             .order(7, false)
@@ -92,4 +73,64 @@ impl Render for Guerrilla {
         };
         writeln!(out, "{DIM}{legend}{DIM:#}")
     }
+}
+
+/// The characters the board is drawn with, in the charset chosen.
+struct Glyphs {
+    checker: char,
+    stone: char,
+    cell: char,
+    point: char,
+}
+
+/// The cells of rank `y`, with its number on either side; the last move's checker marked.
+fn cell_row(
+    pos: &Guerrilla,
+    last: Option<&Move>,
+    y: u8,
+    view: View,
+    glyphs: &Glyphs,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let marked = |c: Cell| match last {
+        Some(Move::Step(_, to)) => *to == c,
+        Some(Move::Capture(chain)) => chain.cells().last() == Some(&c),
+        _ => false,
+    };
+    write!(out, " {} ", y + 1)?;
+    for x in view.order(8, false) {
+        let c = Cell::new(x, y).expect("on the board");
+        let (glyph, style) = if pos.has_checker(c) {
+            (glyphs.checker, if marked(c) { LAST } else { BOLD })
+        } else if c.is_playable() {
+            (glyphs.cell, DIM)
+        } else {
+            (' ', Style::new())
+        };
+        write!(out, "  {style}{glyph}{style:#} ")?;
+    }
+    writeln!(out, " {}", y + 1)
+}
+
+/// The points of rank `y`, with its number on the right; the last move's stones marked.
+fn point_row(
+    pos: &Guerrilla,
+    last: Option<&Move>,
+    y: u8,
+    view: View,
+    glyphs: &Glyphs,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let marked = |p: Point| matches!(last, Some(Move::Place(a, b)) if *a == p || *b == p);
+    write!(out, "     ")?;
+    for i in view.order(7, false) {
+        let p = Point::new(i, y).expect("a point");
+        let (glyph, style) = if pos.has_stone(p) {
+            (glyphs.stone, if marked(p) { LAST } else { BOLD })
+        } else {
+            (glyphs.point, DIM)
+        };
+        write!(out, "  {style}{glyph}{style:#} ")?;
+    }
+    writeln!(out, "      {}", y + 1)
 }

@@ -195,19 +195,7 @@ impl Position {
         if let Some(victim) = captured {
             effects.captured = Some(victim);
             if self.variant != Variant::Chess {
-                let in_power = piece.role == self.government[us.index()];
-                if in_power {
-                    // Rule 3: a coup, unless that was the opponent's last piece of the rank.
-                    let left = next.pieces(them, victim) != 0;
-                    if left && self.government[them.index()] != victim {
-                        next.government[them.index()] = victim;
-                        effects.coup = Some(victim);
-                    }
-                } else if victim != piece.role {
-                    // Rule 2: succession or decline.
-                    role = victim;
-                    effects.changed_rank = Some(victim);
-                }
+                role = self.insurrection_capture(&mut next, piece.role, victim, &mut effects);
             }
         }
         if let Some(promotion) = mv.promotion {
@@ -245,6 +233,35 @@ impl Position {
         }
         next.turn = them;
         (next, effects)
+    }
+
+    /// Insurrection's rules for a capture by the mover's `role` of a `victim`, the pieces
+    /// already moved in `next`: a coup when the government captures (rule 3), else succession
+    /// or decline (rule 2). Returns the rank the capturing piece holds after it.
+    #[inline]
+    fn insurrection_capture(
+        &self,
+        next: &mut Position,
+        role: Role,
+        victim: Role,
+        effects: &mut Effects,
+    ) -> Role {
+        let (us, them) = (self.turn, self.turn.opponent());
+        if role == self.government[us.index()] {
+            // Rule 3: a coup, unless that was the opponent's last piece of the rank.
+            let left = next.pieces(them, victim) != 0;
+            if left && self.government[them.index()] != victim {
+                next.government[them.index()] = victim;
+                effects.coup = Some(victim);
+            }
+            role
+        } else if victim != role {
+            // Rule 2: succession or decline.
+            effects.changed_rank = Some(victim);
+            victim
+        } else {
+            role
+        }
     }
 
     /// Whether the mover's government survives a move that led to `next` (rule 4).
