@@ -2,6 +2,7 @@
 //! links once.
 
 mod arbiter;
+mod audit_shallow;
 mod browser;
 mod campaign_agreement;
 mod campaign_naive;
@@ -42,6 +43,7 @@ mod mail_refusals;
 mod pages;
 mod perft_files;
 mod pgn_reader;
+mod pgn_tags;
 mod pictures;
 mod readme;
 mod referee;
