@@ -51,11 +51,7 @@ impl Keys {
         signed: bool,
     ) -> Result<Signatory, ReplayError> {
         let record = &file.records()[document - 1];
-        let fail = |kind| ReplayError {
-            document: Some(document),
-            line: file.line(document),
-            kind,
-        };
+        let fail = |kind| defect(file, document, kind);
         let signer = signatory_named(file, &record.signer)
             .ok_or_else(|| fail(ErrorKind::UnknownSigner(record.signer.clone())))?;
         if signed {
@@ -113,15 +109,18 @@ impl Keys {
                 .as_ref()
                 .expect("a record names the arbiter only when the header has one"),
         };
-        let fail = |kind| ReplayError {
-            document: Some(document),
-            line: file.line(document),
-            kind,
-        };
-        match verifier.verify(file.signed_bytes(document), file.signature(document)) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(fail(not_signed_by(file, signer, e))),
-        }
+        verifier
+            .verify(file.signed_bytes(document), file.signature(document))
+            .map_err(|e| defect(file, document, not_signed_by(file, signer, e)))
+    }
+}
+
+/// A defect of document `document` of `file`, placed at its `---` line.
+fn defect(file: &GameFile, document: usize, kind: ErrorKind) -> ReplayError {
+    ReplayError {
+        document: Some(document),
+        line: file.line(document),
+        kind,
     }
 }
 
