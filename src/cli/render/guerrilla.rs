@@ -44,13 +44,19 @@ impl Render for Guerrilla {
             .collect();
         writeln!(out, "   {files}   cells")?;
         let ranks: Vec<u8> = view.order(8, true).collect();
+        let board = Board {
+            pos,
+            last,
+            view,
+            glyphs,
+        };
         for (row, &y) in ranks.iter().enumerate() {
-            cell_row(pos, last, y, view, &glyphs, out)?;
+            board.cell_row(y, out)?;
             let Some(&below) = ranks.get(row + 1) else {
                 break;
             };
             // The points of rank y sit between cell ranks y and y + 1.
-            point_row(pos, last, y.min(below), view, &glyphs, out)?;
+            board.point_row(y.min(below), out)?;
         }
         let point_files: String = view
             .order(7, false)
@@ -83,54 +89,50 @@ struct Glyphs {
     point: char,
 }
 
-/// The cells of rank `y`, with its number on either side; the last move's checker marked.
-fn cell_row(
-    pos: &Guerrilla,
-    last: Option<&Move>,
-    y: u8,
+/// The board being drawn: the position, the move that led to it, and how it is drawn.
+struct Board<'a> {
+    pos: &'a Guerrilla,
+    last: Option<&'a Move>,
     view: View,
-    glyphs: &Glyphs,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let marked = |c: Cell| match last {
-        Some(Move::Step(_, to)) => *to == c,
-        Some(Move::Capture(chain)) => chain.cells().last() == Some(&c),
-        _ => false,
-    };
-    write!(out, " {} ", y + 1)?;
-    for x in view.order(8, false) {
-        let c = Cell::new(x, y).expect("on the board");
-        let (glyph, style) = if pos.has_checker(c) {
-            (glyphs.checker, if marked(c) { LAST } else { BOLD })
-        } else if c.is_playable() {
-            (glyphs.cell, DIM)
-        } else {
-            (' ', Style::new())
-        };
-        write!(out, "  {style}{glyph}{style:#} ")?;
-    }
-    writeln!(out, " {}", y + 1)
+    glyphs: Glyphs,
 }
 
-/// The points of rank `y`, with its number on the right; the last move's stones marked.
-fn point_row(
-    pos: &Guerrilla,
-    last: Option<&Move>,
-    y: u8,
-    view: View,
-    glyphs: &Glyphs,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let marked = |p: Point| matches!(last, Some(Move::Place(a, b)) if *a == p || *b == p);
-    write!(out, "     ")?;
-    for i in view.order(7, false) {
-        let p = Point::new(i, y).expect("a point");
-        let (glyph, style) = if pos.has_stone(p) {
-            (glyphs.stone, if marked(p) { LAST } else { BOLD })
-        } else {
-            (glyphs.point, DIM)
+impl Board<'_> {
+    /// The cells of rank `y`, with its number on either side; the last move's checker marked.
+    fn cell_row(&self, y: u8, out: &mut dyn Write) -> io::Result<()> {
+        let marked = |c: Cell| match self.last {
+            Some(Move::Step(_, to)) => *to == c,
+            Some(Move::Capture(chain)) => chain.cells().last() == Some(&c),
+            _ => false,
         };
-        write!(out, "  {style}{glyph}{style:#} ")?;
+        write!(out, " {} ", y + 1)?;
+        for x in self.view.order(8, false) {
+            let c = Cell::new(x, y).expect("on the board");
+            let (glyph, style) = if self.pos.has_checker(c) {
+                (self.glyphs.checker, if marked(c) { LAST } else { BOLD })
+            } else if c.is_playable() {
+                (self.glyphs.cell, DIM)
+            } else {
+                (' ', Style::new())
+            };
+            write!(out, "  {style}{glyph}{style:#} ")?;
+        }
+        writeln!(out, " {}", y + 1)
     }
-    writeln!(out, "      {}", y + 1)
+
+    /// The points of rank `y`, with its number on the right; the last move's stones marked.
+    fn point_row(&self, y: u8, out: &mut dyn Write) -> io::Result<()> {
+        let marked = |p: Point| matches!(self.last, Some(Move::Place(a, b)) if *a == p || *b == p);
+        write!(out, "     ")?;
+        for i in self.view.order(7, false) {
+            let p = Point::new(i, y).expect("a point");
+            let (glyph, style) = if self.pos.has_stone(p) {
+                (self.glyphs.stone, if marked(p) { LAST } else { BOLD })
+            } else {
+                (self.glyphs.point, DIM)
+            };
+            write!(out, "  {style}{glyph}{style:#} ")?;
+        }
+        writeln!(out, "      {}", y + 1)
+    }
 }
