@@ -1,5 +1,6 @@
-//! The journal in-process: places, refusals, crash leftovers, damage, export and import. The
-//! signing commands' use of it is tested through the binary (tests/integration/journal.rs).
+//! The journal in-process: places, refusals, crash leftovers, damage, export and import (a
+//! journal damaged on disk: `tests/damage.rs`). The signing commands' use of it is tested
+//! through the binary (tests/integration/journal.rs).
 
 use super::*;
 use crate::log::{Action, Record, Timestamp, record_unsigned, signature_line};

@@ -203,7 +203,8 @@ fn html_text(html: &str) -> String {
 }
 
 /// The character an HTML entity's name (`amp`, `#38`, `#x26`) stands for: the few names mail
-/// writers use for text, and every number; `None` for any other name, left as it was written.
+/// writers use for text, and every number that is a character; `None` for any other name,
+/// which is left as it was written.
 fn entity_char(name: &str) -> Option<char> {
     match name {
         "nbsp" | "ensp" | "emsp" | "thinsp" => Some(' '),

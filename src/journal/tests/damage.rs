@@ -1,4 +1,4 @@
-//! A journal damaged, on disk or in transit: found on opening or when its place is consulted,
+//! A journal damaged on disk: found on opening or when its place is consulted,
 //! named by its line, and never passed over where signing depends on it; read the same on any
 //! number of threads.
 

@@ -235,8 +235,8 @@ impl Position {
         (next, effects)
     }
 
-    /// Insurrection's rules for a capture by the mover's `role` of a `victim`, the pieces
-    /// already moved in `next`: a coup when the government captures (rule 3), else succession
+    /// Insurrection's rules for a capture by the mover's `role` of a `victim`, with the mover
+    /// lifted and the victim taken off in `next`: a coup when the government captures (rule 3), else succession
     /// or decline (rule 2). Returns the rank the capturing piece holds after it.
     #[inline]
     fn insurrection_capture(

@@ -1,6 +1,6 @@
 //! Unit tests: published orthodox perft counts for the plain generator, the worked example, and
 //! one test per Insurrection ruling; orthodox chess's draws and notation are in
-//! `tests/orthodox.rs`.
+//! `tests/draws_and_san.rs`.
 
 use super::*;
 use crate::rules::{Line, MoveError};
@@ -438,4 +438,4 @@ fn insurrection_position_strings() {
     assert!(Insurrection::parse_position("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1 Pk").is_ok());
 }
 
-mod orthodox;
+mod draws_and_san;
