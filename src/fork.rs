@@ -142,7 +142,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     };
     let (fa, fb) = (parse(Copy::A, a)?, parse(Copy::B, b)?);
     let Some(first) = a.iter().zip(b).position(|(x, y)| x != y) else {
-        return one_extends([&fa, &fb], a.len().cmp(&b.len()));
+        return one_extends([&fa, &fb]);
     };
     // The preamble comes from the header: a difference there is a difference of headers.
     let document = (0..fa.documents())
@@ -196,13 +196,10 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     })))
 }
 
-/// Two copies alike as far as the shorter goes (`lengths`: A's length against B's): the same,
-/// or the longer extending the shorter, when the longer verifies.
-fn one_extends(
-    [fa, fb]: [&GameFile; 2],
-    lengths: std::cmp::Ordering,
-) -> Result<Relation, CompareError> {
-    Ok(match lengths {
+/// Two copies alike as far as the shorter goes: the same, or the longer extending the
+/// shorter, when the longer verifies.
+fn one_extends([fa, fb]: [&GameFile; 2]) -> Result<Relation, CompareError> {
+    Ok(match fa.text().len().cmp(&fb.text().len()) {
         std::cmp::Ordering::Equal => Relation::Same,
         std::cmp::Ordering::Less => {
             verify(Copy::B, fb)?;

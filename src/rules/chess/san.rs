@@ -43,7 +43,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
         return Err(SyntaxError::Empty);
     }
     let shape = || SyntaxError::Shape(text.to_owned());
-    if let Some(uci) = uci(text, shape) {
+    if let Some(uci) = uci(text) {
         return uci.map(Parsed::Uci);
     }
     let body = text.trim_end_matches(['+', '#', '!', '?']);
@@ -96,8 +96,8 @@ pub(crate) fn parse(text: &str) -> Result<Parsed, SyntaxError> {
 }
 
 /// A text shaped like UCI (`e2e4`, `e7e8q`) read as a move: `None` when it is not shaped
-/// so, the `shape` error when its squares or piece letter are wrong.
-fn uci(text: &str, shape: impl Fn() -> SyntaxError) -> Option<Result<Move, SyntaxError>> {
+/// so, a [`SyntaxError::Shape`] when its squares or piece letter are wrong.
+fn uci(text: &str) -> Option<Result<Move, SyntaxError>> {
     let bytes = text.as_bytes();
     let shaped = (4..=5).contains(&bytes.len())
         && bytes[0].is_ascii_lowercase()
@@ -123,7 +123,7 @@ fn uci(text: &str, shape: impl Fn() -> SyntaxError) -> Option<Result<Move, Synta
             promotion,
         })
     };
-    Some(read().ok_or_else(shape))
+    Some(read().ok_or_else(|| SyntaxError::Shape(text.to_owned())))
 }
 
 /// Takes a promotion off the end of a SAN body (`e8=Q`, or `e8Q` as some programs write it):
