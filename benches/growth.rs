@@ -9,6 +9,13 @@
 //! records parsed and their moves replayed, and a whole new copy written and renamed into place
 //! (so that a crash never leaves half a record). The ratios show what that costs.
 //!
+//! Beside each `play`, the benchmark times itself started again as a process that does nothing
+//! but byte work (see [`floor`]), at two floors: the file read and hashed, the least that any
+//! `play` checking the file it signs after must do; and that with the mover's journal read and a
+//! synced copy of the file written, as `play` does today. The shortest game's `play` plus how
+//! much that work grows from the shortest game to the longest, against the shortest game's
+//! `play`, is the ratio a design doing no other work that grows with the game would score.
+//!
 //! Each round times every size (the fastest of five runs, each on a fresh copy of the game and
 //! of the mover's journal, so that each signs its record anew); the median of nine rounds is
 //! printed with its range. Run with `cargo bench --bench growth`; building the games (signing
@@ -23,6 +30,8 @@ const SIZES: [usize; 3] = [250, 1000, 2000];
 const ROUNDS: usize = 9;
 /// The ratio, longest game against shortest, at or under which growth is called linear.
 const TARGET: f64 = 1.5;
+/// The argument that makes this benchmark a floor process: `FLOOR DIR JOURNAL whole|read`.
+const FLOOR: &str = "--byte-floor";
 
 /// A game of one size, ready for its next move.
 struct Game {
@@ -35,15 +44,30 @@ struct Game {
 }
 
 fn main() {
-    if !std::env::args().any(|a| a == "--bench") {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == FLOOR) {
+        let [_, _, dir, journal, whole] = args.as_slice() else {
+            panic!("usage: {FLOOR} DIR JOURNAL whole|read");
+        };
+        floor(Path::new(dir), Path::new(journal), whole == "whole");
+        return;
+    }
+    if !args.iter().any(|a| a == "--bench") {
         println!("growth: run with `cargo bench --bench growth`");
         return;
     }
     let root = tempfile::tempdir().expect("temp dir");
     let games: Vec<Game> = SIZES.iter().map(|&n| build(root.path(), n)).collect();
     let mut rounds: Vec<Vec<Duration>> = Vec::with_capacity(ROUNDS);
+    let mut floors: Vec<Vec<[Duration; 2]>> = Vec::with_capacity(ROUNDS);
     for _ in 0..ROUNDS {
         rounds.push(games.iter().map(play).collect());
+        floors.push(
+            games
+                .iter()
+                .map(|g| [false, true].map(|whole| floor_run(g, whole)))
+                .collect(),
+        );
     }
     let shortest = &games[0];
     for (i, game) in games.iter().enumerate() {
@@ -80,6 +104,43 @@ fn main() {
         games[last].documents as f64 / shortest.documents as f64,
         if ratio <= TARGET { "met" } else { "NOT met" }
     );
+    report_floors(&games, &rounds, &floors);
+}
+
+/// For each floor, how much the floor process's time grows from the shortest game to the
+/// longest, and the ratio `play` would score if its own time grew by only that much: the bound
+/// on any design that does that byte work, as long as `play` on the shortest game costs what it
+/// costs today (a design faster there scores a higher ratio for the same growth).
+fn report_floors(games: &[Game], rounds: &[Vec<Duration>], floors: &[Vec<[Duration; 2]>]) {
+    let last = games.len() - 1;
+    for (k, what) in [
+        "the file read and hashed",
+        "the file read and hashed, the journal read, a synced copy written",
+    ]
+    .iter()
+    .enumerate()
+    {
+        // A round where the longer game's floor came out faster (noise) grows by nothing.
+        let grown = |f: &Vec<[Duration; 2]>| f[last][k].saturating_sub(f[0][k]);
+        let mut growth: Vec<Duration> = floors.iter().map(grown).collect();
+        growth.sort();
+        let mut bounds: Vec<f64> = rounds
+            .iter()
+            .zip(floors)
+            .map(|(r, f)| (r[0] + grown(f)).as_secs_f64() / r[0].as_secs_f64())
+            .collect();
+        bounds.sort_by(f64::total_cmp);
+        println!(
+            "a process doing only byte work ({what}) takes {} more at {} documents than at \
+             {}; play growing by only that much: {:.2} (rounds {:.2} to {:.2})",
+            ms(growth[ROUNDS / 2]),
+            games[last].documents,
+            games[0].documents,
+            bounds[ROUNDS / 2],
+            bounds[0],
+            bounds[ROUNDS - 1]
+        );
+    }
 }
 
 /// A game of `documents` documents in its own folder under `root`, each player's signing
@@ -124,4 +185,50 @@ fn play(game: &Game) -> Duration {
         ];
         run(&game.dir, &args, Some(journal))
     })
+}
+
+/// A floor process for `game`, timed from its start to its end as [`run`] times `play`: the
+/// file read and hashed, and with `whole` the mover's journal read and a synced copy written.
+fn floor_run(game: &Game, whole: bool) -> Duration {
+    let journal = game.journal.restore();
+    best(|| {
+        common::time(
+            std::process::Command::new(std::env::current_exe().expect("this benchmark"))
+                .arg(FLOOR)
+                .arg(&game.dir)
+                .arg(journal)
+                .arg(if whole { "whole" } else { "read" }),
+        )
+    })
+}
+
+/// The floor process itself: reads `dir`'s game file and hashes it, as `play` does to check
+/// the chain; with `whole`, also reads each file of the journal folder `journal` and writes a
+/// copy of the game file with one record more (its last, again) beside it, synced and renamed
+/// into place, as `play` appends.
+fn floor(dir: &Path, journal: &Path, whole: bool) {
+    use sha2::Digest as _;
+    use std::io::Write as _;
+    let bytes = std::fs::read(dir.join("game.yaml")).expect("read the game");
+    let digest = sha2::Sha256::digest(&bytes);
+    assert_ne!(digest[..], [0; 32], "a digest");
+    if !whole {
+        return;
+    }
+    for entry in std::fs::read_dir(journal).expect("the journal folder") {
+        let read = std::fs::read(entry.expect("an entry").path()).expect("read the journal");
+        assert!(!read.is_empty(), "an empty journal file");
+    }
+    let last = bytes
+        .windows(4)
+        .rposition(|w| w == b"---\n")
+        .expect("a last document");
+    let mut copy = tempfile::NamedTempFile::new_in(dir).expect("a temporary file");
+    copy.write_all(&bytes).expect("write");
+    copy.write_all(&bytes[last..]).expect("write");
+    copy.as_file().sync_all().expect("sync");
+    copy.persist(dir.join("floor.yaml")).expect("rename");
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .expect("sync the folder");
 }

@@ -447,7 +447,7 @@ impl<G: Protocol> State<G> {
 
     fn play_move(&mut self, text: &str) -> Applied {
         let line = self.line.as_mut().expect("play has started");
-        let before = line.current().clone();
+        let before = line.current();
         let mv = before.parse_move(text).map_err(|e| match e {
             MoveError::Illegal(reason) => ErrorKind::Illegal {
                 mv: text.to_owned(),
@@ -458,23 +458,24 @@ impl<G: Protocol> State<G> {
                 reason: other.to_string(),
             },
         })?;
-        if mv.to_string() != text {
+        let canonical = mv.to_string();
+        if canonical != text {
             return Err(ErrorKind::Protocol(ProtocolError::NotCanonical {
                 written: text.to_owned(),
-                canonical: mv.to_string(),
+                canonical,
             }));
         }
-        let notes = before.describe(&mv);
-        let shown = before.display_move(&mv);
-        let after = line
-            .play(&mv)
-            .expect("parse_move returns playable moves")
-            .clone();
-        let mut events = vec![Event::Moved(shown, notes)];
-        if after.in_check() && after.outcome().is_none() {
+        let moved = Event::Moved(before.display_move(&mv), before.describe(&mv));
+        // parse_move checked the move: it is played without checking it again.
+        line.play_legal(&mv);
+        let outcome = line.outcome();
+        let after = line.current();
+        let mut events = vec![moved];
+        // A check is said unless the position itself ends the game (a repetition that ends it
+        // leaves the check said); the position's outcome is worked out again only then.
+        if after.in_check() && (outcome.is_none() || after.outcome().is_none()) {
             events.push(Event::Check);
         }
-        let outcome = self.line.as_ref().expect("play has started").outcome();
         match outcome {
             Some(outcome) => events.extend(self.settle(outcome)),
             None => self.phase = self.playing_phase(),

@@ -106,6 +106,13 @@ pub trait Game: Clone + Eq + fmt::Debug + fmt::Display + Sized {
     /// [`Game::Illegal`] with the rule the move breaks; `self` is unchanged.
     fn play(&self, mv: &Self::Move) -> Result<Self, Self::Illegal>;
 
+    /// Plays a move that this position's [`Game::parse_move`] or [`Game::legal_moves`] gave,
+    /// without checking it again: the replayer has each move from `parse_move`, which checked
+    /// it, and [`Game::play`] would check it again and work out again whether the game was
+    /// over. Any other move may panic or give a position the rules never reach; debug builds
+    /// check and panic.
+    fn play_legal(&self, mv: &Self::Move) -> Self;
+
     /// How the game has ended in this position, if it has. Only what the position alone shows:
     /// claims and agreements are the replayer's business (see [`Game::claimable`]).
     fn outcome(&self) -> Option<Self::Outcome>;
@@ -294,6 +301,15 @@ impl<G: Game> Line<G> {
         self.positions.push(next);
         self.moves.push(mv.clone());
         Ok(self.current())
+    }
+
+    /// Plays a move that the current position's [`Game::parse_move`] or [`Game::legal_moves`]
+    /// gave (see [`Game::play_legal`]).
+    pub fn play_legal(&mut self, mv: &G::Move) -> &G {
+        let next = self.current().play_legal(mv);
+        self.positions.push(next);
+        self.moves.push(mv.clone());
+        self.current()
     }
 
     /// The line as it stood after its first `moves` moves (all of it if it has fewer).

@@ -1,7 +1,9 @@
-//! Unit tests of what the games share: a line's count of repetitions.
+//! Unit tests of what the games share: a line's count of repetitions, and a move played
+//! unchecked once it is known legal.
 
 use super::campaign::{self, Campaign};
 use super::chess::{Chess, DrawReason, Insurrection, InsurrectionOptions, Outcome};
+use super::guerrilla::Guerrilla;
 use super::{Game, Line};
 
 /// Plays `games` games of mostly quiet moves, often back to a position seen before (so that
@@ -112,4 +114,71 @@ fn a_line_from_a_position_string_counts_its_start_when_the_clock_reaches_before_
         line.claimable(),
         [Outcome::Draw(DrawReason::ThreefoldRepetition)]
     );
+}
+
+/// Walks `games` games of random legal moves from `start`, picked by a fixed sequence of
+/// numbers, checking in every position that each legal move, and each move read back from each
+/// of its `spellings`, plays unchecked ([`Game::play_legal`]) to the very position
+/// [`Game::play`] gives; in debug builds `play_legal` also asserts that `play` accepts it.
+/// Returns how many moves were compared.
+fn play_legal_is_play<G: Game>(
+    start: &G,
+    games: u64,
+    spellings: impl Fn(&G, &G::Move) -> Vec<String>,
+) -> usize {
+    let mut compared = 0;
+    for game in 0..games {
+        let mut state = game.wrapping_mul(2_862_933_555_777_941_757) | 1;
+        let mut line = Line::new(start.clone());
+        for _ in 0..300 {
+            let current = line.current().clone();
+            let moves = current.legal_moves();
+            if moves.is_empty() || line.outcome().is_some() {
+                break;
+            }
+            for mv in &moves {
+                let played = current.play(mv).expect("a legal move");
+                assert_eq!(current.play_legal(mv), played, "{mv} in {current}");
+                for text in spellings(&current, mv) {
+                    let read = current
+                        .parse_move(&text)
+                        .expect("a spelling of a legal move");
+                    assert_eq!(current.play_legal(&read), played, "{text} in {current}");
+                }
+                compared += 1;
+            }
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            line.play_legal(&moves[(state >> 33) as usize % moves.len()]);
+        }
+    }
+    compared
+}
+
+#[test]
+fn a_legal_move_played_unchecked_gives_the_position_play_gives() {
+    let spin = campaign::Options {
+        spin_doctoring: true,
+        playing_for_keeps: false,
+    };
+    let assassination = InsurrectionOptions {
+        assassination: true,
+    };
+    let compared = [
+        play_legal_is_play(&Campaign::start(&Default::default()), 6, |_, m| {
+            vec![m.to_string()]
+        }),
+        play_legal_is_play(&Campaign::start(&spin), 6, |_, m| vec![m.to_string()]),
+        play_legal_is_play(&Guerrilla::start(&()), 6, |_, m| vec![m.to_string()]),
+        // Chess reads SAN as well as its notation.
+        play_legal_is_play(&Chess::start(&()), 6, |p, m| {
+            vec![m.to_string(), p.0.san(*m)]
+        }),
+        play_legal_is_play(&Insurrection::start(&assassination), 6, |p, m| {
+            vec![m.to_string(), p.0.san(*m)]
+        }),
+    ];
+    // Every game had moves to compare, many of them.
+    assert!(compared.iter().all(|&n| n > 1000), "{compared:?}");
 }

@@ -494,6 +494,11 @@ impl Game for Campaign {
         Ok(self.play_unchecked(*mv))
     }
 
+    fn play_legal(&self, mv: &Move) -> Campaign {
+        debug_assert!(self.play(mv).is_ok(), "{mv} is not legal in {self}");
+        self.play_unchecked(*mv)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.is_bare() {
             return Some(Outcome::RunOff(RunOffReason::BareCandidates));

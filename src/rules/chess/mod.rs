@@ -500,6 +500,11 @@ macro_rules! game {
                 self.0.play_move(*mv).map(|(p, _)| $name(p))
             }
 
+            fn play_legal(&self, mv: &Move) -> Self {
+                debug_assert!(self.0.play_move(*mv).is_ok(), "{mv} is not legal in {self}");
+                $name(self.0.play_unchecked(*mv).0)
+            }
+
             fn outcome(&self) -> Option<Outcome> {
                 self.0.outcome()
             }

@@ -465,6 +465,11 @@ impl Game for Guerrilla {
         Ok(self.play_unchecked(mv))
     }
 
+    fn play_legal(&self, mv: &Move) -> Guerrilla {
+        debug_assert!(self.play(mv).is_ok(), "{mv} is not legal in {self}");
+        self.play_unchecked(mv)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.checkers == 0 {
             Some(Outcome::AllCheckersCaptured)
