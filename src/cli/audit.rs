@@ -154,8 +154,10 @@ fn audit(file: &Path) -> Result<Report, CliError> {
     Ok(report)
 }
 
-/// The report as text, a line per commit.
+/// The report as text, a line per commit. Its messages quote what the versions held (a
+/// defect's own words), so they are escaped as they are printed.
 fn render(file: &Path, report: &Report, out: &mut Out<'_>) -> Result<(), CliError> {
+    use correspond::text::escape;
     let branch = correspond::text::escape(&report.branch);
     writeln!(
         out,
@@ -175,10 +177,10 @@ fn render(file: &Path, report: &Report, out: &mut Out<'_>) -> Result<(), CliErro
             correspond::text::shown(&commit.summary)
         )?;
         if let Some(violation) = &commit.violation {
-            writeln!(out, "      VIOLATION: {}", violation.message)?;
+            writeln!(out, "      VIOLATION: {}", escape(&violation.message))?;
         }
         for merge in &commit.merge_violations {
-            writeln!(out, "      VIOLATION: {merge}")?;
+            writeln!(out, "      VIOLATION: {}", escape(merge))?;
         }
         let voided = &commit.voided;
         if !voided.is_empty() {
@@ -198,13 +200,13 @@ fn render(file: &Path, report: &Report, out: &mut Out<'_>) -> Result<(), CliErro
         }
     }
     for rewind in &report.rewinds {
-        writeln!(out, "VIOLATION: {}", rewind.violation)?;
+        writeln!(out, "VIOLATION: {}", escape(&rewind.violation))?;
     }
     for other in &report.others {
-        writeln!(out, "VIOLATION: {}", other.message)?;
+        writeln!(out, "VIOLATION: {}", escape(&other.message))?;
     }
     for message in &report.incomplete {
-        writeln!(out, "INCOMPLETE: {message}")?;
+        writeln!(out, "INCOMPLETE: {}", escape(message))?;
     }
     let seen = if report.complete {
         ""

@@ -270,6 +270,7 @@ fn judged(
 ) -> Result<(), CliError> {
     for (which, defect) in [Copy::A, Copy::B].into_iter().zip(&f.defects) {
         if let Some(defect) = defect {
+            let defect = correspond::text::escape(&defect.to_string()).into_owned();
             writeln!(out, "{} does not verify: {defect}", name(which))?;
         }
     }

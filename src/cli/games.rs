@@ -161,6 +161,7 @@ fn write_text(listed: &Listed, out: &mut Out<'_>) -> Result<(), CliError> {
     let game = match &listed.game {
         Checked::Valid(game) => game,
         Checked::Invalid(e) => {
+            let e = correspond::text::escape(&e.to_string()).into_owned();
             writeln!(out, "{path}: INVALID: {e}")?;
             return Ok(());
         }

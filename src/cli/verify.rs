@@ -245,6 +245,8 @@ fn write_text(
             }
             Checked::Invalid(e) => {
                 invalid += 1;
+                // A defect's words can quote what the file held.
+                let e = correspond::text::escape(&e.to_string()).into_owned();
                 writeln!(out, "{path}: INVALID: {e}")?;
             }
             Checked::Unreadable(e) => {

@@ -62,7 +62,7 @@ impl Signer for AgentSigner {
 
     fn sign_raw(&self, namespace: &str, message: &[u8]) -> Result<SshSig, SignError> {
         let data = SshSig::signed_data(namespace, HashAlg::Sha512, message)
-            .map_err(|e| SignError::Signing(e.to_string()))?;
+            .map_err(|e| SignError::Signing(super::foreign(&e)))?;
         let mut msg = vec![SIGN_REQUEST];
         put_string(&mut msg, &key_blob(self.key.key_data()));
         put_string(&mut msg, &data);
@@ -81,7 +81,7 @@ impl Signer for AgentSigner {
             HashAlg::Sha512,
             signature,
         )
-        .map_err(|e| SignError::Signing(e.to_string()))
+        .map_err(|e| SignError::Signing(super::foreign(&e)))
     }
 }
 

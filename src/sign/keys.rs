@@ -93,7 +93,7 @@ fn load_file(
             // This program reads Ed25519 keys only: another kind is named, not "unknown".
             match private_key_algorithm(&text).filter(|a| a != "ssh-ed25519") {
                 Some(algorithm) => SignError::NotEd25519(shown.clone(), key_kind(&algorithm)),
-                None => format_error(e.to_string()),
+                None => format_error(super::foreign(&e)),
             }
         })?;
         if let Some(signer) = from_agent(agent, private.public_key())? {
@@ -142,7 +142,7 @@ pub fn public_key(text: &str) -> Result<PublicKey, SignError> {
     if !algorithm.is_empty() && algorithm != "ssh-ed25519" && is_algorithm_name(algorithm) {
         return Err(SignError::NotEd25519(String::new(), key_kind(algorithm)));
     }
-    let key = PublicKey::from_openssh(text).map_err(|e| SignError::NotAKey(e.to_string()))?;
+    let key = PublicKey::from_openssh(text).map_err(|e| SignError::NotAKey(super::foreign(&e)))?;
     check_ed25519(&key)?;
     Ok(key)
 }

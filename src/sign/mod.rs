@@ -24,6 +24,13 @@ use std::path::PathBuf;
 /// The SSH signature namespace of game-file documents.
 pub const NAMESPACE: &str = "correspond";
 
+/// An ssh-key error as our errors carry it. Its text can quote, byte for byte, what it was
+/// reading (an algorithm's name, a label) from a game file, a key file or an agent: escaped
+/// here, where it enters our errors, so that no layer above can print it raw.
+fn foreign(e: &impl std::fmt::Display) -> String {
+    crate::text::escape(&e.to_string()).into_owned()
+}
+
 /// Why signing or checking a signature failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -133,7 +140,7 @@ impl Signer for KeySigner {
     fn sign_raw(&self, namespace: &str, message: &[u8]) -> Result<SshSig, SignError> {
         self.key
             .sign(namespace, HashAlg::Sha512, message)
-            .map_err(|e| SignError::Signing(e.to_string()))
+            .map_err(|e| SignError::Signing(foreign(&e)))
     }
 }
 
@@ -169,7 +176,7 @@ pub fn armor(base64: &str) -> String {
 /// # Errors
 /// [`SignError::Malformed`] when it is not an SSH signature.
 pub fn decode(base64: &str) -> Result<SshSig, SignError> {
-    let sig = SshSig::from_pem(armor(base64)).map_err(|e| SignError::Malformed(e.to_string()))?;
+    let sig = SshSig::from_pem(armor(base64)).map_err(|e| SignError::Malformed(foreign(&e)))?;
     // Only the canonical encoding is accepted, so that one signature has one spelling.
     if encode(&sig) != base64 {
         return Err(SignError::Malformed("not in its canonical encoding".into()));
@@ -257,7 +264,7 @@ fn key_blob(key: &KeyData) -> Vec<u8> {
 
 fn decode_signature(blob: &[u8]) -> Result<ssh_key::Signature, SignError> {
     let mut reader = blob;
-    ssh_key::Signature::decode(&mut reader).map_err(|e| SignError::Agent(e.to_string()))
+    ssh_key::Signature::decode(&mut reader).map_err(|e| SignError::Agent(foreign(&e)))
 }
 
 #[cfg(test)]

@@ -168,6 +168,36 @@ fn hostile_file_names_are_escaped_everywhere() {
     );
 }
 
+/// `text` with the rest of its first line that starts with `start` replaced by `rest`.
+fn first_line_replaced(text: &str, start: &str, rest: &str) -> String {
+    let at = text.find(&format!("\n{start}")).expect("such a line") + 1 + start.len();
+    let end = at + text[at..].find('\n').expect("a whole line");
+    format!("{}{rest}{}", &text[..at], &text[end..])
+}
+
+/// An Ed25519 key's wire form whose algorithm name is hostile (ESC, CR, a bidi override), and
+/// an SSH signature (SSHSIG) carrying that key, both in base64: each passes the file's own
+/// checks (plain base64) and is refused by the ssh-key library with the name quoted.
+fn hostile_inside_ssh() -> (String, String) {
+    use base64ct::{Base64, Encoding};
+    fn string(out: &mut Vec<u8>, bytes: &[u8]) {
+        out.extend(u32::try_from(bytes.len()).expect("short").to_be_bytes());
+        out.extend(bytes);
+    }
+    let mut key = Vec::new();
+    string(&mut key, "\u{1b}[2K\r\u{202e}x".as_bytes());
+    string(&mut key, &[7; 32]);
+    let mut inner = Vec::new();
+    string(&mut inner, b"ssh-ed25519");
+    string(&mut inner, &[0; 64]);
+    let mut sig = b"SSHSIG".to_vec();
+    sig.extend(1u32.to_be_bytes());
+    for field in [&key[..], b"correspond", b"", b"sha512", &inner] {
+        string(&mut sig, field);
+    }
+    (Base64::encode_string(&key), Base64::encode_string(&sig))
+}
+
 #[test]
 fn hostile_contents_of_game_files_are_escaped_in_every_report() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -184,6 +214,10 @@ fn hostile_contents_of_game_files_are_escaped_in_every_report() {
         text.replacen("\nsignature: ", &format!("\nsignature: {hostile}"), 2),
         text.replacen("---\nseq: 3", &format!("# {hostile}\n---\nseq: 3"), 1),
         text.replacen("\nseq: 2", &format!("\n{hostile}: 2"), 1),
+        // The ssh-key library quotes an algorithm's name it refuses byte for byte: one inside
+        // record 1's signature, and one inside alice's key.
+        first_line_replaced(&text, "signature: ", &hostile_inside_ssh().1),
+        first_line_replaced(&text, "  key: ssh-ed25519 ", &hostile_inside_ssh().0),
     ];
     for (i, case) in cases.iter().enumerate() {
         let name = format!("case{i}.yaml");

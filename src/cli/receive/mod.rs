@@ -487,7 +487,8 @@ fn passed_over(
     }
     let mut proved = Vec::new();
     for passed in &received.passed_over {
-        writeln!(out, "passed over {passed}")?;
+        let shown = correspond::text::escape(&passed.to_string()).into_owned();
+        writeln!(out, "passed over {shown}")?;
         if let Some(document) = crossed(&passed.error) {
             writeln!(out, "  {}", settle_hint(document, path))?;
         }
