@@ -96,7 +96,13 @@ fn mail<G: CliGame>(args: &Args, bytes: &[u8], out: &mut Out<'_>) -> Result<(), 
             &file.game_id().to_string()[..32]
         )],
     };
-    let message = mail::compose(&envelope, &body(&file, &plain, since, &name, &said)?);
+    let renamed = renames(&replay, &plain);
+    let text = Text {
+        name: &name,
+        summary: &said,
+        renamed: &renamed,
+    };
+    let message = mail::compose(&envelope, &body(&file, &plain, since, &text)?);
     out.write_all(&message)?;
     Ok(())
 }
@@ -202,6 +208,35 @@ fn ascii_seats<G: CliGame>(replay: &Replay<G>) -> Replay<G> {
     plain
 }
 
+/// Each name outside ASCII with what the body says instead (see [`ascii_seats`]), the longest
+/// first, so that a name inside another is not replaced within it. The replay's events were
+/// worded with the names as they are (`Zoë (heads) resigned`): the body's text is said again
+/// with these.
+fn renames<G: CliGame>(replay: &Replay<G>, plain: &Replay<G>) -> Vec<(String, String)> {
+    let arbiter = replay
+        .arbiter
+        .iter()
+        .map(|a| (a.name.clone(), "the arbiter".to_owned()));
+    let mut renamed: Vec<(String, String)> = replay
+        .seats
+        .iter()
+        .zip(&plain.seats)
+        .map(|(seat, plain)| (seat.name.clone(), plain.name.clone()))
+        .chain(arbiter)
+        .filter(|(name, _)| !name.is_ascii())
+        .collect();
+    renamed.sort_by_key(|(name, _)| std::cmp::Reverse(name.len()));
+    renamed
+}
+
+/// What the body says besides the replay: the name of the file to receive into, the summary
+/// line, and the names said otherwise in ASCII.
+struct Text<'a> {
+    name: &'a str,
+    summary: &'a str,
+    renamed: &'a [(String, String)],
+}
+
 /// Every action a message carries, in a line: `white plays Nc3 and offers a draw (records
 /// 16-17)`.
 fn summary<G: CliGame>(file: &GameFile, replay: &Replay<G>, since: usize, last: usize) -> String {
@@ -233,8 +268,11 @@ fn body<G: CliGame>(
     file: &GameFile,
     replay: &Replay<G>,
     since: usize,
-    name: &str,
-    summary: &str,
+    Text {
+        name,
+        summary,
+        renamed,
+    }: &Text<'_>,
 ) -> Result<String, CliError> {
     let mut text = format!("{}: {summary}\n\n{}\n\n", G::NAME, replay.matchup());
     for step in &replay.steps[since..] {
@@ -245,11 +283,7 @@ fn body<G: CliGame>(
             .checked_sub(1)
             .and_then(|n| file.records()[n].comment.as_ref())
         {
-            let ascii: String = comment
-                .chars()
-                .map(|c| if c.is_ascii() { c } else { '?' })
-                .collect();
-            text += &format!("; says \"{ascii}\"");
+            text += &format!("; says \"{}\"", ascii(comment));
         }
         text.push('\n');
     }
@@ -286,21 +320,28 @@ fn body<G: CliGame>(
     if let Some(next) = next_step(phase, &replay.seats, name) {
         text += &format!("Then: {next}\n");
     }
+    for (from, to) in *renamed {
+        text = text.replace(from.as_str(), to);
+    }
+    // What else the text quotes comes from this program and the file's validated fields:
+    // anything left outside ASCII would be a mistake here, and is not worth breaking a
+    // message for.
     // Lines of 76 characters at most: a longer line makes the message go out
     // quoted-printable, which a web client's paste leaves in the block.
-    let mut text = wrap(&text, 76);
+    let mut text = wrap(&ascii(&text), 76);
     text += &format!(
-        "\nThe signed records of {name}:\n\n{}",
+        "\nThe signed records of {}:\n\n{}",
+        ascii(name),
         mail::armor(file, since)
     );
-    // What the body quotes comes from this program and the file's validated fields, names
-    // outside ASCII replaced: anything else outside ASCII would be a mistake here, and is not
-    // worth breaking a message for.
-    debug_assert!(text.is_ascii(), "a mail body outside ASCII: {text}");
-    Ok(text
-        .chars()
+    Ok(text)
+}
+
+/// `text` with each character outside ASCII written `?`.
+fn ascii(text: &str) -> String {
+    text.chars()
         .map(|c| if c.is_ascii() { c } else { '?' })
-        .collect())
+        .collect()
 }
 
 /// `text` with each line longer than `width` broken at spaces, its continuation indented.
@@ -313,8 +354,13 @@ fn wrap(text: &str, width: usize) -> String {
         };
         let mut rest = line;
         while rest.len() > width {
-            // A break at the last space that keeps the line within the width, if there is one.
-            let Some(at) = rest[..=width].rfind(' ').filter(|&at| at > 0) else {
+            // A break at the last space that keeps the line within the width, if there is one
+            // (the width in bytes, cut back to where a character starts).
+            let end = (0..=width + 1)
+                .rev()
+                .find(|&end| rest.is_char_boundary(end))
+                .unwrap_or(0);
+            let Some(at) = rest[..end].rfind(' ').filter(|&at| at > 0) else {
                 break;
             };
             out.push_str(&rest[..at]);

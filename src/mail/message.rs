@@ -38,7 +38,22 @@ pub fn in_message(raw: &[u8]) -> Parsed {
     // too deep to walk (or even to drop) on the stack. No game's mail forwards more than a
     // few: such a message is refused with the reason, and a mailbox goes on with the rest.
     let forwarded = inner_messages(raw);
-    if forwarded > MAX_FORWARDED {
+    let why = if forwarded > MAX_FORWARDED {
+        Some(format!(
+            "the message holds more than {MAX_FORWARDED} messages inside it, forwarded or in \
+             digests ({forwarded}), which no game's mail does"
+        ))
+    } else if encoded_message_part(raw) {
+        Some(
+            "a message inside it is sent base64 or quoted-printable encoded, which the MIME \
+             rules do not allow and no game's mail does; save that message by itself and \
+             receive it"
+                .to_owned(),
+        )
+    } else {
+        None
+    };
+    if let Some(why) = why {
         let subject = MessageParser::new()
             .header_text(HeaderName::Subject)
             .parse_headers(raw)
@@ -48,10 +63,7 @@ pub fn in_message(raw: &[u8]) -> Parsed {
             blocks: vec![Err(MailError::Damaged {
                 game: None,
                 range: None,
-                why: format!(
-                    "the message holds more than {MAX_FORWARDED} messages inside it, \
-                     forwarded or in digests ({forwarded}), which no game's mail does"
-                ),
+                why,
                 quoted: false,
             })],
         };
@@ -91,25 +103,61 @@ pub fn in_message(raw: &[u8]) -> Parsed {
 /// before anything is parsed into a tree; a base64 part that holds a message grows by a third
 /// a level, so no size limit lets it nest deep.
 fn inner_messages(raw: &[u8]) -> usize {
-    let at = |i: usize, word: &[u8]| {
-        raw.get(i..i + word.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(word))
-    };
     (0..raw.len())
-        .filter(|&i| {
-            if at(i, b"digest") {
-                return true;
-            }
-            if !at(i, b"message") {
-                return false;
-            }
-            let after = &raw[i + b"message".len()..];
-            after
-                .iter()
-                .find(|b| !b.is_ascii_whitespace())
-                .is_some_and(|&b| b == b'/')
-        })
+        .filter(|&i| word_at(raw, i, b"digest") || message_type_at(raw, i))
         .count()
+}
+
+/// Whether a message inside `raw` may be sent base64 or quoted-printable encoded: a header
+/// block (lines up to a blank one) that names a `message/` type and either encoding, or any
+/// block naming either encoding in a message with a digest (a block naming `multipart` and
+/// `digest`), whose parts are messages without saying so. The MIME rules allow neither encoding for a message (RFC 2046, 5.2.1), but the
+/// parser decodes one and reads the message inside, where [`inner_messages`], counting on the
+/// raw bytes, cannot see how deep messages nest: such a message is refused instead.
+fn encoded_message_part(raw: &[u8]) -> bool {
+    let names = |block: &[u8], word: &[u8]| (0..block.len()).any(|i| word_at(block, i, word));
+    let digest = header_blocks(raw).any(|b| names(b, b"multipart") && names(b, b"digest"));
+    header_blocks(raw).any(|block| {
+        (names(block, b"base64") || names(block, b"quoted-printable"))
+            && (digest || (0..block.len()).any(|i| message_type_at(block, i)))
+    })
+}
+
+/// `raw` cut at each blank line (`\n\n` or `\n\r\n`), the blank line left out.
+fn header_blocks(raw: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = raw;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let blank = (0..rest.len()).find_map(|i| {
+            let tail = &rest[i..];
+            [&b"\n\n"[..], b"\n\r\n"]
+                .iter()
+                .find(|end| tail.starts_with(end))
+                .map(|end| (i + 1, i + end.len()))
+        });
+        let (end, next) = blank.unwrap_or((rest.len(), rest.len()));
+        let block = &rest[..end];
+        rest = &rest[next..];
+        Some(block)
+    })
+}
+
+/// Whether `word` is at byte `i` of `raw`, in any case.
+fn word_at(raw: &[u8], i: usize, word: &[u8]) -> bool {
+    raw.get(i..i + word.len())
+        .is_some_and(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// Whether a `message/` type starts at byte `i` of `raw` (`message`, perhaps a folded line,
+/// then `/`).
+fn message_type_at(raw: &[u8], i: usize) -> bool {
+    word_at(raw, i, b"message")
+        && raw[i + b"message".len()..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|&b| b == b'/')
 }
 
 fn collect(message: &Message<'_>, found: &mut Vec<Result<Packet, MailError>>) {

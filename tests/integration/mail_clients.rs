@@ -167,6 +167,54 @@ fn a_message_nested_too_deep_is_refused_and_the_mailbox_goes_on() {
 }
 
 #[test]
+fn a_message_sent_encoded_inside_a_message_is_refused_and_the_mailbox_goes_on() {
+    // One encoded level hides from a count on the raw bytes how deep the messages decoded
+    // from it nest: forwarded 47,000 deep inside one base64 part, and inside one
+    // quoted-printable part that writes `message` in escapes.
+    let nest = "Content-Type: message/rfc822\n\n".repeat(47_000)
+        + "Subject: x\nContent-Type: text/plain\n\nhello\n";
+    let base64 = {
+        use base64ct::{Base64, Encoding};
+        let text = Base64::encode_string(nest.as_bytes());
+        let lines: Vec<&str> = text
+            .as_bytes()
+            .chunks(76)
+            .map(|l| std::str::from_utf8(l).expect("base64"))
+            .collect();
+        lines.join("\n")
+    };
+    let quoted = nest.replace("message", "=6D=65=73=73=61=67=65");
+    for (encoding, body) in [("base64", base64), ("quoted-printable", quoted)] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let sent = message(dir.path(), 16);
+        std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
+        let deep = format!(
+            "From: m@example.org\nSubject: deep\nMIME-Version: 1.0\n\
+             Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\n\
+             Content-Type: message/rfc822\nContent-Transfer-Encoding: {encoding}\n\n{body}\n--b--\n"
+        );
+        let mbox = format!(
+            "From m Sun Mar  1 12:00:00 2026\n{deep}\nFrom morphy Sun Mar  1 12:01:00 2026\n\
+             {sent}\n"
+        );
+        std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
+        let (code, out, err) = receive(dir.path(), &["g.yaml", "--mbox", "box.mbox"]);
+        assert_eq!(code, 0, "{encoding}: {err}");
+        let why = "a record block is damaged: a message inside it is sent base64 or \
+                   quoted-printable encoded, which the MIME rules do not allow and no game's mail \
+                   does; save that message by itself and receive it";
+        assert_eq!(
+            out.lines().take(2).collect::<Vec<_>>(),
+            [
+                "record 16: Paul Morphy (white) Nc3".to_owned(),
+                format!("passed over box.mbox, message 1 (deep): {why}"),
+            ],
+            "{encoding}"
+        );
+    }
+}
+
+#[test]
 fn many_messages_forwarded_side_by_side_are_read() {
     // Sixty-five forwarded messages attached to one: many, but nothing nests deep.
     let dir = tempfile::tempdir().expect("temp dir");
@@ -435,6 +483,69 @@ fn every_message_is_plain_ascii_names_its_actions_and_keeps_the_games_thread() {
     // The challenge, mailed too, is in the same thread.
     let challenge = mail_at(dir.path(), "2026-06-01T10:00:30Z", &["--since", "0"]);
     assert_eq!(header(&challenge, "Subject:"), header(&message, "Subject:"));
+}
+
+#[test]
+fn names_outside_ascii_in_what_happened_are_said_as_the_players_places() {
+    // The events of a replay are worded with the names as they are ("Владимир (heads)
+    // resigned"); one name is inside the other, and the lines are long enough to be wrapped.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bob = crate::util::keys_dir().join("bob.pub");
+    let bob = bob.to_str().expect("UTF-8");
+    let new = [
+        "new",
+        "campaign",
+        "g.yaml",
+        "--name",
+        "Владимир",
+        "--side",
+        "heads",
+        "--opponent",
+        "Влад",
+        "--opponent-key",
+        bob,
+    ];
+    sign(dir.path(), "alice", &new, "2026-06-01T10:00:00Z");
+    sign(
+        dir.path(),
+        "bob",
+        &["accept", "g.yaml"],
+        "2026-06-01T10:01:00Z",
+    );
+    sign(
+        dir.path(),
+        "alice",
+        &["reveal", "g.yaml"],
+        "2026-06-01T10:02:00Z",
+    );
+    sign(
+        dir.path(),
+        "alice",
+        &["resign", "g.yaml"],
+        "2026-06-01T10:03:00Z",
+    );
+    let message = mail_at(dir.path(), "2026-06-01T10:05:00Z", &[]);
+    assert!(message.is_ascii(), "{message}");
+    let body = &message[message.find("\n\n").expect("a body") + 2..];
+    let told: Vec<&str> = body.lines().take(8).collect();
+    assert_eq!(
+        told,
+        [
+            "campaign: heads reveals the coin flip and heads resigns (records 2-3)",
+            "",
+            "the creator (heads) v the opponent (tails)",
+            "",
+            "record 2: the creator (heads) the coin shows heads: the creator (heads) wins",
+            "    the toss",
+            "record 3: the creator (heads) resigns; game over: tails wins: the creator",
+            "    (heads) resigned",
+        ],
+        "{body}"
+    );
+    assert!(
+        body.contains("\nresult: tails wins: the creator (heads) resigned\n"),
+        "{body}"
+    );
 }
 
 #[test]
