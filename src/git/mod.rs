@@ -64,6 +64,15 @@ pub enum GitError {
          one suspended?)"
     )]
     Busy,
+    /// A commit's tree names more files and folders than any repository of games holds.
+    #[error(
+        "a commit's tree names more than {limit} files and folders (counted along every path), \
+         which no repository of games does"
+    )]
+    TooManyEntries {
+        /// How many are read at most.
+        limit: usize,
+    },
     /// The commit was made, but git's index could not be brought up to date with it.
     #[error("committed {id}, but git's index could not be updated: {error}")]
     IndexAfterCommit {

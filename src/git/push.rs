@@ -302,50 +302,75 @@ impl Receiving {
     }
 }
 
+/// More entries (files and folders, counted along every path) than a commit's tree of games
+/// holds: git stores a folder once however often a tree names it, so a small push can name
+/// billions of paths.
+const MAX_ENTRIES: usize = 1_000_000;
+
 /// The `*.yaml` and `*.yml` blobs of a tree, by path, hidden entries and symbolic links passed
-/// over as `verify FOLDER` passes them over.
+/// over as `verify FOLDER` passes them over. The folders still to read are kept on a list, not
+/// on the call stack, so that a tree nested however deep (a push can hold one) is read whole.
 ///
 /// # Errors
-/// When git cannot read a tree.
+/// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`].
 pub(super) fn yaml_blobs(
     repo: &Repository,
     tree: &Tree<'_>,
 ) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
     let mut found = BTreeMap::new();
-    walk(repo, tree, &mut Vec::new(), &mut found)?;
+    // Each folder read as its parent's index here and its name: a path is spelled out only for
+    // a file found, so that a deep folder's path is not copied at every level.
+    let mut folders: Vec<(Option<usize>, Vec<u8>)> = vec![(None, Vec::new())];
+    let mut unread: Vec<(usize, Oid)> = vec![(0, tree.id())];
+    let mut entries = 0usize;
+    while let Some((folder, id)) = unread.pop() {
+        for entry in &repo.find_tree(id)? {
+            entries += 1;
+            if entries > MAX_ENTRIES {
+                return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
+            }
+            let name = entry.name_bytes();
+            if name.starts_with(b".") {
+                continue;
+            }
+            match entry.kind() {
+                Some(ObjectType::Tree) => {
+                    unread.push((folders.len(), entry.id()));
+                    folders.push((Some(folder), name.to_vec()));
+                }
+                // 0o120000 is a symbolic link, which is stored as a blob too.
+                Some(ObjectType::Blob)
+                    if entry.filemode() != 0o120_000
+                        && (name.ends_with(b".yaml") || name.ends_with(b".yml")) =>
+                {
+                    found.insert(path(&folders, folder, name), entry.id());
+                }
+                _ => {}
+            }
+        }
+    }
     Ok(found)
 }
 
-fn walk(
-    repo: &Repository,
-    tree: &Tree<'_>,
-    prefix: &mut Vec<u8>,
-    found: &mut BTreeMap<Vec<u8>, Oid>,
-) -> Result<(), GitError> {
-    for entry in tree {
-        let name = entry.name_bytes();
-        if name.starts_with(b".") {
-            continue;
+/// The path of the file `name` in folder `folder` of `folders` (see [`yaml_blobs`]).
+fn path(folders: &[(Option<usize>, Vec<u8>)], folder: usize, name: &[u8]) -> Vec<u8> {
+    let mut parts = vec![name];
+    let mut at = Some(folder);
+    while let Some((parent, name)) = at.map(|i| &folders[i]) {
+        if parent.is_some() {
+            parts.push(name);
         }
-        let start = prefix.len();
-        prefix.extend_from_slice(name);
-        match entry.kind() {
-            Some(ObjectType::Tree) => {
-                prefix.push(b'/');
-                walk(repo, &repo.find_tree(entry.id())?, prefix, found)?;
-            }
-            // 0o120000 is a symbolic link, which is stored as a blob too.
-            Some(ObjectType::Blob)
-                if entry.filemode() != 0o120_000
-                    && (name.ends_with(b".yaml") || name.ends_with(b".yml")) =>
-            {
-                found.insert(prefix.clone(), entry.id());
-            }
-            _ => {}
-        }
-        prefix.truncate(start);
+        at = *parent;
     }
-    Ok(())
+    parts.reverse();
+    let mut path = Vec::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            path.push(b'/');
+        }
+        path.extend_from_slice(part);
+    }
+    path
 }
 
 /// A pushed commit: its candidate files and its parents'.
@@ -353,4 +378,66 @@ struct Pushed {
     commit: Oid,
     files: BTreeMap<Vec<u8>, Oid>,
     parents: Vec<BTreeMap<Vec<u8>, Oid>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{GitError, MAX_ENTRIES, yaml_blobs};
+    use git2::{Oid, Repository};
+
+    /// A tree holding `entries`, each (name, object, mode).
+    fn tree(repo: &Repository, entries: &[(&str, Oid, i32)]) -> Oid {
+        let mut builder = repo.treebuilder(None).expect("a tree builder");
+        for (name, id, mode) in entries {
+            builder.insert(name, *id, *mode).expect("an entry");
+        }
+        builder.write().expect("a tree")
+    }
+
+    #[test]
+    fn a_tree_nested_far_deeper_than_a_stack_is_read_whole() {
+        // 20,000 levels, read on a thread of 256 KiB of stack: a walk that recursed into each
+        // folder would need many times that.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = Repository::init_bare(dir.path()).expect("a repository");
+        let game = repo.blob(b"a game\n").expect("a blob");
+        let mut id = tree(&repo, &[("game.yaml", game, 0o100_644)]);
+        for _ in 0..20_000 {
+            id = tree(&repo, &[("d", id, 0o040_000)]);
+        }
+        let top = tree(&repo, &[("d", id, 0o040_000), ("top.yml", game, 0o100_644)]);
+        let path = dir.path().to_owned();
+        let found = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let repo = Repository::open_bare(path).expect("the repository");
+                let tree = repo.find_tree(top).expect("the tree");
+                yaml_blobs(&repo, &tree).expect("read")
+            })
+            .expect("a thread")
+            .join()
+            .expect("no overflow");
+        let deep = format!("{}game.yaml", "d/".repeat(20_001));
+        assert_eq!(
+            found.into_iter().collect::<Vec<_>>(),
+            [(deep.into_bytes(), game), (b"top.yml".to_vec(), game)]
+        );
+    }
+
+    #[test]
+    fn a_tree_that_names_one_folder_over_and_over_is_read_no_further_than_the_limit() {
+        // 30 levels, each naming the level below twice: a billion paths in 31 trees.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = Repository::init_bare(dir.path()).expect("a repository");
+        let game = repo.blob(b"a game\n").expect("a blob");
+        let mut id = tree(&repo, &[("game.yaml", game, 0o100_644)]);
+        for _ in 0..30 {
+            id = tree(&repo, &[("a", id, 0o040_000), ("b", id, 0o040_000)]);
+        }
+        let read = yaml_blobs(&repo, &repo.find_tree(id).expect("the tree"));
+        assert!(
+            matches!(read, Err(GitError::TooManyEntries { limit: MAX_ENTRIES })),
+            "{read:?}"
+        );
+    }
 }
