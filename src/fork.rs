@@ -250,8 +250,8 @@ fn conflicting(
 /// then lets the awaited player's stand and voids the other's, whose signer signs it again on
 /// top where it still applies. So the awaited player has no record on top of the void one,
 /// and the other player's next record on top of the one that stands, if any, is their void
-/// resignation signed again, after any offers signed again. (Records of theirs on top of it
-/// are their settlement.)
+/// resignation signed again, after any offers and leave signed again. (Records of theirs on
+/// top of it are their settlement.)
 fn not_crossed(
     files: [&GameFile; 2],
     document: usize,
@@ -276,13 +276,14 @@ fn not_crossed(
     }
     let resigned = (document..files[void].documents())
         .any(|d| files[void].records()[d - 1].action == Action::Resign);
-    // Offers signed again come first, in the order they were made; then the resignation.
+    // Offers and leave signed again come first, in the order they were made (see
+    // `correspond settle`); then the resignation.
     let mover = name(signers[void]);
     let standing = files[stands];
     let next = (document + 1..standing.documents())
         .find(|&d| {
             let record = &standing.records()[d - 1];
-            record.signer == mover && !matches!(record.action, Action::Offer(_))
+            record.signer == mover && !matches!(record.action, Action::Offer(_) | Action::Leave(_))
         })
         .filter(|&d| standing.records()[d - 1].action != Action::Resign);
     match next {
