@@ -45,9 +45,9 @@ pub fn in_message(raw: &[u8]) -> Parsed {
         ))
     } else if encoded_message_part(raw) {
         Some(
-            "a message inside it is sent base64 or quoted-printable encoded, which the MIME \
-             rules do not allow and no game's mail does; save that message by itself and \
-             receive it"
+            "a message inside it is sent encoded (base64 or quoted-printable), which hides how \
+             deep the messages inside it nest, and which no game's mail does; save that \
+             message by itself and receive it"
                 .to_owned(),
         )
     } else {
@@ -108,19 +108,70 @@ fn inner_messages(raw: &[u8]) -> usize {
         .count()
 }
 
-/// Whether a message inside `raw` may be sent base64 or quoted-printable encoded: a header
-/// block (lines up to a blank one) that names a `message/` type and either encoding, or any
-/// block naming either encoding in a message with a digest (a block naming `multipart` and
-/// `digest`), whose parts are messages without saying so. The MIME rules allow neither encoding for a message (RFC 2046, 5.2.1), but the
-/// parser decodes one and reads the message inside, where [`inner_messages`], counting on the
-/// raw bytes, cannot see how deep messages nest: such a message is refused instead.
+/// Whether a message inside `raw` is sent encoded: a header block (lines up to a blank one)
+/// with a `Content-Type` of `message/...` and a `Content-Transfer-Encoding` other than `7bit`,
+/// `8bit` or `binary` (base64, quoted-printable, or anything else, an encoded word included);
+/// or such an encoding on a part with no type in a message with a `multipart/digest`, whose
+/// parts are messages without saying so. The parser decodes such a part and reads the message
+/// inside, where [`inner_messages`], counting on the raw bytes, cannot see how deep messages
+/// nest, so such a message is refused. RFC 2046 (5.2.1) allows no such encoding on
+/// `message/rfc822`; RFC 6532 allows it on `message/global`, which game mail does not use.
 fn encoded_message_part(raw: &[u8]) -> bool {
-    let names = |block: &[u8], word: &[u8]| (0..block.len()).any(|i| word_at(block, i, word));
-    let digest = header_blocks(raw).any(|b| names(b, b"multipart") && names(b, b"digest"));
+    let digest = header_blocks(raw).any(|block| {
+        field(&headers(block), b"content-type").any(|t| t.starts_with(b"multipart/digest"))
+    });
     header_blocks(raw).any(|block| {
-        (names(block, b"base64") || names(block, b"quoted-printable"))
-            && (digest || (0..block.len()).any(|i| message_type_at(block, i)))
+        let headers = headers(block);
+        let encoded = field(&headers, b"content-transfer-encoding")
+            .any(|e| !matches!(e.as_slice(), b"7bit" | b"8bit" | b"binary"));
+        let types: Vec<Vec<u8>> = field(&headers, b"content-type").collect();
+        encoded
+            && (types.iter().any(|t| t.starts_with(b"message/")) || (digest && types.is_empty()))
     })
+}
+
+/// The lines of a block that start a header, each as its name and its value with any folded
+/// lines after it; a line that is no header is one with an empty name.
+fn headers(block: &[u8]) -> Vec<(&[u8], Vec<u8>)> {
+    let mut found: Vec<(&[u8], Vec<u8>)> = Vec::new();
+    for line in block.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
+            if let Some((_, value)) = found.last_mut() {
+                value.extend_from_slice(line);
+            }
+            continue;
+        }
+        found.push(match line.iter().position(|&b| b == b':') {
+            Some(colon) => (line[..colon].trim_ascii_end(), line[colon + 1..].to_vec()),
+            None => (&[][..], Vec::new()),
+        });
+    }
+    found
+}
+
+/// The values of the headers named `name` (in any case), each without its comments and
+/// spaces, in lower case.
+fn field<'a>(
+    headers: &'a [(&[u8], Vec<u8>)],
+    name: &'a [u8],
+) -> impl Iterator<Item = Vec<u8>> + 'a {
+    headers
+        .iter()
+        .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, value)| {
+            let mut depth = 0usize;
+            let mut bare = Vec::new();
+            for &b in value {
+                match b {
+                    b'(' => depth += 1,
+                    b')' => depth = depth.saturating_sub(1),
+                    _ if depth > 0 || b.is_ascii_whitespace() => {}
+                    _ => bare.push(b.to_ascii_lowercase()),
+                }
+            }
+            bare
+        })
 }
 
 /// `raw` cut at each blank line (`\n\n` or `\n\r\n`), the blank line left out.
@@ -150,14 +201,16 @@ fn word_at(raw: &[u8], i: usize, word: &[u8]) -> bool {
         .is_some_and(|w| w.eq_ignore_ascii_case(word))
 }
 
-/// Whether a `message/` type starts at byte `i` of `raw` (`message`, perhaps a folded line,
-/// then `/`).
+/// Whether a `message/` type may start at byte `i` of `raw`: `message`, then spaces or folded
+/// lines, then `/`, or `(`, since the parser reads `message (a comment) /rfc822` as a type too.
+/// Any `message (` is counted, rather than the comment followed to its end, so that the count
+/// stays one pass over the bytes.
 fn message_type_at(raw: &[u8], i: usize) -> bool {
     word_at(raw, i, b"message")
         && raw[i + b"message".len()..]
             .iter()
             .find(|b| !b.is_ascii_whitespace())
-            .is_some_and(|&b| b == b'/')
+            .is_some_and(|&b| b == b'/' || b == b'(')
 }
 
 fn collect(message: &Message<'_>, found: &mut Vec<Result<Packet, MailError>>) {
