@@ -64,10 +64,11 @@ pub enum GitError {
          one suspended?)"
     )]
     Busy,
-    /// A commit's tree names more files and folders than any repository of games holds.
+    /// A commit's tree names more files and folders, or longer paths, than any repository of
+    /// games holds.
     #[error(
         "a commit's tree names more than {limit} files and folders (counted along every path), \
-         which no repository of games does"
+         or paths longer in all than 64 MiB, which no repository of games does"
     )]
     TooManyEntries {
         /// How many are read at most.

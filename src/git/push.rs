@@ -307,12 +307,17 @@ impl Receiving {
 /// billions of paths.
 const MAX_ENTRIES: usize = 1_000_000;
 
+/// More bytes, all the paths of the files found together, than a commit's tree of games holds:
+/// a few files in a folder nested a hundred thousand deep would otherwise spell out gigabytes.
+const MAX_PATH_BYTES: usize = 64 << 20;
+
 /// The `*.yaml` and `*.yml` blobs of a tree, by path, hidden entries and symbolic links passed
 /// over as `verify FOLDER` passes them over. The folders still to read are kept on a list, not
 /// on the call stack, so that a tree nested however deep (a push can hold one) is read whole.
 ///
 /// # Errors
-/// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`].
+/// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`] entries, or
+/// past [`MAX_PATH_BYTES`] of paths found.
 pub(super) fn yaml_blobs(
     repo: &Repository,
     tree: &Tree<'_>,
@@ -322,7 +327,7 @@ pub(super) fn yaml_blobs(
     // a file found, so that a deep folder's path is not copied at every level.
     let mut folders: Vec<(Option<usize>, Vec<u8>)> = vec![(None, Vec::new())];
     let mut unread: Vec<(usize, Oid)> = vec![(0, tree.id())];
-    let mut entries = 0usize;
+    let (mut entries, mut spelled) = (0usize, 0usize);
     while let Some((folder, id)) = unread.pop() {
         for entry in &repo.find_tree(id)? {
             entries += 1;
@@ -343,7 +348,12 @@ pub(super) fn yaml_blobs(
                     if entry.filemode() != 0o120_000
                         && (name.ends_with(b".yaml") || name.ends_with(b".yml")) =>
                 {
-                    found.insert(path(&folders, folder, name), entry.id());
+                    let path = path(&folders, folder, name);
+                    spelled += path.len();
+                    if spelled > MAX_PATH_BYTES {
+                        return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
+                    }
+                    found.insert(path, entry.id());
                 }
                 _ => {}
             }
@@ -421,6 +431,28 @@ mod tests {
         assert_eq!(
             found.into_iter().collect::<Vec<_>>(),
             [(deep.into_bytes(), game), (b"top.yml".to_vec(), game)]
+        );
+    }
+
+    #[test]
+    fn files_whose_paths_spell_out_more_than_the_limit_are_not_read() {
+        // 20,000 files at the bottom of 2,000 folders: 80 MB of paths from a few objects.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = Repository::init_bare(dir.path()).expect("a repository");
+        let game = repo.blob(b"a game\n").expect("a blob");
+        let names: Vec<String> = (0..20_000).map(|n| format!("{n}.yaml")).collect();
+        let files: Vec<(&str, Oid, i32)> = names
+            .iter()
+            .map(|n| (n.as_str(), game, 0o100_644))
+            .collect();
+        let mut id = tree(&repo, &files);
+        for _ in 0..2_000 {
+            id = tree(&repo, &[("d", id, 0o040_000)]);
+        }
+        let read = yaml_blobs(&repo, &repo.find_tree(id).expect("the tree"));
+        assert!(
+            matches!(read, Err(GitError::TooManyEntries { .. })),
+            "{read:?}"
         );
     }
 
