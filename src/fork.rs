@@ -276,14 +276,29 @@ fn not_crossed(
     }
     let resigned = (document..files[void].documents())
         .any(|d| files[void].records()[d - 1].action == Action::Resign);
-    // Offers and leave signed again come first, in the order they were made (see
-    // `correspond settle`); then the resignation.
+    // Offers and leave signed again come first, in the order they were made (see `correspond
+    // settle`, which may leave an offer out); then the resignation. Only the void ones are
+    // passed over: a fresh offer or leave is the game going on.
     let mover = name(signers[void]);
+    let mut again: Vec<&Action> = (document..files[void].documents())
+        .map(|d| &files[void].records()[d - 1])
+        .filter(|r| r.signer == mover && matches!(r.action, Action::Offer(_) | Action::Leave(_)))
+        .map(|r| &r.action)
+        .collect();
     let standing = files[stands];
     let next = (document + 1..standing.documents())
         .find(|&d| {
             let record = &standing.records()[d - 1];
-            record.signer == mover && !matches!(record.action, Action::Offer(_) | Action::Leave(_))
+            if record.signer != mover {
+                return false;
+            }
+            match again.iter().position(|a| **a == record.action) {
+                Some(k) => {
+                    again.drain(..=k);
+                    false
+                }
+                None => true,
+            }
         })
         .filter(|&d| standing.records()[d - 1].action != Action::Resign);
     match next {
