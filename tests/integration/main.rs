@@ -39,6 +39,7 @@ mod key_choice;
 mod keys;
 mod mail;
 mod mail_clients;
+mod mail_nesting;
 mod mail_refusals;
 mod pages;
 mod perft_files;
