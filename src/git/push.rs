@@ -395,6 +395,14 @@ mod tests {
     use super::{GitError, MAX_ENTRIES, yaml_blobs};
     use git2::{Oid, Repository};
 
+    /// A new bare repository, in a folder removed when dropped, holding a blob of a game.
+    fn repository() -> (tempfile::TempDir, Repository, Oid) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = Repository::init_bare(dir.path()).expect("a repository");
+        let game = repo.blob(b"a game\n").expect("a blob");
+        (dir, repo, game)
+    }
+
     /// A tree holding `entries`, each (name, object, mode).
     fn tree(repo: &Repository, entries: &[(&str, Oid, i32)]) -> Oid {
         let mut builder = repo.treebuilder(None).expect("a tree builder");
@@ -408,9 +416,7 @@ mod tests {
     fn a_tree_nested_far_deeper_than_a_stack_is_read_whole() {
         // 20,000 levels, read on a thread of 256 KiB of stack: a walk that recursed into each
         // folder would need many times that.
-        let dir = tempfile::tempdir().expect("temp dir");
-        let repo = Repository::init_bare(dir.path()).expect("a repository");
-        let game = repo.blob(b"a game\n").expect("a blob");
+        let (dir, repo, game) = repository();
         let mut id = tree(&repo, &[("game.yaml", game, 0o100_644)]);
         for _ in 0..20_000 {
             id = tree(&repo, &[("d", id, 0o040_000)]);
@@ -437,9 +443,7 @@ mod tests {
     #[test]
     fn files_whose_paths_spell_out_more_than_the_limit_are_not_read() {
         // 20,000 files at the bottom of 2,000 folders: 80 MB of paths from a few objects.
-        let dir = tempfile::tempdir().expect("temp dir");
-        let repo = Repository::init_bare(dir.path()).expect("a repository");
-        let game = repo.blob(b"a game\n").expect("a blob");
+        let (_dir, repo, game) = repository();
         let names: Vec<String> = (0..20_000).map(|n| format!("{n}.yaml")).collect();
         let files: Vec<(&str, Oid, i32)> = names
             .iter()
@@ -459,9 +463,7 @@ mod tests {
     #[test]
     fn a_tree_that_names_one_folder_over_and_over_is_read_no_further_than_the_limit() {
         // 30 levels, each naming the level below twice: a billion paths in 31 trees.
-        let dir = tempfile::tempdir().expect("temp dir");
-        let repo = Repository::init_bare(dir.path()).expect("a repository");
-        let game = repo.blob(b"a game\n").expect("a blob");
+        let (_dir, repo, game) = repository();
         let mut id = tree(&repo, &[("game.yaml", game, 0o100_644)]);
         for _ in 0..30 {
             id = tree(&repo, &[("a", id, 0o040_000), ("b", id, 0o040_000)]);

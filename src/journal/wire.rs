@@ -28,9 +28,9 @@ impl Keys {
         if let Some(key) = self.0.get(text) {
             return Ok(key.clone());
         }
-        // ssh-key quotes what it refuses byte for byte, and journals are imported from elsewhere.
+        // Journals are imported from other machines.
         let key = PublicKey::from_openssh(text)
-            .map_err(|e| format!("`key`: {}", crate::text::escape(&e.to_string())))?;
+            .map_err(|e| format!("`key`: {}", crate::sign::foreign(&e)))?;
         if !key.key_data().is_ed25519() {
             return Err("`key` is not an Ed25519 key".into());
         }

@@ -117,17 +117,19 @@ fn inner_messages(raw: &[u8]) -> usize {
 /// nest, so such a message is refused. RFC 2046 (5.2.1) allows no such encoding on
 /// `message/rfc822`; RFC 6532 allows it on `message/global`, which game mail does not use.
 fn encoded_message_part(raw: &[u8]) -> bool {
-    let digest = header_blocks(raw).any(|block| {
-        field(&headers(block), b"content-type").any(|t| t.starts_with(b"multipart/digest"))
-    });
-    header_blocks(raw).any(|block| {
+    let (mut digest, mut untyped_encoded) = (false, false);
+    for block in header_blocks(raw) {
         let headers = headers(block);
+        let types: Vec<Vec<u8>> = field(&headers, b"content-type").collect();
+        digest |= types.iter().any(|t| t.starts_with(b"multipart/digest"));
         let encoded = field(&headers, b"content-transfer-encoding")
             .any(|e| !matches!(e.as_slice(), b"7bit" | b"8bit" | b"binary"));
-        let types: Vec<Vec<u8>> = field(&headers, b"content-type").collect();
-        encoded
-            && (types.iter().any(|t| t.starts_with(b"message/")) || (digest && types.is_empty()))
-    })
+        if encoded && types.iter().any(|t| t.starts_with(b"message/")) {
+            return true;
+        }
+        untyped_encoded |= encoded && types.is_empty();
+    }
+    digest && untyped_encoded
 }
 
 /// The lines of a block that start a header, each as its name and its value with any folded

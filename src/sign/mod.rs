@@ -27,7 +27,7 @@ pub const NAMESPACE: &str = "correspond";
 /// An ssh-key error as our errors carry it. Its text can quote, byte for byte, what it was
 /// reading (an algorithm's name, a label) from a game file, a key file or an agent: escaped
 /// here, where it enters our errors, so that no layer above can print it raw.
-fn foreign(e: &impl std::fmt::Display) -> String {
+pub(crate) fn foreign(e: &impl std::fmt::Display) -> String {
     crate::text::escape(&e.to_string()).into_owned()
 }
 

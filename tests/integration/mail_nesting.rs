@@ -6,6 +6,20 @@
 use crate::mail::{opera_upto, receive};
 use crate::mail_clients::message;
 
+/// `receive` in `dir` into a copy of the Opera Game cut at record 15 (g.yaml), from a mailbox
+/// (box.mbox) holding the message `first`, then the message of record 16: its exit code, output
+/// and errors.
+fn received_after(dir: &std::path::Path, first: &str) -> (i32, String, String) {
+    let sent = message(dir, 16);
+    std::fs::write(dir.join("g.yaml"), opera_upto(15)).expect("write");
+    let mbox = format!(
+        "From m Sun Mar  1 12:00:00 2026\n{first}\nFrom morphy Sun Mar  1 12:01:00 2026\n\
+         {sent}\n"
+    );
+    std::fs::write(dir.join("box.mbox"), mbox).expect("write");
+    receive(dir, &["g.yaml", "--mbox", "box.mbox"])
+}
+
 #[test]
 fn a_message_nested_too_deep_is_refused_and_the_mailbox_goes_on() {
     // Forwarded inside each other, as digests inside digests (whose parts are messages without
@@ -24,18 +38,11 @@ fn a_message_nested_too_deep_is_refused_and_the_mailbox_goes_on() {
         (commented, 47_000),
     ] {
         let dir = tempfile::tempdir().expect("temp dir");
-        let sent = message(dir.path(), 16);
-        std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
         let deep = format!(
             "From: m@example.org\nSubject: deep\nMIME-Version: 1.0\n{inner}Subject: x\n\
              Content-Type: text/plain\n\nhello\n"
         );
-        let mbox = format!(
-            "From m Sun Mar  1 12:00:00 2026\n{deep}\nFrom morphy Sun Mar  1 12:01:00 2026\n\
-             {sent}\n"
-        );
-        std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
-        let (code, out, err) = receive(dir.path(), &["g.yaml", "--mbox", "box.mbox"]);
+        let (code, out, err) = received_after(dir.path(), &deep);
         assert_eq!(code, 0, "{err}");
         let why = format!(
             "a record block is damaged: the message holds more than 1000 messages inside it, \
@@ -93,19 +100,12 @@ fn a_message_sent_encoded_inside_a_message_is_refused_and_the_mailbox_goes_on() 
         (word, base64),
     ] {
         let dir = tempfile::tempdir().expect("temp dir");
-        let sent = message(dir.path(), 16);
-        std::fs::write(dir.path().join("g.yaml"), opera_upto(15)).expect("write");
         let deep = format!(
             "From: m@example.org\nSubject: deep\nMIME-Version: 1.0\n\
              Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\n\
              Content-Type: message/rfc822\nContent-Transfer-Encoding: {encoding}\n\n{body}\n--b--\n"
         );
-        let mbox = format!(
-            "From m Sun Mar  1 12:00:00 2026\n{deep}\nFrom morphy Sun Mar  1 12:01:00 2026\n\
-             {sent}\n"
-        );
-        std::fs::write(dir.path().join("box.mbox"), mbox).expect("write");
-        let (code, out, err) = receive(dir.path(), &["g.yaml", "--mbox", "box.mbox"]);
+        let (code, out, err) = received_after(dir.path(), &deep);
         assert_eq!(code, 0, "{encoding}: {err}");
         let why = "a record block is damaged: a message inside it is sent encoded (base64 or \
                    quoted-printable), which hides how deep the messages inside it nest, and which \
