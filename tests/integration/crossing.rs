@@ -5,14 +5,14 @@
 use crate::util::{correspond, git, keys_dir};
 use std::path::{Path, PathBuf};
 
-struct Player {
-    dir: PathBuf,
+pub(crate) struct Player {
+    pub(crate) dir: PathBuf,
     key: &'static str,
     minute: std::cell::Cell<u32>,
 }
 
 impl Player {
-    fn run(&self, args: &[&str]) -> (i32, String, String) {
+    pub(crate) fn run(&self, args: &[&str]) -> (i32, String, String) {
         self.minute.set(self.minute.get() + 1);
         crate::util::transcript(
             correspond()
@@ -30,7 +30,7 @@ impl Player {
         )
     }
 
-    fn sign(&self, args: &[&str]) -> String {
+    pub(crate) fn sign(&self, args: &[&str]) -> String {
         let key = keys_dir().join(self.key);
         let mut all: Vec<&str> = args.to_vec();
         all.extend(["--key", key.to_str().expect("UTF-8")]);
@@ -40,13 +40,13 @@ impl Player {
     }
 
     /// The message carrying this player's latest records, saved in the other's folder.
-    fn mail_to(&self, other: &Player, name: &str) {
+    pub(crate) fn mail_to(&self, other: &Player, name: &str) {
         let (code, out, err) = self.run(&["mail", "game.yaml", "--from", "x@example.org"]);
         assert_eq!(code, 0, "{err}");
         std::fs::write(other.dir.join(name), out).expect("write");
     }
 
-    fn file(&self) -> String {
+    pub(crate) fn file(&self) -> String {
         std::fs::read_to_string(self.dir.join("game.yaml")).expect("read")
     }
 }
@@ -215,7 +215,7 @@ fn started(root: &Path) -> (Player, Player) {
 }
 
 /// [`started`], with `terms` given to `new` as well.
-fn started_with(root: &Path, terms: &[&str]) -> (Player, Player) {
+pub(crate) fn started_with(root: &Path, terms: &[&str]) -> (Player, Player) {
     let (alice, bob) = players(root);
     let bob_pub = keys_dir().join("bob.pub");
     let mut new = vec![
@@ -242,13 +242,13 @@ fn started_with(root: &Path, terms: &[&str]) -> (Player, Player) {
 }
 
 /// `from` mails its latest records, and `to` takes them.
-fn exchange(from: &Player, to: &Player) {
+pub(crate) fn exchange(from: &Player, to: &Player) {
     from.mail_to(to, "m.eml");
     let (code, _, err) = to.run(&["receive", "game.yaml", "m.eml"]);
     assert_eq!(code, 0, "{err}");
 }
 
-fn key(name: &str) -> String {
+pub(crate) fn key(name: &str) -> String {
     keys_dir().join(name).to_str().expect("UTF-8").to_owned()
 }
 
@@ -490,79 +490,4 @@ fn an_offer_the_other_player_made_too_is_not_made_again() {
         "record 3: bob (black) accepts the draw; game over: draw: agreement\n\
          now: game over: draw: agreement\n"
     );
-}
-
-#[test]
-fn a_leave_and_a_resignation_that_crossed_a_move_are_signed_again_and_taken_alike() {
-    // bob moves while alice, whom the game did not await, takes leave and resigns: both of hers
-    // are void, and `receive --settle` signs them again, in order, on top of his move. bob then
-    // receives her void records and her settlement from one mailbox: the leave signed again
-    // before the resignation is no resignation withdrawn.
-    let root = tempfile::tempdir().expect("temp dir");
-    let (alice, bob) = started_with(root.path(), &["--time-control", "3/move", "--leave", "5"]);
-    alice.sign(&["play", "game.yaml", "e4"]);
-    exchange(&alice, &bob);
-    bob.sign(&["play", "game.yaml", "e5"]);
-    bob.mail_to(&alice, "move.eml");
-    alice.sign(&["leave", "game.yaml", "2"]);
-    alice.sign(&["resign", "game.yaml"]);
-    let (code, void, err) = alice.run(&["mail", "game.yaml", "--from", "a@example.org"]);
-    assert_eq!(code, 0, "{err}");
-    let (code, out, err) = alice.run(&[
-        "receive",
-        "--settle",
-        "game.yaml",
-        "move.eml",
-        "--key",
-        &key("alice"),
-    ]);
-    assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    // alice's clock is a day behind bob's: her records take the time of his, the last.
-    let behind = "this machine's clock (2026-07-01T10:09:00Z) is behind the last record's time \
-                  (2026-07-02T10:05:00Z): the record is dated 2026-07-02T10:05:00Z, since under \
-                  a time control the times of a game never go backwards";
-    assert_eq!(
-        out.lines().take(6).collect::<Vec<_>>(),
-        [
-            "your records 3-4 void by the crossing rule (the game awaited the other player): \
-             dropped",
-            behind,
-            behind,
-            "record 3: bob (black) e5",
-            "record 4: alice (white) takes 2 days of leave",
-            "record 5: alice (white) resigns; game over: black wins: alice (white) resigned",
-        ]
-    );
-    let (code, settled, err) = alice.run(&["mail", "game.yaml", "--from", "a@example.org"]);
-    assert_eq!(code, 0, "{err}");
-    std::fs::write(
-        bob.dir.join("in.mbox"),
-        format!(
-            "From alice Wed Jul  1 10:00:00 2026\n{void}\nFrom alice Wed Jul  1 10:30:00 2026\n\
-             {settled}\n"
-        ),
-    )
-    .expect("write");
-    let (code, out, err) = bob.run(&["receive", "game.yaml", "--mbox", "in.mbox"]);
-    assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    assert_eq!(
-        out.lines()
-            .map(|l| l.split(" ([correspond]").next().unwrap_or(l))
-            .collect::<Vec<_>>(),
-        [
-            "record 4: alice (white) takes 2 days of leave",
-            "record 5: alice (white) resigns; game over: black wins: alice (white) resigned",
-            "passed over in.mbox, message 1",
-            "result: black wins: alice (white) resigned",
-        ],
-        "{out}"
-    );
-    assert!(
-        out.contains(
-            "its record 3 (alice: leave 2 days) crossed the record 3 already received (signed by \
-             bob, whom the game awaited) and is void by the crossing rule"
-        ),
-        "{out}"
-    );
-    assert_eq!(alice.file(), bob.file());
 }

@@ -17,6 +17,7 @@ mod cli_rules;
 mod clocks;
 mod comments;
 mod crossing;
+mod crossing_leave;
 mod desk;
 mod disputes;
 mod editor_schema;
