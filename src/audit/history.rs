@@ -206,38 +206,41 @@ type Checked = (
 fn check_versions(history: &History) -> Result<Checked, HistoryError> {
     let (send, receive) = std::sync::mpsc::sync_channel::<Content>(256);
     let mut merge_violations = Vec::with_capacity(history.versions.len());
+    let colour = crate::parallel::stack_colour();
     std::thread::scope(|scope| {
         let checker = scope.spawn(move || {
-            let mut auditor = Auditor::new();
-            // The last version, rebuilt from what arrives, for a fresh start after a violation.
-            let mut last = Vec::new();
-            let mut checked = Vec::new();
-            for content in receive {
-                let finding = match content {
-                    Content::Deleted => auditor.version(None),
-                    Content::Whole(bytes) => {
-                        last = bytes;
-                        auditor.version(Some(&last))
-                    }
-                    Content::Appended(tail) => {
-                        let before = last.len();
-                        last.extend_from_slice(&tail);
-                        auditor.appended(&last, before)
-                    }
-                };
-                let records = auditor
-                    .file()
-                    .map(|file| {
-                        finding
-                            .added
-                            .clone()
-                            .filter_map(|d| describe(file, d))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                checked.push((finding, records));
-            }
-            (checked, auditor.summary())
+            crate::parallel::coloured(colour, move || {
+                let mut auditor = Auditor::new();
+                // The last version, rebuilt from what arrives, for a fresh start after a violation.
+                let mut last = Vec::new();
+                let mut checked = Vec::new();
+                for content in receive {
+                    let finding = match content {
+                        Content::Deleted => auditor.version(None),
+                        Content::Whole(bytes) => {
+                            last = bytes;
+                            auditor.version(Some(&last))
+                        }
+                        Content::Appended(tail) => {
+                            let before = last.len();
+                            last.extend_from_slice(&tail);
+                            auditor.appended(&last, before)
+                        }
+                    };
+                    let records = auditor
+                        .file()
+                        .map(|file| {
+                            finding
+                                .added
+                                .clone()
+                                .filter_map(|d| describe(file, d))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    checked.push((finding, records));
+                }
+                (checked, auditor.summary())
+            })
         });
         let read = history.each_content(|version, content| {
             merge_violations.push(merges(history, version)?);

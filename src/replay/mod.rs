@@ -351,9 +351,10 @@ impl<G: Protocol> Replayer<G> {
     ) -> Result<Self, ReplayError> {
         let ahead = Ahead::new(&self.keys, file, self.steps.len(), vouched);
         let helpers = ahead.helpers(threads);
+        let colour = crate::parallel::stack_colour();
         std::thread::scope(|scope| {
             for _ in 0..helpers {
-                scope.spawn(|| ahead.help());
+                scope.spawn(|| crate::parallel::coloured(colour, || ahead.help()));
             }
             let replayed: Result<(), ReplayError> = (self.steps.len()..file.documents())
                 .try_for_each(|document| {
