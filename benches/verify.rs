@@ -242,7 +242,7 @@ fn documents(text: &str) -> usize {
 
 /// Ed25519 verifications per second on `threads` threads, each checking its own signatures
 /// over messages the size of SSHSIG's signed data ([`MESSAGE`]); the best of four runs, each
-/// with the threads' stacks a quarter of a page further on. Where a stack sits within its page
+/// with the threads' stacks about a quarter of a page further down. Where a stack sits within its page
 /// can slow the signature library by a tenth or more (see `correspond::parallel`): the floor is
 /// the rate at the best place, as `best` takes a command's fastest run, each run placing its
 /// threads anew.

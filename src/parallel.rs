@@ -6,14 +6,15 @@
 //! (files, runs of documents), taken from one shared counter, so a pool or work stealing would
 //! add a dependency and nothing measurable.
 //!
-//! Every thread this crate starts runs its work [`coloured`]: its stack moved within its page by
-//! as far as the process's main thread's stack is into its own. Checking a signature stores to the stack and loads from the
-//! signature library's tables in turn, and when the two addresses agree in their low 12 bits the
-//! processor holds the load back (4K aliasing). Where a spawned thread's stack sits within its
-//! page is fixed by the build; where the main thread's sits, the kernel draws anew for each
-//! process. Measured on one build, with its threads' stacks moved step by step across a page,
-//! `verify` of a folder took 92 ms of CPU at most places and 95 to 109 ms at a few. Uncoloured,
-//! a build that lands on such a place is slower on every run; coloured, a run is, now and then.
+//! Every thread this crate starts runs its work [`coloured`]: its stack moved down by about
+//! as far as the stack of the thread that started it is into its page (for the main thread, a
+//! distance the kernel draws anew for each process). Checking a signature stores to the stack
+//! and loads from the signature library's tables in turn, and when the two addresses agree in
+//! their low 12 bits the processor holds the load back (4K aliasing). Where a spawned thread's
+//! stack sits within its page is fixed by the build. Measured on one build, with its threads'
+//! stacks moved step by step across a page, `verify` of a folder took 92 ms of CPU at most
+//! places and 95 to 109 ms at a few. Uncoloured, a build that lands on such a place is slower on
+//! every run; coloured, a run is, now and then.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -42,7 +43,7 @@ const STEP: usize = 256;
 #[inline(never)]
 fn lower<R>(steps: usize, f: impl FnOnce() -> R) -> R {
     if steps == 0 {
-        return f();
+        return call(f);
     }
     // Kept alive across the call, so that the frame holds it while `f` runs below.
     let padding = [0u8; STEP];
@@ -50,6 +51,13 @@ fn lower<R>(steps: usize, f: impl FnOnce() -> R) -> R {
     let result = lower(steps - 1, f);
     std::hint::black_box(&padding);
     result
+}
+
+/// `f()` in a frame of its own: inlined into [`lower`], `f`'s locals would be in every frame of
+/// the padding, and the steps as large as they are.
+#[inline(never)]
+fn call<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 /// `f` of each item, on up to `threads` threads, in the order of `items`.
@@ -117,13 +125,35 @@ mod tests {
         for colour in [0, 1, STEP - 1, STEP, 1000, PAGE - 1, PAGE, PAGE + 3 * STEP] {
             let (below, doubled) = coloured(colour, || (address(), 2 * colour));
             assert_eq!(doubled, 2 * colour, "the work's result is returned");
+            // Work with a large frame of its own: the steps stay as they are.
+            let (large, _) = coloured(colour, || {
+                let scratch = [1u8; 2 * PAGE];
+                (address(), std::hint::black_box(&scratch)[PAGE])
+            });
             let steps = (colour % PAGE) / STEP;
-            let moved = top - below;
-            // Each step is a frame holding STEP bytes, and a little more; unoptimised
-            // builds make the frames larger still, but not twice as large.
+            for (work, below) in [("small", below), ("large", large)] {
+                let moved = top - below;
+                // Each step is a frame holding STEP bytes, and a little more; unoptimised
+                // builds make the frames larger still, but not twice as large. The large
+                // work's own frame adds up to 2 pages.
+                assert!(
+                    moved >= steps * STEP && moved < steps * 2 * STEP + 3 * PAGE,
+                    "colour {colour}, {work} work: moved {moved} bytes for {steps} steps"
+                );
+            }
+            let spread = |colour: usize| {
+                let moved = |c| {
+                    top - coloured(c, || {
+                        let scratch = [1u8; 2 * PAGE];
+                        (address(), std::hint::black_box(&scratch)[0]).0
+                    })
+                };
+                moved(colour) - moved(0)
+            };
+            let moved = spread(colour);
             assert!(
-                moved >= steps * STEP && moved < steps * 2 * STEP + PAGE,
-                "colour {colour}: moved {moved} bytes for {steps} steps"
+                moved >= steps * STEP && moved <= steps * 2 * STEP,
+                "colour {colour}, large work: the steps took {moved} bytes, for {steps} steps"
             );
         }
     }

@@ -51,10 +51,19 @@ pub(super) fn unsettled(state: &mut State, voids: &[Void], initial: usize) {
             continue;
         };
         let versions = Box::new([state.file.text().as_bytes().to_vec(), version.clone()]);
-        if seen.shows == fork::Shows::Withdrawn
+        let withdrawing = (seen.shows == fork::Shows::Withdrawn
             && seen.copy == fork::Copy::A
-            && seen.record >= initial.max(1)
-        {
+            && seen.record >= initial.max(1))
+        .then(|| MailError::Withdrawing {
+            first: seen.record,
+            records: state.file.records()[seen.record - 1..]
+                .iter()
+                .map(|r| (r.signer.clone(), r.action.clone()))
+                .collect(),
+            signer: f.records[1].0.clone(),
+            resigned: f.document,
+        });
+        if withdrawing.is_some() {
             state.truncate(seen.record);
         }
         state.passed_over.push(ReceiveError {
@@ -62,6 +71,13 @@ pub(super) fn unsettled(state: &mut State, voids: &[Void], initial: usize) {
             error: Box::new(MailError::Fork { fork: f, versions }),
             passed_over: Vec::new(),
         });
+        if let Some(withdrawing) = withdrawing {
+            state.passed_over.push(ReceiveError {
+                origin: None,
+                error: Box::new(withdrawing),
+                passed_over: Vec::new(),
+            });
+        }
     }
     // A record the crossing rule does not settle is not said to be void as well.
     let unsettled: Vec<(usize, [String; 2])> = state

@@ -31,7 +31,7 @@ pub use receive::receive;
 
 use crate::digest::Digest;
 use crate::fork;
-use crate::log::GameFile;
+use crate::log::{Action, GameFile};
 use crate::replay::ReplayError;
 use std::ops::Range;
 
@@ -95,6 +95,20 @@ pub enum MailError {
         /// The file's version of the game (with what blocks received before added) and the
         /// block's, to the end of the block: with `fork`, a proof of equivocation.
         versions: Box<[Vec<u8>; 2]>,
+    },
+    /// Records received now that would withdraw a resignation the crossing rule voids (a
+    /// [`fork::Shows::Withdrawn`] fork, reported beside them): not taken, so that the file stays
+    /// as it was and an arbiter sees both versions.
+    #[error("{}", withdrawing_words(*first, records, signer, *resigned))]
+    Withdrawing {
+        /// The first record not taken.
+        first: usize,
+        /// Each record not taken, from `first` on: its signer and what it does.
+        records: Vec<(String, Action)>,
+        /// Who resigned.
+        signer: String,
+        /// The void resignation's record.
+        resigned: usize,
     },
     /// A record that crossed the file's record at its place, and is void by the crossing rule:
     /// the file's, signed by the player the game awaited there, stands. Nothing to do: its
@@ -170,6 +184,28 @@ fn fork_words(fork: &fork::Fork) -> String {
              at once"
         )
     }
+}
+
+fn withdrawing_words(
+    first: usize,
+    records: &[(String, Action)],
+    signer: &str,
+    resigned: usize,
+) -> String {
+    let said: Vec<String> = records
+        .iter()
+        .map(|(who, action)| format!("{who}: {action}"))
+        .collect();
+    let (which, are) = match records.len() {
+        1 => (format!("record {first}"), "is"),
+        n => (format!("records {first} to {}", first + n - 1), "are"),
+    };
+    format!(
+        "{which} ({}), received now, {are} not taken: {signer}'s resignation, record \
+         {resigned}, is void by the crossing rule, and what was signed in its place would \
+         withdraw it, which is for an arbiter",
+        said.join("; ")
+    )
 }
 
 fn void_words(fork: &fork::Fork) -> String {

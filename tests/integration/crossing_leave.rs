@@ -83,8 +83,10 @@ fn a_leave_and_a_resignation_that_crossed_a_move_are_signed_again_and_taken_alik
 fn a_fresh_leave_instead_of_a_void_resignation_signed_again_is_a_resignation_withdrawn() {
     // alice resigns while bob moves, which voids her resignation; instead of signing it again
     // she drops it by hand, takes bob's copy, and takes leave on top of his move. A leave that
-    // her void copy does not hold is the game going on: bob is shown a resignation withdrawn,
-    // for an arbiter, whichever of her messages comes first.
+    // her void copy does not hold is the game going on, so her resignation is not simply
+    // crossed: whichever of her messages comes first, bob takes neither, is told that the
+    // crossing rule does not settle it and that her leave is not taken, and keeps her void
+    // version for an arbiter, to whom `compare` shows a resignation withdrawn.
     let root = tempfile::tempdir().expect("temp dir");
     let (alice, bob) = started_with(root.path(), &["--time-control", "3/move", "--leave", "5"]);
     alice.sign(&["play", "game.yaml", "e4"]);
@@ -127,7 +129,10 @@ fn a_fresh_leave_instead_of_a_void_resignation_signed_again_is_a_resignation_wit
                  crossing rule, but alice's next record in the file, 4, is not that resignation \
                  signed again: a resignation stays a resignation\n  \
                  the other version is in game.rival-3.copy: `correspond compare game.yaml \
-                 game.rival-3.copy` sets the two side by side\n",
+                 game.rival-3.copy` sets the two side by side\n\
+                 passed over record 4 (alice: leave 2 days), received now, is not taken: \
+                 alice's resignation, record 3, is void by the crossing rule, and what was signed \
+                 in its place would withdraw it, which is for an arbiter\n",
                 n + 1,
                 subject_id(&void)
             )
@@ -136,7 +141,7 @@ fn a_fresh_leave_instead_of_a_void_resignation_signed_again_is_a_resignation_wit
     }
     // An arbiter sets alice's own copy beside the one bob kept: she withdrew her resignation.
     let (code, out, err) = bob.run(&["compare", "../alice/game.yaml", "game.rival-3.copy"]);
-    assert_eq!((code, err.as_str()), (1, ""));
+    assert_eq!((code, err.as_str()), (1, ""), "{out}");
     assert_eq!(
         out,
         "../alice/game.yaml and game.rival-3.copy fork at record 3: bob signed move e7e5 in \

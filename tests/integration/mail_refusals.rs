@@ -452,6 +452,9 @@ fn a_message_and_a_mailbox_that_crossed_are_settled_by_the_crossing_rule() {
          resignation\n  \
          the other version is in opera.rival-15.copy: `correspond compare opera.yaml \
          opera.rival-15.copy` sets the two side by side\n\
+         passed over record 16 (Paul Morphy: move b1c3), received now, is not taken: Paul \
+         Morphy's resignation, record 15, is void by the crossing rule, and what was signed in \
+         its place would withdraw it, which is for an arbiter\n\
          now: Paul Morphy (white) to move\n\
          next: Paul Morphy (white): correspond play opera.yaml MOVE\n"
     );
