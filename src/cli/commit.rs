@@ -36,6 +36,14 @@ pub(crate) fn commit(tracked: &Tracked, what: &str, contents: &[u8]) -> Result<S
     let id = tracked
         .commit(&message, contents, when)
         .map_err(|e| match e {
+            GitError::Moved(_) => CliError::usage(format!(
+                "the file was written, but not committed: {e}"
+            ))
+            .hint(format!(
+                "the file holds the new record on top of the version this command read; to set \
+                 it beside git's: git show HEAD:{spec} > committed.yaml && correspond compare \
+                 {spec} committed.yaml"
+            )),
             GitError::IndexAfterCommit { .. } => {
                 CliError::usage(format!("the file was written and {e}")).hint(format!(
                     "once no other git command runs, stage it again: git add {spec}"

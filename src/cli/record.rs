@@ -447,6 +447,11 @@ fn sign_and_write<G: CliGame + Protocol>(
     }
     // Everything is checked: now the private key is needed.
     let signer = key.signer()?;
+    // Asking for a passphrase may have taken a while: what another program wrote to the file
+    // meanwhile (a `git pull`) is not built over.
+    locked
+        .unchanged()
+        .map_err(|e| not_written(path, &e, "nothing was signed"))?;
     let record = Record {
         comment,
         ..writer.next(signatory, action, time)
@@ -466,7 +471,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     }
     locked
         .append(written.text.as_bytes())
-        .map_err(|e| CliError::io(path, &e).hint("nothing was written"))?;
+        .map_err(|e| not_written(path, &e, "nothing was written"))?;
     let after = written.writer.into_replay();
     let mut line = super::recap::step_line(&after, after.last());
     if let Some(comment) = &written.record.comment {
@@ -478,6 +483,20 @@ fn sign_and_write<G: CliGame + Protocol>(
         after.last().phase.describe(&after.seats)
     ));
     Ok((written.record, after))
+}
+
+/// A game file that could not be written (`done`: what that left undone), as the user hears
+/// it; one that another program changed since it was read is read anew by the same command run
+/// again.
+pub(crate) fn not_written(path: &Path, e: &std::io::Error, done: &str) -> CliError {
+    let error = CliError::io(path, e);
+    if e.get_ref().is_some_and(|inner| inner.is::<log::Changed>()) {
+        error.hint(format!(
+            "{done}; run the command again: it reads the file as it is now"
+        ))
+    } else {
+        error.hint(done)
+    }
 }
 
 /// A record the writer did not make, as the user hears it.

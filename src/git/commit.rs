@@ -13,6 +13,10 @@ pub struct Tracked {
     /// are.
     given: PathBuf,
     signature: Signature<'static>,
+    /// The file's blob in `HEAD` (`None`: not there) when this command last read it there
+    /// ([`Tracked::committed`]) or committed it; unset until then. A commit is made only on top
+    /// of that version.
+    seen: std::cell::Cell<Option<Option<Oid>>>,
 }
 
 /// How many times to look again for a git lock that another git command holds for a moment
@@ -94,6 +98,7 @@ impl Tracked {
             relative,
             given: path.to_owned(),
             signature,
+            seen: std::cell::Cell::new(None),
         };
         tracked.wait_for_locks()?;
         Ok(Some(tracked))
@@ -116,14 +121,20 @@ impl Tracked {
     /// # Errors
     /// When git fails.
     pub fn committed(&self) -> Result<Option<Vec<u8>>, GitError> {
-        let Ok(head) = self.repo.head() else {
-            return Ok(None);
-        };
-        let commit = head.peel_to_commit()?;
-        match super::file_at(&commit, &self.relative)? {
+        let blob = self.in_head()?;
+        self.seen.set(Some(blob));
+        match blob {
             Some(blob) => Ok(Some(self.repo.find_blob(blob)?.content().to_vec())),
             None => Ok(None),
         }
+    }
+
+    /// The file's blob in `HEAD` as it is now; `None` when it is not there.
+    fn in_head(&self) -> Result<Option<Oid>, GitError> {
+        let Ok(head) = self.repo.head() else {
+            return Ok(None);
+        };
+        super::file_at(&head.peel_to_commit()?, &self.relative)
     }
 
     /// Stages `contents` as the file in git's index when the index holds another version of
@@ -216,18 +227,31 @@ impl Tracked {
     /// finish.
     ///
     /// # Errors
-    /// [`GitError::Locked`] or [`GitError::Busy`] (nothing committed) when a lock stays; git
-    /// failures; [`GitError::IndexAfterCommit`] when the commit was made but the index could
-    /// not be updated.
+    /// [`GitError::Locked`] or [`GitError::Busy`] (nothing committed) when a lock stays;
+    /// [`GitError::Moved`] (nothing committed) when `HEAD` holds another version of the file
+    /// than the one this command read or committed last; git failures;
+    /// [`GitError::IndexAfterCommit`] when the commit was made but the index could not be
+    /// updated.
     pub fn commit(&self, message: &str, contents: &[u8], when: When) -> Result<Oid, GitError> {
         // correspond commands committing other game files of this repository at the same moment
         // take turns: each reads HEAD and the index after the last one wrote them.
         let _turn = self.repository_turn()?;
+        let wanted = Oid::hash_object(git2::ObjectType::Blob, contents)?;
         let mut attempt = 0;
         loop {
             let held = self.take_index_lock()?;
+            // Under git's index lock, which a `git pull` takes too: `HEAD` stays as it is seen.
+            // It may hold `contents` already (a `git commit -a` took the file as written).
+            let now = self.in_head()?;
+            if let Some(seen) = self.seen.get()
+                && now != seen
+                && now != Some(wanted)
+            {
+                return Err(GitError::Moved(self.relative.clone()));
+            }
             match self.commit_once(message, contents, when) {
                 Ok(id) => {
+                    self.seen.set(Some(Some(wanted)));
                     self.stage(&held.lock)
                         .map_err(|error| GitError::IndexAfterCommit { id, error })?;
                     return Ok(id);

@@ -74,6 +74,15 @@ pub enum GitError {
         /// How many are read at most.
         limit: usize,
     },
+    /// `HEAD` holds another version of the file than the one the command read: another
+    /// program committed it meanwhile (a `git pull --autostash`), and a commit on top would
+    /// take back what that one brought.
+    #[error(
+        "HEAD holds another version of {} than the one this command read: another program \
+         committed it meanwhile",
+        crate::text::path(.0)
+    )]
+    Moved(PathBuf),
     /// The commit was made, but git's index could not be brought up to date with it.
     #[error("committed {id}, but git's index could not be updated: {error}")]
     IndexAfterCommit {

@@ -175,7 +175,35 @@ pub struct Locked {
     file: File,
     path: PathBuf,
     bytes: Vec<u8>,
+    /// The file as this command last read or wrote it.
+    stamp: Stamp,
 }
+
+/// What changes when any program writes a file: its length and its modification time. (Only
+/// correspond commands take the lock; `git pull`, a sync tool or an editor write without it.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Stamp {
+    fn of(meta: &fs::Metadata) -> Stamp {
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
+    }
+}
+
+/// Why a locked game file cannot be written: another program wrote it since this command read
+/// it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "it changed after this command read it: another program wrote it (a `git pull`, a sync tool, \
+     an editor)"
+)]
+pub struct Changed;
 
 impl Locked {
     /// Takes the exclusive lock of the game file at `path` (through a symbolic link, of its
@@ -210,8 +238,14 @@ impl Locked {
             if !same_file(&file.metadata()?, &fs::symlink_metadata(&path)?) {
                 continue;
             }
+            let stamp = Stamp::of(&file.metadata()?);
             let bytes = read_open(&file, APPEND_ROOM)?;
-            return Ok(Locked { file, path, bytes });
+            return Ok(Locked {
+                file,
+                path,
+                bytes,
+                stamp,
+            });
         }
     }
 
@@ -225,6 +259,22 @@ impl Locked {
     #[must_use]
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the file is still as this command read it (or last wrote it): the same file
+    /// in its place, of the same length and modification time. A command that waited (for a
+    /// passphrase, say) asks before it signs, and every write asks before it replaces the file,
+    /// so that what another program wrote meanwhile is not overwritten.
+    ///
+    /// # Errors
+    /// An I/O error; [`Changed`] (as an [`io::ErrorKind::Other`] error) when the file changed.
+    pub fn unchanged(&self) -> io::Result<()> {
+        let now = fs::symlink_metadata(&self.path)?;
+        if same_file(&self.file.metadata()?, &now) && Stamp::of(&now) == self.stamp {
+            Ok(())
+        } else {
+            Err(io::Error::other(Changed))
+        }
     }
 
     /// Appends `addition`, all at once: a new copy, locked before it takes the old one's place,
@@ -267,8 +317,11 @@ impl Locked {
             Some(self.file.metadata()?.permissions()),
         )?;
         temporary.handle().lock()?;
+        // As late as can be: a write between this look and the rename is not seen.
+        self.unchanged()?;
         let file = temporary.persist(&self.path, false)?;
         sync_parent(&self.path);
+        self.stamp = Stamp::of(&file.metadata()?);
         // The old copy's handle, and with it its lock, goes: whoever waited on it finds the
         // new copy locked by this guard.
         self.file = file;

@@ -36,7 +36,7 @@ mod time_control;
 mod timestamp;
 
 pub use append::{
-    AppendError, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace,
+    AppendError, Changed, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace,
 };
 pub use format::{
     Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, FORMAT, Header,

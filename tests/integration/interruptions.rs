@@ -386,6 +386,14 @@ fn a_git_commit_at_the_same_moment_never_commits_a_record_away() {
                     .output();
             }
         });
+        // Stopped however the moves end: a failed assertion below fails the test, not hangs it.
+        struct Stop<'a>(&'a std::sync::atomic::AtomicBool);
+        impl Drop for Stop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let _stop = Stop(&stop);
         for (who, mv) in [
             ("alice", "e4"),
             ("bob", "e5"),
@@ -405,7 +413,6 @@ fn a_git_commit_at_the_same_moment_never_commits_a_record_away() {
                 repo.ok(who, &["play", "g.yaml", mv]);
             }
         }
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
     });
     let out = correspond()
         .current_dir(&repo.path)

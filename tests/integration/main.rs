@@ -60,6 +60,7 @@ mod stumbles;
 mod util;
 mod vs_shakmaty;
 mod workflows;
+mod written_meanwhile;
 
 /// Every `.rs` file in this folder must be a module above, or its tests would silently not run.
 #[test]

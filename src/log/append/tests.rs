@@ -160,3 +160,43 @@ fn a_failed_append_or_rewrite_leaves_the_bytes_as_the_file_holds_them() {
         .expect_err("nowhere to write");
     assert_eq!(locked.bytes(), b"a\n");
 }
+
+#[test]
+fn what_another_program_wrote_while_the_lock_was_held_is_not_overwritten() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("g.yaml");
+    let changed = |e: io::Error| e.get_ref().is_some_and(|inner| inner.is::<Changed>());
+    // Written in place (the same file), and put in the file's place (another file, as git
+    // checks a file out).
+    let in_place = |path: &Path| fs::write(path, b"a\npulled\n").expect("write");
+    let renamed = |path: &Path| {
+        let other = path.with_extension("new");
+        fs::write(&other, b"a\npulled\n").expect("write");
+        fs::rename(&other, path).expect("rename");
+    };
+    for write in [&in_place as &dyn Fn(&Path), &renamed] {
+        fs::write(&path, b"a\n").expect("write");
+        let mut locked = Locked::open(&path, &mut never_wait).expect("lock");
+        assert!(locked.unchanged().is_ok(), "as read");
+        write(&path);
+        assert!(changed(locked.unchanged().expect_err("changed")));
+        assert!(changed(locked.append(b"mine\n").expect_err("refused")));
+        assert!(changed(
+            locked.rewrite(b"mine\n".to_vec()).expect_err("refused")
+        ));
+        assert_eq!(fs::read(&path).expect("read"), b"a\npulled\n");
+        assert_eq!(locked.bytes(), b"a\n", "the bytes are as they were read");
+        assert_eq!(
+            fs::read_dir(dir.path()).expect("list").count(),
+            1,
+            "no temporary file left"
+        );
+    }
+    // A command's own writes are what it last read: it goes on appending.
+    fs::write(&path, b"a\n").expect("write");
+    let mut locked = Locked::open(&path, &mut never_wait).expect("lock");
+    locked.append(b"b\n").expect("append");
+    locked.append(b"c\n").expect("append");
+    assert!(locked.unchanged().is_ok());
+    assert_eq!(fs::read(&path).expect("read"), b"a\nb\nc\n");
+}
