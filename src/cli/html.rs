@@ -16,7 +16,7 @@ pub(crate) struct Args {
     /// The game file.
     file: PathBuf,
     /// Where to write the page; without it, standard output. An existing file is replaced
-    /// whole.
+    /// whole, except a game file, which is refused.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
 }
@@ -88,12 +88,42 @@ pub(crate) fn page_of<G: super::game::CliGame + Protocol>(
     Ok((super::page::page::<G>(&file, &replay, &context), defect))
 }
 
+/// Refuses a page's `path` that holds a game file: a page goes over an older page, never over
+/// the signed records it was made from.
+pub(crate) fn not_over_a_game(path: &Path) -> Result<(), CliError> {
+    if path.exists() && holds_a_game(path).map_err(|e| CliError::io(path, &e))? {
+        return Err(CliError::usage(format!(
+            "{} is a game file: a page is never written over one",
+            correspond::text::path(path)
+        ))
+        .hint("name another file for the page; nothing was written"));
+    }
+    Ok(())
+}
+
+/// Whether the file at `path` begins as a game file does: the line `# correspond game file`
+/// that the program writes first, or, after comment lines, the header's `---`. (A page begins
+/// with `<!DOCTYPE html>`, a manual page with a roff request.)
+fn holds_a_game(path: &Path) -> std::io::Result<bool> {
+    use std::io::Read as _;
+    let mut head = Vec::new();
+    std::fs::File::open(path)?
+        .take(correspond::log::GAME_FILE_SNIFF as u64)
+        .read_to_end(&mut head)?;
+    let first = head
+        .split(|&b| b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .find(|line| !line.starts_with(b"#") || line.starts_with(b"# correspond game file"));
+    Ok(first.is_some_and(|line| line == b"---" || line.starts_with(b"# correspond game file")))
+}
+
 /// Writes a file for others to read (a page, a manual page) whole, under a temporary name
 /// renamed into place: an older one keeps its permissions, a new one is readable by all, as
 /// web servers and `man` need.
 pub(crate) fn write_page(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let io = |e: std::io::Error| CliError::io(path, &e);
     if path.exists() {
+        not_over_a_game(path)?;
         return correspond::log::replace(path, bytes).map_err(io);
     }
     correspond::log::create_new(path, bytes).map_err(io)?;

@@ -84,6 +84,14 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             }
         })
         .collect();
+    // Before any page is written: none goes over a game file, not even the last.
+    for page in entries
+        .iter()
+        .map(|e| &e.page)
+        .chain(std::iter::once(&"index.html".to_owned()))
+    {
+        super::html::not_over_a_game(&args.output.join(page))?;
+    }
     for entry in &entries {
         if let Some(page) = game_page(&entry.file)? {
             super::html::write_page(&args.output.join(&entry.page), page.as_bytes())?;

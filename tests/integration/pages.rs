@@ -155,3 +155,56 @@ fn a_file_that_does_not_verify_is_shown_up_to_its_defect() {
     );
     assert_eq!(mode & 0o777, 0o644, "a page others may read");
 }
+
+#[test]
+fn a_page_goes_over_an_older_page_never_over_a_game_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = dir.path().join("opera.yaml");
+    std::fs::copy(
+        here().join("games/chess/morphy-opera-game-1858.yaml"),
+        &game,
+    )
+    .expect("copy");
+    let before = std::fs::read(&game).expect("read");
+    let html = |out: &str| {
+        transcript(
+            correspond()
+                .current_dir(dir.path())
+                .args(["html", "opera.yaml", "-o", out]),
+        )
+    };
+    // The game file itself, and another game file saved without its first comment line.
+    let bare = String::from_utf8(before.clone())
+        .expect("UTF-8")
+        .lines()
+        .skip_while(|l| l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>();
+    std::fs::write(dir.path().join("other.yaml"), &bare).expect("write");
+    for out in ["opera.yaml", "other.yaml"] {
+        assert_eq!(
+            html(out),
+            (
+                2,
+                String::new(),
+                format!(
+                    "error: {out} is a game file: a page is never written over one\n\
+                     hint: name another file for the page; nothing was written\n"
+                )
+            )
+        );
+    }
+    assert_eq!(std::fs::read(&game).expect("read"), before);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("other.yaml")).expect("read"),
+        bare
+    );
+    // An older page, or any other file, is replaced.
+    std::fs::write(dir.path().join("opera.html"), "<!DOCTYPE html>\nold\n").expect("write");
+    assert_eq!(
+        html("opera.html"),
+        (0, "wrote opera.html\n".to_owned(), String::new())
+    );
+    let page = std::fs::read_to_string(dir.path().join("opera.html")).expect("read");
+    assert!(page.starts_with("<!DOCTYPE html>") && page.contains("Paul Morphy"));
+}

@@ -203,3 +203,39 @@ fn a_long_path_gives_a_short_page_name() {
         assert!(page.starts_with(&format!("{}-", "a".repeat(83))), "{page}");
     }
 }
+
+#[test]
+fn a_site_whose_folder_holds_a_game_file_where_a_page_goes_writes_nothing() {
+    // club.html is a game file (an odd name, but a game file): its page would be club.html.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let game = root.join("games/chess/morphy-opera-game-1858.yaml");
+    std::fs::copy(&game, dir.path().join("a.yaml")).expect("copy");
+    std::fs::copy(&game, dir.path().join("club.html")).expect("copy");
+    let (code, out, err) = transcript(correspond().current_dir(dir.path()).args([
+        "site",
+        "a.yaml",
+        "club.html",
+        "-o",
+        ".",
+    ]));
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "error: ./club.html is a game file: a page is never written over one\n\
+             hint: name another file for the page; nothing was written\n"
+        )
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("club.html")).expect("read"),
+        std::fs::read(&game).expect("read")
+    );
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["a.yaml", "club.html"], "no page was written");
+}
