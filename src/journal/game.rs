@@ -244,8 +244,26 @@ impl GameJournal {
             path: self.path.clone(),
             source,
         };
-        self.file.write_all(line.as_bytes()).map_err(io)?;
-        self.file.sync_data().map_err(io)?;
+        let before = self.file.metadata().map_err(io)?.len();
+        let written = self
+            .file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.sync_data());
+        if let Err(e) = written {
+            // A line cut short (a full disk) would stop every later signing in this game: the
+            // journal goes back to its last whole line, and the document is not journaled.
+            let _ = self
+                .file
+                .set_len(before)
+                .and_then(|()| self.file.sync_data());
+            return Err(io(e));
+        }
+        if before == 0 {
+            // A new file's name lasts a power cut only once its folder is synced too.
+            if let Some(Ok(dir)) = self.path.parent().map(std::fs::File::open) {
+                let _ = dir.sync_all();
+            }
+        }
         self.lines.push(Line {
             number: self.lines.len() + 1,
             document: entry.document,

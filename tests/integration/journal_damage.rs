@@ -281,3 +281,74 @@ fn damaged_journal(line: usize, reason: &str, nothing: &str) -> String {
          a backup; never delete it to get past this\n"
     )
 }
+
+#[test]
+fn a_journal_line_that_cannot_be_written_whole_is_taken_back() {
+    // A full disk, as a file size limit makes one: the journal's write fails part-way. The
+    // line cut short is taken back, so the next command, once there is room, signs.
+    let (dir, journal) = desk();
+    let dir = dir.path();
+    accepted(dir, &journal, "game.yaml");
+    let part = std::fs::read_dir(&journal)
+        .expect("the journal")
+        .next()
+        .expect("a game's part")
+        .expect("entry")
+        .path();
+    let size = || std::fs::metadata(&part).expect("the part").len();
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1",
+    ];
+    let play = |n: usize, limit: Option<u64>| {
+        let (who, time) = (["alice", "bob"][n % 2], format!("2026-05-01T11:{n:02}:00Z"));
+        let args = [
+            "play",
+            "game.yaml",
+            moves[n],
+            "--key",
+            &key(who),
+            "--no-commit",
+        ];
+        match limit {
+            None => run(dir, &journal, &time, &args),
+            // bash counts the limit in KiB; SIGXFSZ ignored, a write past it fails instead.
+            Some(kib) => crate::util::transcript(
+                assert_cmd::Command::new("bash")
+                    .current_dir(dir)
+                    .env("CORRESPOND_JOURNAL", &journal)
+                    .env("CORRESPOND_TIME", &time)
+                    .args([
+                        "-c",
+                        &format!("trap '' XFSZ; ulimit -f {kib}; exec \"$0\" \"$@\""),
+                    ])
+                    .arg(assert_cmd::cargo::cargo_bin("correspond"))
+                    .args(args),
+            ),
+        }
+    };
+    // Moves until the next journal line, some 600 bytes, cannot fit under the next KiB.
+    let mut n = 0;
+    while (size() / 1024 + 1) * 1024 - size() > 300 {
+        let (code, out, err) = play(n, None);
+        assert_eq!(code, 0, "{out}{err}");
+        n += 1;
+    }
+    let (before, file) = (size(), std::fs::read(dir.join("game.yaml")).expect("read"));
+    let (code, out, err) = play(n, Some(before / 1024 + 1));
+    let part_shown = part.display();
+    assert_eq!(
+        (code, out.as_str(), err),
+        (
+            2,
+            "",
+            format!(
+                "error: the signing journal {part_shown}: File too large (os error 27); nothing \
+                 was signed\nhint: check that {part_shown} can be read and written\n"
+            )
+        )
+    );
+    assert_eq!(size(), before, "the line cut short was taken back");
+    assert_eq!(std::fs::read(dir.join("game.yaml")).expect("read"), file);
+    let (code, out, err) = play(n, None);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+}
