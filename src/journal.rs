@@ -386,6 +386,12 @@ fn io_error(path: &Path) -> impl Fn(io::Error) -> JournalError + use<> {
 }
 
 fn create_private_dir(dir: &Path) -> io::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            "it is a file, not a folder",
+        ));
+    }
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]

@@ -9,7 +9,9 @@ use std::path::PathBuf;
 
 /// Print what OpenSSH needs to check one document of a game file (0 is the header): the exact
 /// bytes its signature covers, the signature in OpenSSH's armour, or an allowed_signers file
-/// for both players. For example:
+/// for both players.
+///
+/// For example:
 ///
 ///   correspond extract game.yaml 7 --signed-bytes > rec7.bytes
 ///   correspond extract game.yaml 7 --signature > rec7.sig

@@ -2,7 +2,7 @@
 
 use super::CliError;
 use super::game::{self, GameKind};
-use super::keys::{self, KeyArgs};
+use super::keys;
 use super::pgn::ChessGame;
 use super::record;
 use crate::cli::Out;
@@ -208,11 +208,27 @@ fn signed_part(comment: Option<&str>, signer: &str, moved: bool) -> Option<Strin
     log::valid_comment(&text).then_some(text)
 }
 
-fn signer(path: &Path) -> Result<Box<dyn Signer>, CliError> {
-    KeyArgs {
-        key: Some(path.to_owned()),
-    }
-    .signer(path)
+/// The key `option` names, with hints that name that option (not `--key`, which this command
+/// does not take).
+fn signer(path: &Path, option: &str) -> Result<Box<dyn Signer>, CliError> {
+    use correspond::sign::{self, SignError};
+    let agent = std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from);
+    let source = sign::KeySource::File(path.to_owned());
+    sign::load_signer(&source, agent.as_deref(), &super::keys::ask_passphrase).map_err(|e| {
+        if let SignError::NoPassphrase(path) = &e {
+            return keys::no_passphrase(path, &e);
+        }
+        let error = CliError::usage(format!("cannot sign with {option}: {e}"));
+        match e {
+            SignError::Read { .. } => error.hint(format!(
+                "{option} takes the path of the player's private key"
+            )),
+            SignError::NotEd25519(..) => error.hint(format!(
+                "make an Ed25519 key (ssh-keygen -t ed25519) and give it with {option}"
+            )),
+            _ => error,
+        }
+    })
 }
 
 fn import<G: ChessGame>(
@@ -227,8 +243,19 @@ fn import<G: ChessGame>(
             correspond::text::path(&args.file)
         )));
     }
+    super::record::in_a_folder(&args.file)?;
     let options = game::options::<G>(variants)?;
-    let signers = [signer(&args.white_key)?, signer(&args.black_key)?];
+    let signers = [
+        signer(&args.white_key, "--white-key")?,
+        signer(&args.black_key, "--black-key")?,
+    ];
+    if signers[0].public_key().key_data() == signers[1].public_key().key_data() {
+        return Err(CliError::usage(
+            "--white-key and --black-key are the same key: the two players must have different \
+             keys",
+        )
+        .hint("give each player's own key; nothing was written"));
+    }
     let mut names = [
         player_name(pgn.tag("White"), "white"),
         player_name(pgn.tag("Black"), "black"),

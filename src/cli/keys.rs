@@ -118,12 +118,11 @@ impl KeyArgs {
     fn load(&self, choice: &Choice) -> Result<Box<dyn Signer>, CliError> {
         let agent = std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from);
         sign::load_signer(&choice.source, agent.as_deref(), &ask_passphrase).map_err(|e| {
+            if let sign::SignError::NoPassphrase(path) = &e {
+                return choice.noted(no_passphrase(path, &e));
+            }
             let error = choice.noted(CliError::usage(format!("cannot sign: {e}")));
             match e {
-                sign::SignError::NoPassphrase(_) => error.hint(
-                    "run it from a terminal, load the key into ssh-agent (ssh-add), or set \
-                     SSH_ASKPASS with SSH_ASKPASS_REQUIRE=force",
-                ),
                 // No key named, and none where OpenSSH keeps one: the user may have none yet.
                 sign::SignError::Read { .. } if self.key.is_none() => error.hint(
                     "make a key with `ssh-keygen -t ed25519`, or choose one with --key PATH \
@@ -355,14 +354,38 @@ fn git_signing_key(near: &Path) -> Configured {
     }
 }
 
+/// The program `SSH_ASKPASS` names, when `SSH_ASKPASS_REQUIRE` is `force` or `prefer`: then
+/// it is asked for passphrases (as OpenSSH does), not the terminal.
+fn askpass() -> Option<std::ffi::OsString> {
+    let require = std::env::var("SSH_ASKPASS_REQUIRE").unwrap_or_default();
+    std::env::var_os("SSH_ASKPASS").filter(|_| matches!(require.as_str(), "force" | "prefer"))
+}
+
+/// A key whose passphrase no one gave (`e`): the `SSH_ASKPASS` program failed, or there is no
+/// terminal to ask on.
+pub(crate) fn no_passphrase(path: &Path, e: &sign::SignError) -> CliError {
+    match askpass() {
+        Some(program) => CliError::usage(format!(
+            "cannot sign: {} is protected by a passphrase, and SSH_ASKPASS ({}) gave none",
+            correspond::text::path(path),
+            correspond::text::path(Path::new(&program))
+        ))
+        .hint(
+            "check that the program runs and prints the passphrase, or unset \
+             SSH_ASKPASS_REQUIRE to be asked on the terminal",
+        ),
+        None => CliError::usage(format!("cannot sign: {e}")).hint(
+            "run it from a terminal, load the key into ssh-agent (ssh-add), or set SSH_ASKPASS \
+             with SSH_ASKPASS_REQUIRE=force",
+        ),
+    }
+}
+
 /// Asks for a key's passphrase: through `SSH_ASKPASS` when `SSH_ASKPASS_REQUIRE` is `force` or
 /// `prefer` (as OpenSSH does), else on the terminal without echo.
-fn ask_passphrase(path: &Path) -> Option<String> {
+pub(crate) fn ask_passphrase(path: &Path) -> Option<String> {
     let prompt = format!("Enter passphrase for {}: ", correspond::text::path(path));
-    let require = std::env::var("SSH_ASKPASS_REQUIRE").unwrap_or_default();
-    if let Some(program) =
-        std::env::var_os("SSH_ASKPASS").filter(|_| matches!(require.as_str(), "force" | "prefer"))
-    {
+    if let Some(program) = askpass() {
         let output = std::process::Command::new(program)
             .arg(&prompt)
             .output()

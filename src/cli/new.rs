@@ -106,7 +106,8 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         ))
         .hint("choose another file name; `correspond new` never overwrites a game"));
     }
-    let opponent_key = read_public_key(&args.opponent_key)?;
+    super::record::in_a_folder(&args.file)?;
+    let opponent_key = read_public_key(&args.opponent_key, "--opponent-key")?;
     let tracked = if args.no_commit {
         None
     } else {
@@ -206,7 +207,7 @@ fn named_arbiter(args: &Args, players: [&PublicKey; 2]) -> Result<Option<Arbiter
     let (Some(name), Some(key)) = (&args.arbiter, &args.arbiter_key) else {
         return Ok(None);
     };
-    let key = read_public_key(key)?;
+    let key = read_public_key(key, "--arbiter-key")?;
     if players.iter().any(|k| k.key_data() == key.key_data()) {
         return Err(CliError::usage(
             "the arbiter's key is a player's key: an arbiter is someone else",
@@ -364,8 +365,8 @@ fn tags<G: CliGame>(
     Ok(tags)
 }
 
-/// A public key given as a file or as the key itself.
-fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
+/// A public key given (with `option`) as a file or as the key itself.
+fn read_public_key(text: &str, option: &str) -> Result<ssh_key::PublicKey, CliError> {
     // The key itself (`ssh-ed25519 AAAA...`, or a key of another kind, to be named as such), or
     // a file holding it.
     let inline = !Path::new(text).exists() && text.trim().contains(' ');
@@ -374,7 +375,11 @@ fn read_public_key(text: &str) -> Result<ssh_key::PublicKey, CliError> {
     } else {
         let path = PathBuf::from(text);
         let content = correspond::files::read_regular(&path, 64 * 1024)
-            .map_err(|e| CliError::io(&path, &e))
+            .map_err(|e| {
+                CliError::io(&path, &e).hint(format!(
+                    "{option} takes a public key file (a .pub), or the key's own text in quotes"
+                ))
+            })
             .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())?;
         if content.contains("PRIVATE KEY-----") {
             // Someone's private key, given where their public key belongs.

@@ -499,6 +499,26 @@ pub(crate) fn not_written(path: &Path, e: &std::io::Error, done: &str) -> CliErr
     }
 }
 
+/// Refuses a new game file's `path` whose folder does not exist, before anything is signed.
+pub(crate) fn in_a_folder(path: &Path) -> Result<(), CliError> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let shown = correspond::text::path(dir).to_string();
+    Err(CliError::usage(format!(
+        "{}: the folder {shown} does not exist",
+        correspond::text::path(path)
+    ))
+    .hint(format!(
+        "make it first (mkdir -p {}), or give another path; nothing was signed",
+        correspond::text::shell_word(&shown)
+    )))
+}
+
 /// A record the writer did not make, as the user hears it.
 pub(crate) fn write_error(e: WriteError, path: &Path) -> CliError {
     match e {

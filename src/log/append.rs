@@ -96,7 +96,19 @@ impl Temporary {
         let file = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(TEMPORARY_SUFFIX)
-            .tempfile_in(dir)?;
+            .tempfile_in(dir)
+            .map_err(|e| {
+                // tempfile names its random file, which the user never sees: the folder is
+                // what to name.
+                let shown = crate::text::path(dir);
+                if e.kind() == io::ErrorKind::NotFound {
+                    return io::Error::new(e.kind(), format!("the folder {shown} does not exist"));
+                }
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot write a copy into the folder {shown}: {}", e.kind()),
+                )
+            })?;
         crate::interrupt::register(file.path());
         let temporary = Temporary { file: Some(file) };
         let mut handle = temporary.handle();

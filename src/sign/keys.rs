@@ -96,6 +96,13 @@ fn load_file(
                 None => format_error(super::foreign(&e)),
             }
         })?;
+        // A key of another kind that parsed is named by its file, as one that did not parse is.
+        if !private.public_key().key_data().is_ed25519() {
+            return Err(SignError::NotEd25519(
+                shown,
+                key_kind(private.public_key().algorithm().as_str()),
+            ));
+        }
         if let Some(signer) = from_agent(agent, private.public_key())? {
             return Ok(signer);
         }

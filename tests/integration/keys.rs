@@ -209,6 +209,29 @@ fn a_passphrase_protected_key_is_unlocked_through_askpass() {
         )
     );
     assert!(!accepted(&game));
+    // A program that answers nothing is named, not taken for a missing terminal.
+    let failing = dir.path().join("askpass-failing");
+    std::fs::write(&failing, "#!/bin/sh\nexit 1\n").expect("write");
+    std::fs::set_permissions(
+        &failing,
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .expect("chmod");
+    assert_eq!(
+        refused(run(Some(failing.clone()))),
+        (
+            Some(2),
+            String::new(),
+            format!(
+                "error: cannot sign: ROOT/tests/keys/dora is protected by a passphrase, and \
+                 SSH_ASKPASS ({}) gave none\n\
+                 hint: check that the program runs and prints the passphrase, or unset \
+                 SSH_ASKPASS_REQUIRE to be asked on the terminal\n",
+                failing.display()
+            )
+        )
+    );
+    assert!(!accepted(&game));
     let out = run(Some(askpass(dir.path(), "correct horse")));
     assert!(
         out.status.success(),

@@ -61,6 +61,7 @@ mod util;
 mod vs_shakmaty;
 mod workflows;
 mod written_meanwhile;
+mod wrong_places;
 
 /// Every `.rs` file in this folder must be a module above, or its tests would silently not run.
 #[test]

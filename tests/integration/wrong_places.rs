@@ -1,0 +1,238 @@
+//! Paths and keys given wrong, each refused before anything is signed or written, with the
+//! option or folder at fault named and what to do: a folder that does not exist, a key file
+//! that is not there or not Ed25519, one key for both players, a journal that is a file.
+
+use crate::util::{correspond, keys_dir, transcript};
+use std::path::Path;
+
+/// `correspond ARGS` in `dir`, with its own journal there: (exit code, stdout, stderr).
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_JOURNAL", dir.join("journal"))
+            .env("CORRESPOND_TIME", "2026-04-01T10:00:00Z")
+            .args(args),
+    )
+}
+
+/// A folder holding the test keys alice, bob and bob.pub, an RSA and an ECDSA key made by
+/// ssh-keygen, and a PGN file.
+fn desk() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["alice", "bob", "bob.pub"] {
+        let to = dir.path().join(name);
+        std::fs::copy(keys_dir().join(name), &to).expect("copy");
+        std::fs::set_permissions(&to, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+            .expect("chmod");
+    }
+    for (kind, name) in [("rsa", "rsa_key"), ("ecdsa", "ecdsa_key")] {
+        let status = std::process::Command::new("ssh-keygen")
+            .args(["-q", "-t", kind, "-N", "", "-C", name, "-f"])
+            .arg(dir.path().join(name))
+            .status()
+            .expect("ssh-keygen");
+        assert!(status.success());
+    }
+    std::fs::write(
+        dir.path().join("game.pgn"),
+        "[White \"alice\"]\n[Black \"bob\"]\n[Result \"*\"]\n\n1. e4 e5 *\n",
+    )
+    .expect("write");
+    dir
+}
+
+const NEW: [&str; 9] = [
+    "new",
+    "chess",
+    "PATH",
+    "--name",
+    "alice",
+    "--side",
+    "white",
+    "--opponent",
+    "bob",
+];
+
+fn new<'a>(path: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args: Vec<&str> = NEW
+        .iter()
+        .map(|a| if *a == "PATH" { path } else { a })
+        .collect();
+    args.extend(rest);
+    args.push("--no-commit");
+    args
+}
+
+#[test]
+fn a_new_game_in_a_folder_that_does_not_exist_is_refused_before_it_is_signed() {
+    let dir = desk();
+    let dir = dir.path();
+    let with_keys = ["--opponent-key", "bob.pub", "--key", "alice"];
+    assert_eq!(
+        run(dir, &new("nodir/game.yaml", &with_keys)),
+        (
+            2,
+            String::new(),
+            "error: nodir/game.yaml: the folder nodir does not exist\n\
+             hint: make it first (mkdir -p nodir), or give another path; nothing was signed\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.join("journal").exists(), "nothing was signed");
+    assert_eq!(
+        run(
+            dir,
+            &[
+                "import-pgn",
+                "game.pgn",
+                "nodir/game.yaml",
+                "--white-key",
+                "alice",
+                "--black-key",
+                "bob"
+            ]
+        ),
+        (
+            2,
+            String::new(),
+            "error: nodir/game.yaml: the folder nodir does not exist\n\
+             hint: make it first (mkdir -p nodir), or give another path; nothing was signed\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.join("journal").exists(), "nothing was signed");
+    // A page: the folder is named, not the temporary copy's random name.
+    assert_eq!(
+        run(dir, &new("game.yaml", &with_keys)).0,
+        0,
+        "a game to draw"
+    );
+    assert_eq!(
+        run(dir, &["html", "game.yaml", "-o", "nodir/game.html"]),
+        (
+            2,
+            String::new(),
+            "error: nodir/game.html: the folder nodir does not exist\n".to_owned()
+        )
+    );
+}
+
+#[test]
+fn a_key_file_missing_or_not_ed25519_is_named_with_its_option() {
+    let dir = desk();
+    let dir = dir.path();
+    assert_eq!(
+        run(
+            dir,
+            &new(
+                "game.yaml",
+                &["--opponent-key", "nope.pub", "--key", "alice"]
+            )
+        ),
+        (
+            2,
+            String::new(),
+            "error: nope.pub: No such file or directory (os error 2)\n\
+             hint: --opponent-key takes a public key file (a .pub), or the key's own text in \
+             quotes\n"
+                .to_owned()
+        )
+    );
+    for (key, kind) in [
+        ("rsa_key", "an RSA key (ssh-rsa)"),
+        ("ecdsa_key", "an ECDSA key (ecdsa-sha2-nistp256)"),
+    ] {
+        assert_eq!(
+            run(
+                dir,
+                &new("game.yaml", &["--opponent-key", "bob.pub", "--key", key])
+            ),
+            (
+                2,
+                String::new(),
+                format!(
+                    "error: cannot sign: {key} is {kind}; correspond signs with Ed25519 keys \
+                     only\n\
+                     hint: make an Ed25519 key (ssh-keygen -t ed25519) and choose it with --key \
+                     PATH\n"
+                )
+            )
+        );
+    }
+    let import = |white: &str, black: &str| {
+        run(
+            dir,
+            &[
+                "import-pgn",
+                "game.pgn",
+                "game.yaml",
+                "--white-key",
+                white,
+                "--black-key",
+                black,
+            ],
+        )
+    };
+    assert_eq!(
+        import("nope", "bob"),
+        (
+            2,
+            String::new(),
+            "error: cannot sign with --white-key: cannot read the key nope: No such file or \
+             directory (os error 2)\n\
+             hint: --white-key takes the path of the player's private key\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        import("alice", "rsa_key"),
+        (
+            2,
+            String::new(),
+            "error: cannot sign with --black-key: rsa_key is an RSA key (ssh-rsa); correspond \
+             signs with Ed25519 keys only\n\
+             hint: make an Ed25519 key (ssh-keygen -t ed25519) and give it with --black-key\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        import("alice", "alice"),
+        (
+            2,
+            String::new(),
+            "error: --white-key and --black-key are the same key: the two players must have \
+             different keys\n\
+             hint: give each player's own key; nothing was written\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.join("game.yaml").exists());
+    assert!(!dir.join("journal").exists(), "nothing was signed");
+}
+
+#[test]
+fn a_journal_that_is_a_file_is_named_as_such() {
+    let dir = desk();
+    let dir = dir.path();
+    std::fs::write(dir.join("journal"), "not a folder\n").expect("write");
+    assert_eq!(
+        run(
+            dir,
+            &new(
+                "game.yaml",
+                &["--opponent-key", "bob.pub", "--key", "alice"]
+            )
+        ),
+        (
+            2,
+            String::new(),
+            format!(
+                "error: the signing journal {0}: it is a file, not a folder; nothing was signed\n\
+                 hint: check that {0} can be read and written\n",
+                dir.join("journal").display()
+            )
+        )
+    );
+    assert!(!dir.join("game.yaml").exists());
+}
