@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 /// players, whose turn it is and the command they run, the deadline where there is a clock, and
 /// the time of the last record. Copies of one game that fork (a race, or one player's two
 /// records at one place: equivocation) are named after the list. Files found in folders that
-/// are not game files are passed over. Exit code: as `verify`'s.
+/// are not game files are passed over. Exit code: as `verify`'s, except where there are no game
+/// files: that is an empty list (exit code 0), not a check of nothing.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Folders or game files; without any, the current folder.

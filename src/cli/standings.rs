@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 /// each key's balance over the games played for stakes. A game is counted once however many
 /// copies of it there are; one whose copies end differently, or fork (each verifies, and they
 /// differ from a record on), is named and not counted. Files that do not verify are named and
-/// not counted. Exit code: as `verify`'s.
+/// not counted. Exit code: as `verify`'s, except where there are no game files: that is empty
+/// standings (exit code 0), not a check of nothing.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Folders or game files; without any, the current folder.

@@ -384,3 +384,26 @@ fn a_site_names_copies_that_fork_and_leaves_their_game_out_of_its_standings() {
         "{index}"
     );
 }
+
+#[test]
+fn a_folder_without_games_is_an_empty_list_for_games_and_standings_and_a_usage_error_for_verify() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("notes.txt"), "not a game\n").expect("write");
+    assert_eq!(
+        run(dir.path(), &["games", "."]),
+        (0, "no game files here\n".to_owned(), String::new())
+    );
+    assert_eq!(
+        run(dir.path(), &["standings", "."]),
+        (0, "no games to count\n".to_owned(), String::new())
+    );
+    assert_eq!(
+        run(dir.path(), &["verify", "."]),
+        (
+            2,
+            String::new(),
+            "error: no game files to check: the folders given hold no *.yaml or *.yml game files\n"
+                .to_owned()
+        )
+    );
+}
