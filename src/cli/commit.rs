@@ -25,6 +25,30 @@ pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
     })
 }
 
+/// [`find`], for a game file about to be created at `path`: refused when `HEAD` holds a file
+/// there that the work tree has lost (a new game would be committed over it). Otherwise the
+/// commit will be made only where `HEAD` still holds none.
+pub(crate) fn find_for_new(path: &Path) -> Result<Option<Tracked>, CliError> {
+    let Some(tracked) = find(path)? else {
+        return Ok(None);
+    };
+    let committed = tracked
+        .committed()
+        .map_err(|e| CliError::usage(format!("git: {e}; nothing was written")))?;
+    if committed.is_some() {
+        let spec = pasteable(&tracked);
+        return Err(CliError::usage(format!(
+            "{} is not in the work tree, but HEAD holds a file there: a new game in its place \
+             would be committed over it",
+            correspond::text::path(tracked.given())
+        ))
+        .hint(format!(
+            "bring it back (git checkout -- {spec}), or choose another name; nothing was written"
+        )));
+    }
+    Ok(Some(tracked))
+}
+
 /// Commits `contents`, which the caller has just written to the file and holds the lock of,
 /// and returns the line that says so (printed after everything else the command says). The
 /// message is `what` after the file's path in the work tree, so that a repository of many

@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Args {
     /// The game file.
     file: PathBuf,
-    /// Where to write the page; without it, standard output. An existing file is replaced
-    /// whole, except a game file, which is refused.
+    /// Where to write the page; without it, standard output. An older page there is replaced
+    /// whole; any other file (a game file above all) is refused.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
 }
@@ -88,33 +88,67 @@ pub(crate) fn page_of<G: super::game::CliGame + Protocol>(
     Ok((super::page::page::<G>(&file, &replay, &context), defect))
 }
 
-/// Refuses a page's `path` that holds a game file: a page goes over an older page, never over
-/// the signed records it was made from.
-pub(crate) fn not_over_a_game(path: &Path) -> Result<(), CliError> {
-    if path.exists() && holds_a_game(path).map_err(|e| CliError::io(path, &e))? {
-        return Err(CliError::usage(format!(
-            "{} is a game file: a page is never written over one",
-            correspond::text::path(path)
+/// Refuses a page's `path` that holds something other than an older page: above all a game
+/// file, whose signed records the page was made from.
+pub(crate) fn only_over_a_page(path: &Path) -> Result<(), CliError> {
+    let io = |e: std::io::Error| CliError::io(path, &e);
+    let shown = correspond::text::path(path);
+    match what_is_at(path).map_err(io)? {
+        There::Nothing | There::Page => Ok(()),
+        There::Game => Err(CliError::usage(format!(
+            "{shown} is a game file: a page is never written over one"
         ))
-        .hint("name another file for the page; nothing was written"));
+        .hint("name another file for the page; nothing was written")),
+        There::Other => Err(CliError::usage(format!(
+            "{shown} is there, and is not a page: only an older page is replaced"
+        ))
+        .hint("name another file for the page, or remove that one first; nothing was written")),
     }
-    Ok(())
 }
 
-/// Whether the file at `path` begins as a game file does: the line `# correspond game file`
-/// that the program writes first, or, after comment lines, the header's `---`. (A page begins
-/// with `<!DOCTYPE html>`, a manual page with a roff request.)
-fn holds_a_game(path: &Path) -> std::io::Result<bool> {
+/// What a page's path holds already.
+enum There {
+    /// Nothing, an empty file, or what is not a regular file (it is replaced by one).
+    Nothing,
+    /// A page: HTML, or a manual page in roff.
+    Page,
+    /// A game file, even one whose start is damaged (see [`correspond::log::may_be_a_game_file`]).
+    Game,
+    /// Anything else: someone's file.
+    Other,
+}
+
+fn what_is_at(path: &Path) -> std::io::Result<There> {
     use std::io::Read as _;
+    let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !regular {
+        return Ok(There::Nothing);
+    }
+    // Opened without waiting: a pipe put in its place since is not read.
     let mut head = Vec::new();
-    std::fs::File::open(path)?
+    correspond::files::open_regular(path)?
         .take(correspond::log::GAME_FILE_SNIFF as u64)
         .read_to_end(&mut head)?;
-    let first = head
-        .split(|&b| b == b'\n')
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
-        .find(|line| !line.starts_with(b"#") || line.starts_with(b"# correspond game file"));
-    Ok(first.is_some_and(|line| line == b"---" || line.starts_with(b"# correspond game file")))
+    let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&head);
+    let start = text
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map_or(&[][..], |i| &text[i..]);
+    let lower: Vec<u8> = start.iter().take(16).map(u8::to_ascii_lowercase).collect();
+    Ok(if start.is_empty() {
+        There::Nothing
+    } else if lower.starts_with(b"<!doctype html")
+        || lower.starts_with(b"<html")
+        || start.starts_with(b".")
+        || start.starts_with(b"'\\\"")
+    {
+        // HTML, or roff: a request or a comment.
+        There::Page
+    } else if correspond::log::may_be_a_game_file(text) || start.starts_with(b"---") {
+        There::Game
+    } else {
+        There::Other
+    })
 }
 
 /// Writes a file for others to read (a page, a manual page) whole, under a temporary name
@@ -123,7 +157,7 @@ fn holds_a_game(path: &Path) -> std::io::Result<bool> {
 pub(crate) fn write_page(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let io = |e: std::io::Error| CliError::io(path, &e);
     if path.exists() {
-        not_over_a_game(path)?;
+        only_over_a_page(path)?;
         return correspond::log::replace(path, bytes).map_err(io);
     }
     correspond::log::create_new(path, bytes).map_err(io)?;

@@ -445,7 +445,7 @@ impl Importer<'_> {
         let tracked = if args.no_commit {
             None
         } else {
-            super::commit::find(&args.file)?
+            super::commit::find_for_new(&args.file)?
         };
         // Every document is in the journal before the file exists.
         let game_id = file.game_id();

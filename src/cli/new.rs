@@ -111,7 +111,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let tracked = if args.no_commit {
         None
     } else {
-        super::commit::find(&args.file)?
+        super::commit::find_for_new(&args.file)?
     };
     let signer = args.key.signer(&args.file)?;
     if signer.public_key().key_data() == opponent_key.key_data() {

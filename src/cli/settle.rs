@@ -26,9 +26,11 @@ pub(crate) struct Settled {
     pub said: Vec<String>,
 }
 
-/// Settles the crossing at record `document` of `file`: yours (from `document` on) are void.
+/// Settles the crossing at record `document` of `file` (as `locked` read it): yours (from
+/// `document` on) are void.
 pub(crate) fn settle(
     path: &Path,
+    locked: &correspond::log::Locked,
     file: &GameFile,
     document: usize,
     found: &[Found],
@@ -46,6 +48,11 @@ pub(crate) fn settle(
     }
     let key = super::keys::Key::new(key, path, &wanted)?;
     let signer = key.signer()?;
+    // As a signing command does once the passphrase is in: what another program wrote to the
+    // file meanwhile is not built over.
+    locked
+        .unchanged()
+        .map_err(|e| super::record::not_written(path, &e, "nothing was signed"))?;
     let seat = super::record::seat_of(file, signer.public_key()).map_err(|e| key.noted(e))?;
     let yours = &file.header().players[seat].name;
     // The void records are all one player's (a copy holding the other's after the fork shows

@@ -90,7 +90,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .map(|e| &e.page)
         .chain(std::iter::once(&"index.html".to_owned()))
     {
-        super::html::not_over_a_game(&args.output.join(page))?;
+        super::html::only_over_a_page(&args.output.join(page))?;
     }
     for entry in &entries {
         if let Some(page) = game_page(&entry.file)? {

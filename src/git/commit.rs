@@ -240,17 +240,9 @@ impl Tracked {
         let mut attempt = 0;
         loop {
             let held = self.take_index_lock()?;
-            // Under git's index lock, which a `git pull` takes too: `HEAD` stays as it is seen.
-            // It may hold `contents` already (a `git commit -a` took the file as written).
-            let now = self.in_head()?;
-            if let Some(seen) = self.seen.get()
-                && now != seen
-                && now != Some(wanted)
-            {
-                return Err(GitError::Moved(self.relative.clone()));
-            }
-            match self.commit_once(message, contents, when) {
-                Ok(id) => {
+            match self.commit_once(message, contents, wanted, when) {
+                Ok(None) => return Err(GitError::Moved(self.relative.clone())),
+                Ok(Some(id)) => {
                     self.seen.set(Some(Some(wanted)));
                     self.stage(&held.lock)
                         .map_err(|error| GitError::IndexAfterCommit { id, error })?;
@@ -330,7 +322,15 @@ impl Tracked {
         Err(GitError::Busy)
     }
 
-    fn commit_once(&self, message: &str, contents: &[u8], when: When) -> Result<Oid, git2::Error> {
+    /// One attempt of [`Tracked::commit`]; `None` when the `HEAD` it would commit on holds
+    /// another version of the file than the one seen (see [`Tracked::commit`]'s `Moved`).
+    fn commit_once(
+        &self,
+        message: &str,
+        contents: &[u8],
+        wanted: Oid,
+        when: When,
+    ) -> Result<Option<Oid>, git2::Error> {
         let repo = &self.repo;
         // The identity is git's; the time is the caller's (the library reads no clock).
         let signature = git2::Signature::new(
@@ -343,6 +343,21 @@ impl Tracked {
             Ok(head) => Some(head.peel_to_commit()?),
             Err(_) => None,
         };
+        // Judged on the very commit the new one goes on top of. It may hold `contents` already
+        // (a `git commit -a` took the file as written).
+        if let Some(seen) = self.seen.get() {
+            let now = match &parent {
+                Some(commit) => match commit.tree()?.get_path(&self.relative) {
+                    Ok(entry) => Some(entry.id()),
+                    Err(e) if e.code() == git2::ErrorCode::NotFound => None,
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            };
+            if now != seen && now != Some(wanted) {
+                return Ok(None);
+            }
+        }
         let base = parent.as_ref().map(git2::Commit::tree).transpose()?;
         let components: Vec<String> = self
             .relative
@@ -360,6 +375,7 @@ impl Tracked {
             &tree,
             &parents,
         )
+        .map(Some)
     }
 }
 

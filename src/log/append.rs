@@ -191,19 +191,30 @@ pub struct Locked {
     stamp: Stamp,
 }
 
-/// What changes when any program writes a file: its length and its modification time. (Only
-/// correspond commands take the lock; `git pull`, a sync tool or an editor write without it.)
+/// What changes when any program writes a file: its length, its modification time, and (on
+/// Unix) its status-change time, which no program can set back as `touch -r` or `cp -p` set
+/// the modification time. (Only correspond commands take the lock; `git pull`, a sync tool or
+/// an editor write without it.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Stamp {
     len: u64,
     modified: Option<std::time::SystemTime>,
+    changed: (i64, i64),
 }
 
 impl Stamp {
     fn of(meta: &fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let changed = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.ctime(), meta.ctime_nsec())
+        };
+        #[cfg(not(unix))]
+        let changed = (0, 0);
         Stamp {
             len: meta.len(),
             modified: meta.modified().ok(),
+            changed,
         }
     }
 }

@@ -173,7 +173,8 @@ fn a_page_goes_over_an_older_page_never_over_a_game_file() {
                 .args(["html", "opera.yaml", "-o", out]),
         )
     };
-    // The game file itself, and another game file saved without its first comment line.
+    // The game file itself, another saved without its comment lines, and one whose start is
+    // damaged (a byte-order mark, a blank line).
     let bare = String::from_utf8(before.clone())
         .expect("UTF-8")
         .lines()
@@ -181,7 +182,9 @@ fn a_page_goes_over_an_older_page_never_over_a_game_file() {
         .map(|l| format!("{l}\n"))
         .collect::<String>();
     std::fs::write(dir.path().join("other.yaml"), &bare).expect("write");
-    for out in ["opera.yaml", "other.yaml"] {
+    let damaged = [&b"\xef\xbb\xbf\n"[..], &before].concat();
+    std::fs::write(dir.path().join("damaged.yaml"), &damaged).expect("write");
+    for out in ["opera.yaml", "other.yaml", "damaged.yaml"] {
         assert_eq!(
             html(out),
             (
@@ -199,7 +202,43 @@ fn a_page_goes_over_an_older_page_never_over_a_game_file() {
         std::fs::read_to_string(dir.path().join("other.yaml")).expect("read"),
         bare
     );
-    // An older page, or any other file, is replaced.
+    assert_eq!(
+        std::fs::read(dir.path().join("damaged.yaml")).expect("read"),
+        damaged
+    );
+    // Someone's other file is not replaced either.
+    std::fs::write(dir.path().join("notes.txt"), "my notes\n").expect("write");
+    assert_eq!(
+        html("notes.txt"),
+        (
+            2,
+            String::new(),
+            "error: notes.txt is there, and is not a page: only an older page is replaced\n\
+             hint: name another file for the page, or remove that one first; nothing was \
+             written\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.txt")).expect("read"),
+        "my notes\n"
+    );
+    // A pipe in the page's place is not read (nor waited on): it is replaced, as before.
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("pipe.html"))
+        .status()
+        .expect("mkfifo");
+    assert!(fifo.success());
+    assert_eq!(
+        html("pipe.html"),
+        (0, "wrote pipe.html\n".to_owned(), String::new())
+    );
+    assert!(
+        std::fs::metadata(dir.path().join("pipe.html"))
+            .expect("the page")
+            .is_file()
+    );
+    // An older page is replaced.
     std::fs::write(dir.path().join("opera.html"), "<!DOCTYPE html>\nold\n").expect("write");
     assert_eq!(
         html("opera.html"),

@@ -236,3 +236,35 @@ fn a_journal_that_is_a_file_is_named_as_such() {
     );
     assert!(!dir.join("game.yaml").exists());
 }
+
+#[test]
+fn a_new_game_where_head_holds_a_file_the_work_tree_lost_is_refused() {
+    let dir = desk();
+    let dir = dir.path();
+    crate::util::git(dir, &["init", "-q", "-b", "main"]);
+    crate::util::git(dir, &["config", "user.name", "Alice"]);
+    crate::util::git(dir, &["config", "user.email", "alice@example.org"]);
+    let args = |path| {
+        let mut args = new(path, &["--opponent-key", "bob.pub", "--key", "alice"]);
+        args.pop();
+        args
+    };
+    let (code, _, err) = run(dir, &args("game.yaml"));
+    assert_eq!((code, err.as_str()), (0, ""));
+    let head = crate::util::git(dir, &["rev-parse", "HEAD"]);
+    std::fs::remove_file(dir.join("game.yaml")).expect("remove");
+    assert_eq!(
+        run(dir, &args("game.yaml")),
+        (
+            2,
+            String::new(),
+            "error: game.yaml is not in the work tree, but HEAD holds a file there: a new game in \
+             its place would be committed over it\n\
+             hint: bring it back (git checkout -- game.yaml), or choose another name; nothing was \
+             written\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.join("game.yaml").exists());
+    assert_eq!(crate::util::git(dir, &["rev-parse", "HEAD"]), head);
+}

@@ -246,7 +246,9 @@ impl Writing<'_> {
     /// A new file from a challenge.
     fn start(&mut self, found: &[Found]) -> Result<Received, Stop> {
         let received = mail::receive(None, found).map_err(Stop::Refused)?;
-        self.find_repository()?;
+        if self.commit {
+            self.tracked = commit::find_for_new(self.path)?;
+        }
         log::create_new(self.path, received.file.text().as_bytes())
             .map_err(|e| CliError::io(self.path, &e))?;
         if self.tracked.is_some() {
@@ -273,7 +275,7 @@ impl Writing<'_> {
                 .min(),
         };
         if let (Some(document), Some(key)) = (void, self.settle) {
-            let settled = super::settle::settle(path, &file, document, found, key)?;
+            let settled = super::settle::settle(path, &locked, &file, document, found, key)?;
             self.find_repository()?;
             super::record::tidy(&locked, self.tracked.as_ref(), &mut self.said)?;
             self.said.extend(settled.said);

@@ -174,7 +174,25 @@ fn what_another_program_wrote_while_the_lock_was_held_is_not_overwritten() {
         fs::write(&other, b"a\npulled\n").expect("write");
         fs::rename(&other, path).expect("rename");
     };
-    for write in [&in_place as &dyn Fn(&Path), &renamed] {
+    // Written in place at the same length, its modification time set back (`cp -p`, `touch
+    // -r`): the status-change time still moves.
+    let disguised = |path: &Path| {
+        let modified = fs::metadata(path)
+            .and_then(|m| m.modified())
+            .expect("mtime");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(path, b"b\n").expect("write");
+        File::options()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_modified(modified))
+            .expect("set the time back");
+    };
+    for (write, now) in [
+        (&in_place as &dyn Fn(&Path), &b"a\npulled\n"[..]),
+        (&renamed, b"a\npulled\n"),
+        (&disguised, b"b\n"),
+    ] {
         fs::write(&path, b"a\n").expect("write");
         let mut locked = Locked::open(&path, &mut never_wait).expect("lock");
         assert!(locked.unchanged().is_ok(), "as read");
@@ -184,7 +202,7 @@ fn what_another_program_wrote_while_the_lock_was_held_is_not_overwritten() {
         assert!(changed(
             locked.rewrite(b"mine\n".to_vec()).expect_err("refused")
         ));
-        assert_eq!(fs::read(&path).expect("read"), b"a\npulled\n");
+        assert_eq!(fs::read(&path).expect("read"), now);
         assert_eq!(locked.bytes(), b"a\n", "the bytes are as they were read");
         assert_eq!(
             fs::read_dir(dir.path()).expect("list").count(),
