@@ -243,7 +243,7 @@ fn import<G: ChessGame>(
             correspond::text::path(&args.file)
         )));
     }
-    super::record::in_a_folder(&args.file)?;
+    super::places::in_a_folder(&args.file)?;
     let options = game::options::<G>(variants)?;
     let signers = [
         signer(&args.white_key, "--white-key")?,

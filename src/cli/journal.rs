@@ -193,7 +193,7 @@ fn restore(
     })?;
     locked
         .append(&file.text().as_bytes()[before..])
-        .map_err(|e| super::record::not_written(path, &e, "nothing was written"))?;
+        .map_err(|e| super::places::not_written(path, &e, "nothing was written"))?;
     said.push(format!(
         "restored {what} from the signing journal to {}",
         correspond::text::path(path)

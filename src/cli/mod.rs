@@ -38,6 +38,7 @@ mod offer_runoff;
 mod page;
 mod perft;
 mod pgn;
+mod places;
 mod play;
 mod position;
 mod recap;

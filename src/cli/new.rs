@@ -106,7 +106,7 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         ))
         .hint("choose another file name; `correspond new` never overwrites a game"));
     }
-    super::record::in_a_folder(&args.file)?;
+    super::places::in_a_folder(&args.file)?;
     let opponent_key = read_public_key(&args.opponent_key, "--opponent-key")?;
     let tracked = if args.no_commit {
         None

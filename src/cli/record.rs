@@ -451,7 +451,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     // meanwhile (a `git pull`) is not built over.
     locked
         .unchanged()
-        .map_err(|e| not_written(path, &e, "nothing was signed"))?;
+        .map_err(|e| super::places::not_written(path, &e, "nothing was signed"))?;
     let record = Record {
         comment,
         ..writer.next(signatory, action, time)
@@ -471,7 +471,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     }
     locked
         .append(written.text.as_bytes())
-        .map_err(|e| not_written(path, &e, "nothing was written"))?;
+        .map_err(|e| super::places::not_written(path, &e, "nothing was written"))?;
     let after = written.writer.into_replay();
     let mut line = super::recap::step_line(&after, after.last());
     if let Some(comment) = &written.record.comment {
@@ -483,40 +483,6 @@ fn sign_and_write<G: CliGame + Protocol>(
         after.last().phase.describe(&after.seats)
     ));
     Ok((written.record, after))
-}
-
-/// A game file that could not be written (`done`: what that left undone), as the user hears
-/// it; one that another program changed since it was read is read anew by the same command run
-/// again.
-pub(crate) fn not_written(path: &Path, e: &std::io::Error, done: &str) -> CliError {
-    let error = CliError::io(path, e);
-    if e.get_ref().is_some_and(|inner| inner.is::<log::Changed>()) {
-        error.hint(format!(
-            "{done}; run the command again: it reads the file as it is now"
-        ))
-    } else {
-        error.hint(done)
-    }
-}
-
-/// Refuses a new game file's `path` whose folder does not exist, before anything is signed.
-pub(crate) fn in_a_folder(path: &Path) -> Result<(), CliError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if dir.is_dir() {
-        return Ok(());
-    }
-    let shown = correspond::text::path(dir).to_string();
-    Err(CliError::usage(format!(
-        "{}: the folder {shown} does not exist",
-        correspond::text::path(path)
-    ))
-    .hint(format!(
-        "make it first (mkdir -p {}), or give another path; nothing was signed",
-        correspond::text::shell_word(&shown)
-    )))
 }
 
 /// A record the writer did not make, as the user hears it.

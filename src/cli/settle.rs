@@ -52,7 +52,7 @@ pub(crate) fn settle(
     // file meanwhile is not built over.
     locked
         .unchanged()
-        .map_err(|e| super::record::not_written(path, &e, "nothing was signed"))?;
+        .map_err(|e| super::places::not_written(path, &e, "nothing was signed"))?;
     let seat = super::record::seat_of(file, signer.public_key()).map_err(|e| key.noted(e))?;
     let yours = &file.header().players[seat].name;
     // The void records are all one player's (a copy holding the other's after the fork shows

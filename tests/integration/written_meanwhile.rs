@@ -29,18 +29,18 @@ fn run(dir: &Path, args: &[&str], askpass: &str) -> (i32, String, String) {
     )
 }
 
-#[test]
-fn a_record_that_arrives_while_a_command_waits_for_a_passphrase_is_not_overwritten() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dir = dir.path();
+/// A chess game in `dir/game.yaml` between alice (white) and dora, whose key has a passphrase,
+/// started and accepted with `commit` (`--no-commit`, or nothing), and alice's copy of it,
+/// `dir/alice.yaml`, one move on: the version a `git pull` would bring into dora's folder.
+/// Returns dora's key and that version.
+fn started(dir: &Path, commit: &[&str]) -> (String, String) {
     let key = |name: &str| keys_dir().join(name).to_str().expect("UTF-8").to_owned();
     let signed = |args: &[&str]| {
         let (code, out, err) = run(dir, args, "");
         assert_eq!(code, 0, "{args:?}: {out}{err}");
     };
-    let dora_pub = key("dora.pub");
-    let (alice, dora) = (key("alice"), key("dora"));
-    signed(&[
+    let (alice, dora, dora_pub) = (key("alice"), key("dora"), key("dora.pub"));
+    let mut new = vec![
         "new",
         "chess",
         "game.yaml",
@@ -54,13 +54,23 @@ fn a_record_that_arrives_while_a_command_waits_for_a_passphrase_is_not_overwritt
         &dora_pub,
         "--key",
         &alice,
-        "--no-commit",
-    ]);
-    signed(&["accept", "game.yaml", "--key", &dora, "--no-commit"]);
-    // alice's copy moves on: the version a `git pull` would bring into dora's folder.
+    ];
+    new.extend(commit);
+    signed(&new);
+    let mut accept = vec!["accept", "game.yaml", "--key", &dora];
+    accept.extend(commit);
+    signed(&accept);
     std::fs::copy(dir.join("game.yaml"), dir.join("alice.yaml")).expect("copy");
     signed(&["play", "alice.yaml", "e4", "--key", &alice, "--no-commit"]);
     let pulled = std::fs::read_to_string(dir.join("alice.yaml")).expect("read");
+    (dora, pulled)
+}
+
+#[test]
+fn a_record_that_arrives_while_a_command_waits_for_a_passphrase_is_not_overwritten() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let (dora, pulled) = started(dir, &["--no-commit"]);
     // dora resigns; while she types her passphrase, alice's move arrives.
     let (code, out, err) = run(
         dir,
@@ -108,32 +118,7 @@ fn a_version_committed_by_another_program_meanwhile_is_not_taken_back() {
     git(dir, &["init", "-q", "-b", "main"]);
     git(dir, &["config", "user.name", "Dora"]);
     git(dir, &["config", "user.email", "dora@example.org"]);
-    let key = |name: &str| keys_dir().join(name).to_str().expect("UTF-8").to_owned();
-    let signed = |args: &[&str]| {
-        let (code, out, err) = run(dir, args, "");
-        assert_eq!(code, 0, "{args:?}: {out}{err}");
-    };
-    let dora_pub = key("dora.pub");
-    let (alice, dora) = (key("alice"), key("dora"));
-    signed(&[
-        "new",
-        "chess",
-        "game.yaml",
-        "--name",
-        "alice",
-        "--side",
-        "white",
-        "--opponent",
-        "dora",
-        "--opponent-key",
-        &dora_pub,
-        "--key",
-        &alice,
-    ]);
-    signed(&["accept", "game.yaml", "--key", &dora]);
-    std::fs::copy(dir.join("game.yaml"), dir.join("alice.yaml")).expect("copy");
-    signed(&["play", "alice.yaml", "e4", "--key", &alice, "--no-commit"]);
-    let pulled = std::fs::read_to_string(dir.join("alice.yaml")).expect("read");
+    let (dora, pulled) = started(dir, &[]);
     let (code, out, err) = run(
         dir,
         &["resign", "game.yaml", "--key", &dora],

@@ -281,7 +281,7 @@ impl Writing<'_> {
             self.said.extend(settled.said);
             locked
                 .rewrite(settled.received.file.text().as_bytes().to_vec())
-                .map_err(|e| super::record::not_written(path, &e, "nothing was written"))?;
+                .map_err(|e| super::places::not_written(path, &e, "nothing was written"))?;
             self.locked = Some(locked);
             return Ok(settled.received);
         }
@@ -303,7 +303,7 @@ impl Writing<'_> {
         super::record::tidy(&locked, self.tracked.as_ref(), &mut self.said)?;
         locked
             .append(&received.file.text().as_bytes()[before..])
-            .map_err(|e| super::record::not_written(path, &e, "nothing was written"))?;
+            .map_err(|e| super::places::not_written(path, &e, "nothing was written"))?;
         self.locked = Some(locked);
         Ok(received)
     }
