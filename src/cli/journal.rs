@@ -101,9 +101,13 @@ fn import(file: &Path, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         ))
         .hint("nothing was imported; `correspond journal export` writes one")
     })?;
-    let report = open()?
-        .import(entries)
-        .map_err(|e| failed(e, "nothing was imported"))?;
+    let report = open()?.import(entries).map_err(|e| {
+        failed(
+            e,
+            "the games whose ids come before this one were imported, the others not; once \
+                 this is mended, import the file again: only what is missing is added",
+        )
+    })?;
     writeln!(
         out,
         "imported {}: {} new, {} already here",

@@ -352,3 +352,82 @@ fn a_journal_line_that_cannot_be_written_whole_is_taken_back() {
     let (code, out, err) = play(n, None);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
 }
+
+#[test]
+fn an_import_stopped_by_damage_says_what_it_imported_and_a_second_one_adds_the_rest() {
+    let (dir, desktop) = desk();
+    let dir = dir.path();
+    for (name, time) in [
+        ("one.yaml", "2026-05-01T10:00:00Z"),
+        ("two.yaml", "2026-05-01T10:30:00Z"),
+    ] {
+        let new = [
+            "new",
+            "chess",
+            name,
+            "--name",
+            "alice",
+            "--side",
+            "white",
+            "--opponent",
+            "bob",
+            "--opponent-key",
+            &key("bob.pub"),
+            "--key",
+            &key("alice"),
+            "--no-commit",
+        ];
+        let (code, _, err) = run(dir, &desktop, time, &new);
+        assert_eq!(code, 0, "{err}");
+    }
+    let export = ["journal", "export", "-o", "journal.json"];
+    assert_eq!(run(dir, &desktop, "2026-05-01T11:00:00Z", &export).0, 0);
+    let mut parts: Vec<String> = std::fs::read_dir(&desktop)
+        .expect("the journal")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    parts.sort();
+    assert_eq!(parts.len(), 2, "{parts:?}");
+    // On the laptop, the part of the game whose id comes last is damaged.
+    let laptop = dir.join("laptop");
+    std::fs::create_dir(&laptop).expect("mkdir");
+    let damaged = laptop.join(&parts[1]);
+    std::fs::write(&damaged, "{\"damaged\": true}\n").expect("write");
+    let import = ["journal", "import", "journal.json"];
+    let (code, out, err) = run(dir, &laptop, "2026-05-01T11:01:00Z", &import);
+    assert_eq!(
+        (code, out.as_str(), err),
+        (
+            2,
+            "",
+            format!(
+                "error: the signing journal {}, line 1: unknown field `damaged`, expected one of \
+                 `game`, `document`, `key`, `digest`, `text` at line 1 column 10; the games whose \
+                 ids come before this one were imported, the others not; once this is mended, \
+                 import the file again: only what is missing is added\n\
+                 hint: the journal keeps you from signing twice at one place: repair the line, \
+                 or restore the journal from a backup; never delete it to get past this\n",
+                damaged.display()
+            )
+        )
+    );
+    assert_eq!(
+        std::fs::read(laptop.join(&parts[0])).expect("imported"),
+        std::fs::read(desktop.join(&parts[0])).expect("exported"),
+        "the first game was imported"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&damaged).expect("read"),
+        "{\"damaged\": true}\n"
+    );
+    // Mended (the damaged line taken out), a second import adds only what is missing.
+    std::fs::write(&damaged, "").expect("mend");
+    assert_eq!(
+        run(dir, &laptop, "2026-05-01T11:02:00Z", &import),
+        (
+            0,
+            "imported journal.json: 1 new, 1 already here\n".to_owned(),
+            String::new()
+        )
+    );
+}
