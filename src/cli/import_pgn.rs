@@ -211,10 +211,8 @@ fn signed_part(comment: Option<&str>, signer: &str, moved: bool) -> Option<Strin
 /// The key `option` names, with hints that name that option (not `--key`, which this command
 /// does not take).
 fn signer(path: &Path, option: &str) -> Result<Box<dyn Signer>, CliError> {
-    use correspond::sign::{self, SignError};
-    let agent = std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from);
-    let source = sign::KeySource::File(path.to_owned());
-    sign::load_signer(&source, agent.as_deref(), &super::keys::ask_passphrase).map_err(|e| {
+    use correspond::sign::{KeySource, SignError};
+    keys::load(&KeySource::File(path.to_owned())).map_err(|e| {
         if let SignError::NoPassphrase(path) = &e {
             return keys::no_passphrase(path, &e);
         }

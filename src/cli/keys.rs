@@ -116,8 +116,7 @@ impl KeyArgs {
 
     /// A signer for the key chosen, with advice when it cannot be had.
     fn load(&self, choice: &Choice) -> Result<Box<dyn Signer>, CliError> {
-        let agent = std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from);
-        sign::load_signer(&choice.source, agent.as_deref(), &ask_passphrase).map_err(|e| {
+        load(&choice.source).map_err(|e| {
             if let sign::SignError::NoPassphrase(path) = &e {
                 return choice.noted(no_passphrase(path, &e));
             }
@@ -354,6 +353,16 @@ fn git_signing_key(near: &Path) -> Configured {
     }
 }
 
+/// A signer for `source`: through the agent `SSH_AUTH_SOCK` names when it holds the key, else
+/// from the key's file, its passphrase asked for (see [`ask_passphrase`]).
+///
+/// # Errors
+/// Why the key cannot sign; the caller words the advice.
+pub(crate) fn load(source: &KeySource) -> Result<Box<dyn Signer>, sign::SignError> {
+    let agent = std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from);
+    sign::load_signer(source, agent.as_deref(), &ask_passphrase)
+}
+
 /// The program `SSH_ASKPASS` names, when `SSH_ASKPASS_REQUIRE` is `force` or `prefer`: then
 /// it is asked for passphrases (as OpenSSH does), not the terminal.
 fn askpass() -> Option<std::ffi::OsString> {
@@ -383,7 +392,7 @@ pub(crate) fn no_passphrase(path: &Path, e: &sign::SignError) -> CliError {
 
 /// Asks for a key's passphrase: through `SSH_ASKPASS` when `SSH_ASKPASS_REQUIRE` is `force` or
 /// `prefer` (as OpenSSH does), else on the terminal without echo.
-pub(crate) fn ask_passphrase(path: &Path) -> Option<String> {
+fn ask_passphrase(path: &Path) -> Option<String> {
     let prompt = format!("Enter passphrase for {}: ", correspond::text::path(path));
     if let Some(program) = askpass() {
         let output = std::process::Command::new(program)

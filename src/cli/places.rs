@@ -19,6 +19,15 @@ pub(crate) fn not_written(path: &Path, e: &std::io::Error, done: &str) -> CliErr
     }
 }
 
+/// Refuses to sign after a game file at `path` that another program wrote since `locked` read
+/// it: asked once a key is unlocked, since asking for its passphrase may take a while (during
+/// a `git pull`, say).
+pub(crate) fn still_as_read(locked: &log::Locked, path: &Path) -> Result<(), CliError> {
+    locked
+        .unchanged()
+        .map_err(|e| not_written(path, &e, "nothing was signed"))
+}
+
 /// Refuses a new game file's `path` whose folder does not exist, before anything is signed.
 pub(crate) fn in_a_folder(path: &Path) -> Result<(), CliError> {
     let dir = path

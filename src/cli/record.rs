@@ -447,11 +447,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     }
     // Everything is checked: now the private key is needed.
     let signer = key.signer()?;
-    // Asking for a passphrase may have taken a while: what another program wrote to the file
-    // meanwhile (a `git pull`) is not built over.
-    locked
-        .unchanged()
-        .map_err(|e| super::places::not_written(path, &e, "nothing was signed"))?;
+    super::places::still_as_read(locked, path)?;
     let record = Record {
         comment,
         ..writer.next(signatory, action, time)

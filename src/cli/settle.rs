@@ -48,11 +48,7 @@ pub(crate) fn settle(
     }
     let key = super::keys::Key::new(key, path, &wanted)?;
     let signer = key.signer()?;
-    // As a signing command does once the passphrase is in: what another program wrote to the
-    // file meanwhile is not built over.
-    locked
-        .unchanged()
-        .map_err(|e| super::places::not_written(path, &e, "nothing was signed"))?;
+    super::places::still_as_read(locked, path)?;
     let seat = super::record::seat_of(file, signer.public_key()).map_err(|e| key.noted(e))?;
     let yours = &file.header().players[seat].name;
     // The void records are all one player's (a copy holding the other's after the fork shows

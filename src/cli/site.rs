@@ -87,8 +87,8 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     // Before any page is written: none goes over a game file, not even the last.
     for page in entries
         .iter()
-        .map(|e| &e.page)
-        .chain(std::iter::once(&"index.html".to_owned()))
+        .map(|e| e.page.as_str())
+        .chain(["index.html"])
     {
         super::html::only_over_a_page(&args.output.join(page))?;
     }

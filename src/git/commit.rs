@@ -134,7 +134,7 @@ impl Tracked {
         let Ok(head) = self.repo.head() else {
             return Ok(None);
         };
-        super::file_at(&head.peel_to_commit()?, &self.relative)
+        Ok(super::file_at(&head.peel_to_commit()?, &self.relative)?)
     }
 
     /// Stages `contents` as the file in git's index when the index holds another version of
@@ -347,11 +347,7 @@ impl Tracked {
         // (a `git commit -a` took the file as written).
         if let Some(seen) = self.seen.get() {
             let now = match &parent {
-                Some(commit) => match commit.tree()?.get_path(&self.relative) {
-                    Ok(entry) => Some(entry.id()),
-                    Err(e) if e.code() == git2::ErrorCode::NotFound => None,
-                    Err(e) => return Err(e),
-                },
+                Some(commit) => super::file_at(commit, &self.relative)?,
                 None => None,
             };
             if now != seen && now != Some(wanted) {

@@ -210,10 +210,10 @@ fn locate(path: &Path) -> Result<Option<(Repository, PathBuf)>, GitError> {
 }
 
 /// The file's blob in a commit's tree, if it is there.
-fn file_at(commit: &git2::Commit<'_>, relative: &Path) -> Result<Option<Oid>, GitError> {
+fn file_at(commit: &git2::Commit<'_>, relative: &Path) -> Result<Option<Oid>, git2::Error> {
     match commit.tree()?.get_path(relative) {
         Ok(entry) => Ok(Some(entry.id())),
         Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(e),
     }
 }

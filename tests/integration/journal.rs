@@ -34,6 +34,19 @@ pub(crate) fn accepted(dir: &Path, journal: &Path, name: &str) {
 
 /// [`accepted`], alice signing with the first journal and bob with the second.
 pub(crate) fn accepted_apart(dir: &Path, [alices, bobs]: [&Path; 2], name: &str) {
+    created(dir, alices, "2026-05-01T10:00:00Z", name);
+    let (code, _, err) = run(
+        dir,
+        bobs,
+        "2026-05-01T10:01:00Z",
+        &["accept", name, "--key", &key("bob"), "--no-commit"],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+/// A chess game between alice (white) and bob, created by alice at `time` (a game of its own
+/// for each time): `name` in `dir`, with `journal`.
+pub(crate) fn created(dir: &Path, journal: &Path, time: &str, name: &str) {
     let new = [
         "new",
         "chess",
@@ -50,14 +63,7 @@ pub(crate) fn accepted_apart(dir: &Path, [alices, bobs]: [&Path; 2], name: &str)
         &key("alice"),
         "--no-commit",
     ];
-    let (code, _, err) = run(dir, alices, "2026-05-01T10:00:00Z", &new);
-    assert_eq!(code, 0, "{err}");
-    let (code, _, err) = run(
-        dir,
-        bobs,
-        "2026-05-01T10:01:00Z",
-        &["accept", name, "--key", &key("bob"), "--no-commit"],
-    );
+    let (code, _, err) = run(dir, journal, time, &new);
     assert_eq!(code, 0, "{err}");
 }
 

@@ -2,7 +2,7 @@
 //! says where the damage is and what to do, and one that does not need that part goes on. A
 //! damaged line never lets an honest player sign a second record at one place.
 
-use crate::journal::{accepted, accepted_apart, desk, key, run};
+use crate::journal::{accepted, accepted_apart, created, desk, key, run};
 use crate::util::{correspond, keys_dir};
 
 #[test]
@@ -357,29 +357,8 @@ fn a_journal_line_that_cannot_be_written_whole_is_taken_back() {
 fn an_import_stopped_by_damage_says_what_it_imported_and_a_second_one_adds_the_rest() {
     let (dir, desktop) = desk();
     let dir = dir.path();
-    for (name, time) in [
-        ("one.yaml", "2026-05-01T10:00:00Z"),
-        ("two.yaml", "2026-05-01T10:30:00Z"),
-    ] {
-        let new = [
-            "new",
-            "chess",
-            name,
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            &key("bob.pub"),
-            "--key",
-            &key("alice"),
-            "--no-commit",
-        ];
-        let (code, _, err) = run(dir, &desktop, time, &new);
-        assert_eq!(code, 0, "{err}");
-    }
+    created(dir, &desktop, "2026-05-01T10:00:00Z", "one.yaml");
+    created(dir, &desktop, "2026-05-01T10:30:00Z", "two.yaml");
     let export = ["journal", "export", "-o", "journal.json"];
     assert_eq!(run(dir, &desktop, "2026-05-01T11:00:00Z", &export).0, 0);
     let mut parts: Vec<String> = std::fs::read_dir(&desktop)
