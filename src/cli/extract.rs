@@ -21,7 +21,13 @@ use std::path::PathBuf;
 /// NAME is the record's `signer`. The file need not verify: only the documents up to the one
 /// asked for are read, and only by the bytes rule, so extract works on disputed files too.
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("what").required(true), verbatim_doc_comment)]
+#[command(
+    group = clap::ArgGroup::new("what").required(true),
+    verbatim_doc_comment,
+    about = "Print what OpenSSH needs to check one document of a game file (0 is the header): the \
+             exact bytes its signature covers, the signature in OpenSSH's armour, or an \
+             allowed_signers file for both players"
+)]
 pub(crate) struct Args {
     /// The game file.
     file: PathBuf,
@@ -49,6 +55,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             "{}: {}",
             correspond::text::path(&args.file),
             e.kind
+        ))
+        .hint(format!(
+            "`correspond log {}` lists the records",
+            correspond::text::path(&args.file)
         )),
         _ => malformed(&e),
     })?;

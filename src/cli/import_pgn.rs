@@ -224,6 +224,7 @@ fn signer(path: &Path, option: &str) -> Result<Box<dyn Signer>, CliError> {
             SignError::NotEd25519(..) => error.hint(format!(
                 "make an Ed25519 key (ssh-keygen -t ed25519) and give it with {option}"
             )),
+            SignError::WrongPassphrase(path) => error.hint(keys::wrong_passphrase_hint(&path)),
             _ => error,
         }
     })

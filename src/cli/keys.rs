@@ -133,6 +133,7 @@ impl KeyArgs {
                 sign::SignError::NotEd25519(..) => error.hint(
                     "make an Ed25519 key (ssh-keygen -t ed25519) and choose it with --key PATH",
                 ),
+                sign::SignError::WrongPassphrase(path) => error.hint(wrong_passphrase_hint(&path)),
                 _ => error,
             }
         })
@@ -372,6 +373,16 @@ fn askpass() -> Option<std::ffi::OsString> {
 
 /// A key whose passphrase no one gave (`e`): the `SSH_ASKPASS` program failed, or there is no
 /// terminal to ask on.
+/// What to do after a wrong passphrase: nothing was signed, so the command can simply be run
+/// again; OpenSSH can check the passphrase alone.
+pub(crate) fn wrong_passphrase_hint(path: &Path) -> String {
+    format!(
+        "nothing was signed; run the command again with the key's passphrase \
+         (`ssh-keygen -y -f {}` checks it)",
+        correspond::text::path(path)
+    )
+}
+
 pub(crate) fn no_passphrase(path: &Path, e: &sign::SignError) -> CliError {
     match askpass() {
         Some(program) => CliError::usage(format!(

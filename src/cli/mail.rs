@@ -131,6 +131,10 @@ fn first_carried<G: CliGame>(
         Some(n) if n > last => Err(CliError::usage(format!(
             "--since {n}: {} has records 0 to {last}",
             correspond::text::path(&args.file)
+        ))
+        .hint(format!(
+            "`correspond log {}` lists the records",
+            correspond::text::path(&args.file)
         ))),
         Some(n) => Ok(n),
         None => {

@@ -256,3 +256,23 @@ pub fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// clap's own checks of the definition, and each command's summary one paragraph: the list
+    /// in `correspond --help` wraps it, where a hard line break would break that list's layout.
+    #[test]
+    fn the_command_line_is_well_formed_and_each_summary_is_one_paragraph() {
+        let command = Cli::command();
+        command.clone().debug_assert();
+        let broken: Vec<String> = command
+            .get_subcommands()
+            .filter(|c| c.get_about().is_some_and(|a| a.to_string().contains('\n')))
+            .map(|c| c.get_name().to_owned())
+            .collect();
+        assert_eq!(broken, Vec::<String>::new());
+    }
+}

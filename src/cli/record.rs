@@ -225,13 +225,14 @@ pub(crate) fn edits(a: &str, b: &str) -> usize {
 
 /// Reads a game file whole.
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    log::read_limited(path).map_err(|e| {
-        let error = CliError::io(path, &e);
-        if e.kind() == std::io::ErrorKind::NotFound {
-            missing(path, &e)
-        } else {
-            error
-        }
+    log::read_limited(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => missing(path, &e),
+        std::io::ErrorKind::InvalidInput if path.is_dir() => CliError::io(path, &e).hint(format!(
+            "this command takes one game file; `correspond games {}` lists the games in a \
+                 folder",
+            correspond::text::path(path)
+        )),
+        _ => CliError::io(path, &e),
     })
 }
 

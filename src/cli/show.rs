@@ -256,9 +256,9 @@ fn show_file<G: CliGame>(
     )
 }
 
-/// `--at` past the file's last record.
+/// `--at` past the file's last record: the file is sound, the argument names what it lacks.
 fn no_record(path: &Path, at: usize, last: usize) -> CliError {
-    CliError::rejected(format!(
+    CliError::usage(format!(
         "{} has records 0 to {last}; there is no record {at}",
         correspond::text::path(path)
     ))

@@ -197,7 +197,8 @@ pub enum ProtocolError {
     /// A claim the position does not allow.
     #[error(
         "{claimant} claims {claim}, but it cannot be claimed in this position ({position}; it \
-         has occurred {repetitions} time(s))"
+         has occurred {})",
+        times(*.repetitions)
     )]
     NotClaimable {
         /// The player who claims.
@@ -216,6 +217,15 @@ fn document_name(document: usize) -> String {
         "the header".to_owned()
     } else {
         format!("record {document}")
+    }
+}
+
+/// How often, in words: "once", "twice", "3 times".
+fn times(n: usize) -> String {
+    match n {
+        1 => "once".to_owned(),
+        2 => "twice".to_owned(),
+        n => format!("{n} times"),
     }
 }
 

@@ -491,7 +491,8 @@ fn status_show_and_log_describe_the_game() {
         "{at_start}"
     );
     assert!(!at_start.contains("last move"), "{at_start}");
-    // A record the file does not have is input rejected (1), not a usage error (2).
+    // A record the file does not have is a usage error (2), as for `extract` and `mail --since`:
+    // the file is sound, the argument is wrong.
     let last = at_start
         .split(" of ")
         .nth(1)
@@ -501,7 +502,7 @@ fn status_show_and_log_describe_the_game() {
     assert_eq!(
         (code, out.as_str(), err.as_str()),
         (
-            1,
+            2,
             "",
             format!(
                 "error: game.yaml has records 0 to {last}; there is no record 99\n\

@@ -85,8 +85,8 @@ fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
             1,
             concat!(
                 "error: claim-runoff: bob (tails) claims repetition, but it cannot be claimed in \
-                 this position (hgcgh/iiiii/5/5/2I2/II1II/HGCGH t AEae 0 1; it has occurred 1 \
-                 time(s))",
+                 this position (hgcgh/iiiii/5/5/2I2/II1II/HGCGH t AEae 0 1; it has occurred \
+                 once)",
                 hint!(STATUS)
             ),
         ),

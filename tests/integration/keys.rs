@@ -205,7 +205,10 @@ fn a_passphrase_protected_key_is_unlocked_through_askpass() {
         (
             Some(2),
             String::new(),
-            "error: cannot sign: the passphrase for ROOT/tests/keys/dora is wrong\n".to_owned()
+            "error: cannot sign: the passphrase for ROOT/tests/keys/dora is wrong\n\
+             hint: nothing was signed; run the command again with the key's passphrase \
+             (`ssh-keygen -y -f ROOT/tests/keys/dora` checks it)\n"
+                .to_owned()
         )
     );
     assert!(!accepted(&game));

@@ -319,7 +319,8 @@ fn mail_refuses_what_would_break_the_message() {
         ),
         (
             &["opera.yaml", "--from", "a@b.org", "--since", "4"],
-            "error: --since 4: opera.yaml has records 0 to 3\n",
+            "error: --since 4: opera.yaml has records 0 to 3\n\
+             hint: `correspond log opera.yaml` lists the records\n",
         ),
     ];
     for (args, says) in cases {

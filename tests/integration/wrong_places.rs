@@ -1,6 +1,7 @@
 //! Paths and keys given wrong, each refused before anything is signed or written, with the
 //! option or folder at fault named and what to do: a folder that does not exist, a key file
-//! that is not there or not Ed25519, one key for both players, a journal that is a file.
+//! that is not there or not Ed25519, one key for both players, a journal that is a file, a
+//! folder where one game file is read, a record number the file lacks.
 
 use crate::util::{correspond, keys_dir, transcript};
 use std::path::Path;
@@ -267,4 +268,60 @@ fn a_new_game_where_head_holds_a_file_the_work_tree_lost_is_refused() {
     );
     assert!(!dir.join("game.yaml").exists());
     assert_eq!(crate::util::git(dir, &["rev-parse", "HEAD"]), head);
+}
+
+/// A folder given where one game file is read is named as a folder, with the command that reads
+/// the games in a folder; a record number the file lacks is a usage error (2) with the command
+/// that lists the records, alike for the three commands that take one.
+#[test]
+fn a_folder_for_a_game_file_or_a_record_the_file_lacks_says_what_to_run() {
+    let dir = desk();
+    let dir = dir.path();
+    std::fs::create_dir(dir.join("club")).expect("mkdir");
+    let with_keys = ["--opponent-key", "bob.pub", "--key", "alice"];
+    assert_eq!(run(dir, &new("game.yaml", &with_keys)).0, 0);
+    for command in ["status", "log", "show"] {
+        assert_eq!(
+            run(dir, &[command, "club"]),
+            (
+                2,
+                String::new(),
+                "error: club: not a regular file\n\
+                 hint: this command takes one game file; `correspond games club` lists the games \
+                 in a folder\n"
+                    .to_owned()
+            ),
+            "{command}"
+        );
+    }
+    let hint = "hint: `correspond log game.yaml` lists the records\n";
+    for (args, says) in [
+        (
+            &["show", "game.yaml", "--at", "3"][..],
+            "error: game.yaml has records 0 to 0; there is no record 3\n",
+        ),
+        (
+            &["extract", "game.yaml", "3", "--signature"][..],
+            "error: game.yaml: there is no document 3: the file has documents 0 to 0\n",
+        ),
+        (
+            &[
+                "mail",
+                "game.yaml",
+                "--from",
+                "a@b.org",
+                "--to",
+                "c@d.org",
+                "--since",
+                "3",
+            ][..],
+            "error: --since 3: game.yaml has records 0 to 0\n",
+        ),
+    ] {
+        assert_eq!(
+            run(dir, args),
+            (2, String::new(), format!("{says}{hint}")),
+            "{args:?}"
+        );
+    }
 }
