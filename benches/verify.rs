@@ -20,11 +20,13 @@
 //! --bench verify`; building the games (signing about 4,000 records) is not timed.
 
 mod common;
-use common::{KeptJournal, best, grow, key_path, ms, opening, run, time};
+use common::{
+    KeptJournal, MESSAGE, best, grow, key_path, ms, opening, raw_rate, run, signed_messages, time,
+};
 use correspond::replay::Seat;
-use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};
+use ed25519_dalek::{SigningKey, Verifier as _};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const LONG: usize = 2000;
 const GAMES: usize = 40;
@@ -238,55 +240,6 @@ fn verdict(met: bool) -> &'static str {
 /// The documents in a game file: its `---` lines.
 fn documents(text: &str) -> usize {
     text.lines().filter(|l| *l == "---").count()
-}
-
-/// Ed25519 verifications per second on `threads` threads, each checking its own signatures
-/// over messages the size of SSHSIG's signed data ([`MESSAGE`]); the best of four runs, each
-/// with the threads' stacks about a quarter of a page further down. Where a stack sits within its page
-/// can slow the signature library by a tenth or more (see `correspond::parallel`): the floor is
-/// the rate at the best place, as `best` takes a command's fastest run, each run placing its
-/// threads anew.
-fn raw_rate(threads: usize) -> f64 {
-    let signer = SigningKey::from_bytes(&[7; 32]);
-    let signed = signed_messages(&signer, 256);
-    let public = signer.verifying_key();
-    const PASSES: usize = 8;
-    (0..4)
-        .map(|quarter| {
-            let started = Instant::now();
-            std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    scope.spawn(|| {
-                        correspond::parallel::coloured(quarter * 1024, || {
-                            for _ in 0..PASSES {
-                                for (message, signature) in &signed {
-                                    assert!(public.verify(message, signature).is_ok());
-                                }
-                            }
-                        });
-                    });
-                }
-            });
-            (threads * PASSES * signed.len()) as f64 / started.elapsed().as_secs_f64()
-        })
-        .fold(0.0, f64::max)
-}
-
-/// The size of a message the bare process verifies: SSHSIG's signed data.
-const MESSAGE: usize = 102;
-
-/// `n` different messages of [`MESSAGE`] bytes, each with its signature by `signer`.
-fn signed_messages(
-    signer: &SigningKey,
-    n: usize,
-) -> Vec<([u8; MESSAGE], ed25519_dalek::Signature)> {
-    (0..n as u64)
-        .map(|i| {
-            let mut message = [0u8; MESSAGE];
-            message[..8].copy_from_slice(&i.to_be_bytes());
-            (message, signer.sign(&message))
-        })
-        .collect()
 }
 
 /// Writes, for the bare process, a public key and `n` messages each with its signature.

@@ -1,5 +1,6 @@
 //! What the benchmarks share: the test keys, a Campaign game's opening made by the program
-//! itself, and long games grown from it by the library's writer.
+//! itself, long games grown from it by the library's writer, and the raw Ed25519 verification
+//! rate that the commands are measured against.
 #![allow(dead_code, reason = "each benchmark uses some of these")]
 
 use correspond::journal::Journal;
@@ -8,6 +9,7 @@ use correspond::replay::Seat;
 use correspond::rules::campaign::Campaign;
 use correspond::sign::KeySigner;
 use correspond::writer::Writer;
+use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -182,4 +184,53 @@ pub fn best(f: impl Fn() -> Duration) -> Duration {
 /// A duration in milliseconds, for the reports.
 pub fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Ed25519 verifications per second on `threads` threads, each checking its own signatures
+/// over messages the size of SSHSIG's signed data ([`MESSAGE`]); the best of four runs, each
+/// with the threads' stacks about a quarter of a page further down. Where a stack sits within its page
+/// can slow the signature library by a tenth or more (see `correspond::parallel`): the floor is
+/// the rate at the best place, as `best` takes a command's fastest run, each run placing its
+/// threads anew.
+pub fn raw_rate(threads: usize) -> f64 {
+    let signer = SigningKey::from_bytes(&[7; 32]);
+    let signed = signed_messages(&signer, 256);
+    let public = signer.verifying_key();
+    const PASSES: usize = 8;
+    (0..4)
+        .map(|quarter| {
+            let started = Instant::now();
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    scope.spawn(|| {
+                        correspond::parallel::coloured(quarter * 1024, || {
+                            for _ in 0..PASSES {
+                                for (message, signature) in &signed {
+                                    assert!(public.verify(message, signature).is_ok());
+                                }
+                            }
+                        });
+                    });
+                }
+            });
+            (threads * PASSES * signed.len()) as f64 / started.elapsed().as_secs_f64()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The size of a message the bare process verifies: SSHSIG's signed data.
+pub const MESSAGE: usize = 102;
+
+/// `n` different messages of [`MESSAGE`] bytes, each with its signature by `signer`.
+pub fn signed_messages(
+    signer: &SigningKey,
+    n: usize,
+) -> Vec<([u8; MESSAGE], ed25519_dalek::Signature)> {
+    (0..n as u64)
+        .map(|i| {
+            let mut message = [0u8; MESSAGE];
+            message[..8].copy_from_slice(&i.to_be_bytes());
+            (message, signer.sign(&message))
+        })
+        .collect()
 }
