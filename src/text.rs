@@ -79,6 +79,41 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Free text that another wrote (a record's comment), as a line of a report quotes it:
+/// [`escape`]d, each run of space separators (U+0020, U+00A0, U+3000 and the others) shown as
+/// one space, and a combining mark at its start, which would draw over the opening quote,
+/// escaped. A terminal wraps a long line, so spaces padding a comment out to the terminal's width
+/// would start a wrapped row with what follows them, and the comment could pass for another
+/// record or a result line of the report; padded with visible characters, it shows what it is.
+#[must_use]
+pub fn prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut spaced = false;
+    for (i, c) in text.chars().enumerate() {
+        let space = c == ' ' || get_general_category(c) == GeneralCategory::SpaceSeparator;
+        if space {
+            if !spaced {
+                out.push(' ');
+            }
+        } else if i == 0 && is_mark(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            push(&mut out, c);
+        }
+        spaced = space;
+    }
+    out
+}
+
+fn is_mark(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        GeneralCategory::NonspacingMark
+            | GeneralCategory::SpacingMark
+            | GeneralCategory::EnclosingMark
+    )
+}
+
 /// [`escape`], cut at 80 characters (with `…`): for values quoted inside a message.
 #[must_use]
 pub fn shown(text: &str) -> String {
@@ -174,6 +209,20 @@ mod tests {
         assert_eq!(shell_word("$(rm -rf ~).yaml"), "'$(rm -rf ~).yaml'");
         assert_eq!(shell_word("it's.yaml"), "'it'\\''s.yaml'");
         assert_eq!(shell_word("-x.yaml"), "./-x.yaml");
+    }
+
+    #[test]
+    fn prose_shows_each_run_of_spaces_as_one_and_no_mark_over_its_quote() {
+        for (raw, shown) in [
+            ("good game", "good game"),
+            ("gg      4  2026  resigns", "gg 4 2026 resigns"),
+            ("gg\u{a0}\u{a0}\u{3000} x", "gg x"),
+            ("\u{338}bob", "\\u{338}bob"),
+            ("bo\u{338}b", "bo\u{338}b"),
+            ("a\u{1b}[2K  b", "a\\u{1b}[2K b"),
+        ] {
+            assert_eq!(prose(raw), shown, "{raw:?}");
+        }
     }
 
     #[test]

@@ -89,7 +89,7 @@ fn log<G: CliGame>(
             .checked_sub(1)
             .and_then(|n| file.records()[n].comment.as_ref())
         {
-            events.push(format!("says \"{}\"", correspond::text::escape(comment)));
+            events.push(format!("says \"{}\"", correspond::text::prose(comment)));
         }
         let hash = if hashes {
             format!("{}  ", step.state_hash().short())

@@ -472,7 +472,7 @@ fn sign_and_write<G: CliGame + Protocol>(
     let after = written.writer.into_replay();
     let mut line = super::recap::step_line(&after, after.last());
     if let Some(comment) = &written.record.comment {
-        line.push_str(&format!("; says \"{}\"", correspond::text::escape(comment)));
+        line.push_str(&format!("; says \"{}\"", correspond::text::prose(comment)));
     }
     said.push(line);
     said.push(format!(

@@ -290,7 +290,7 @@ fn heading<G: CliGame>(
         heading.push(format!(
             "{} says \"{}\"",
             replay.signed_by(step.signer),
-            correspond::text::escape(comment)
+            correspond::text::prose(comment)
         ));
     }
     // The clocks are those after the last record.

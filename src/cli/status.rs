@@ -93,7 +93,7 @@ fn write_head<G: CliGame>(
             out,
             "comment: {} says \"{}\"",
             replay.signed_by(replay.last().signer),
-            correspond::text::escape(comment)
+            correspond::text::prose(comment)
         )?;
     }
     Ok(())

@@ -318,3 +318,71 @@ fn hostile_mail_is_escaped_when_received() {
         &["receive", "--new", "n.yaml", "m.eml", "--no-commit"],
     );
 }
+
+/// A comment padded with spaces to a terminal's width would start a wrapped row with what
+/// follows, and pass for a record or a result line: each run of spaces, whatever their kind, is
+/// shown as one, in every report that quotes a comment.
+#[test]
+fn a_comment_padded_with_spaces_cannot_pass_for_a_line_of_the_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sign = |key: &str, args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--key", key, "--no-commit"]);
+        let mut cmd = correspond();
+        cmd.current_dir(dir.path())
+            .env("CORRESPOND_JOURNAL", dir.path().join("journal"))
+            .env("CORRESPOND_TIME", "2026-07-01T10:00:00Z")
+            .args(&all);
+        crate::util::transcript(&mut cmd)
+    };
+    let alice = keys_dir().join("alice");
+    let bob = keys_dir().join("bob");
+    let [alice, bob] = [&alice, &bob].map(|k| k.to_str().expect("UTF-8").to_owned());
+    let bob_pub = format!("{bob}.pub");
+    let new = [
+        "new",
+        "chess",
+        "g.yaml",
+        "--name",
+        "alice",
+        "--side",
+        "white",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        &bob_pub,
+    ];
+    assert_eq!(sign(&alice, &new).0, 0);
+    assert_eq!(sign(&bob, &["accept", "g.yaml"]).0, 0);
+    assert_eq!(sign(&alice, &["play", "g.yaml", "e4"]).0, 0);
+    let padded = format!(
+        "gg{}   4  2026-07-01T10:00:00Z  alice (white)  resigns{}result: bob (black) wins",
+        " ".repeat(30),
+        "\u{a0}\u{3000}".repeat(20)
+    );
+    let shown = "gg 4 2026-07-01T10:00:00Z alice (white) resigns result: bob (black) wins";
+    assert_eq!(
+        sign(&bob, &["play", "g.yaml", "e5", "--comment", &padded]),
+        (
+            0,
+            format!("record 3: bob (black) e5; says \"{shown}\"\nnow: alice (white) to move\n"),
+            String::new()
+        )
+    );
+    let (code, log) = clean(dir.path(), &["log", "g.yaml"]);
+    assert_eq!(code, 0, "{log}");
+    assert!(
+        log.lines()
+            .any(|l| l.ends_with(&format!("bob (black)    e5; says \"{shown}\""))),
+        "{log}"
+    );
+    for args in [["status", "g.yaml"], ["show", "g.yaml"]] {
+        let (code, out) = clean(dir.path(), &args);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains(&format!("bob (black) says \"{shown}\"")),
+            "{args:?}: {out}"
+        );
+        assert!(!out.contains("  resigns"), "{args:?}: {out}");
+    }
+}
