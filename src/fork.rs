@@ -47,6 +47,8 @@ pub struct Fork {
     pub lines: [usize; 2],
     /// Whether one player signed both.
     pub equivocation: bool,
+    /// Where both records do the very same thing: what else they differ in (see [`differing`]).
+    pub alike_but: Option<&'static str>,
     /// Each whole copy replayed, by the rules: `None` when it verifies, else its first defect. A
     /// rival record can be well signed and chained and still break the rules (signed out of
     /// turn, an illegal move), and a copy that does not verify is never the one to keep.
@@ -103,6 +105,7 @@ impl Fork {
             records: [b, a],
             lines: [self.lines[1], self.lines[0]],
             equivocation: self.equivocation,
+            alike_but: self.alike_but,
             defects: [db, da],
             stands: self.stands.map(flip),
             seen: self.seen.clone().map(|seen| Seen {
@@ -160,6 +163,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     ];
     let signers = conflicting.each_ref().map(|c| c.signer);
     let lines = conflicting.each_ref().map(|c| c.line);
+    let alike_but = differing(&conflicting[0].whole, &conflicting[1].whole);
     let records = conflicting.map(|c| c.record);
     let defects = [&fa, &fb].map(|file| {
         AnyReplayer::start(file)
@@ -190,6 +194,7 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
         records,
         lines,
         equivocation,
+        alike_but,
         defects,
         stands,
         seen,
@@ -223,7 +228,23 @@ struct Conflicting {
     signer: Signatory,
     /// The name it gives its signer, and its action.
     record: (String, Action),
+    whole: crate::log::Record,
     line: usize,
+}
+
+/// For two different records at one place that do the very same thing (the same action, a
+/// nonce included): what else they differ in, `their time`, `their comment` or both. `None`
+/// when their actions differ.
+#[must_use]
+pub fn differing(a: &crate::log::Record, b: &crate::log::Record) -> Option<&'static str> {
+    if a.action != b.action {
+        return None;
+    }
+    Some(match (a.time != b.time, a.comment != b.comment) {
+        (true, true) => "their time and comment",
+        (false, true) => "their comment",
+        _ => "their time",
+    })
 }
 
 /// A copy's record at the fork, checked on the common part `base` alone.
@@ -241,6 +262,7 @@ fn conflicting(
     Ok(Conflicting {
         signer,
         record: (record.signer.clone(), record.action.clone()),
+        whole: record.clone(),
         line: own.line(document),
     })
 }
@@ -338,6 +360,8 @@ pub struct Equivocation {
     pub record: usize,
     /// What each does.
     pub actions: [String; 2],
+    /// Where both do the very same thing: what else they differ in (see [`differing`]).
+    pub alike_but: Option<&'static str>,
 }
 
 /// Checks a proof: its common part verifies, and its last two documents are different records
@@ -380,6 +404,10 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
         signers.push(file.records()[document - 1].signer.clone());
         actions.push(file.records()[document - 1].action.to_string());
     }
+    let alike_but = differing(
+        &rivals[0].records()[document - 1],
+        &rivals[1].records()[document - 1],
+    );
     if signers[0] != signers[1] {
         return Err(format!(
             "record {document} is signed by {} in one and by {} in the other: two players \
@@ -403,6 +431,7 @@ pub fn check_proof(bytes: &[u8]) -> Result<Equivocation, String> {
         signer,
         record: document,
         actions: [actions[0].clone(), actions[1].clone()],
+        alike_but,
     })
 }
 

@@ -201,6 +201,32 @@ pub enum JournalError {
     /// The key already signed another document at this place.
     #[error("this key already signed a different document {} in this game", .0.document)]
     Conflict(Box<Entry>),
+    /// The key signed a record that follows, through the key's own records, a document by
+    /// another that the file about to be signed on does not hold (see
+    /// [`GameJournal::departure`]).
+    #[error(
+        "this key already signed record {} of this game, on top of a record {missing} that \
+         this copy {}",
+        .signed.document,
+        held_as(.differs)
+    )]
+    Departs {
+        /// The record signed.
+        signed: Box<Entry>,
+        /// The number of the document by another that it follows and the file lacks.
+        missing: u64,
+        /// Whether the file holds another document at that number (else it ends before).
+        differs: bool,
+    },
+}
+
+/// What a copy does with a record it lacks, as [`JournalError::Departs`] says it.
+fn held_as(differs: &bool) -> &'static str {
+    if *differs {
+        "holds another version of"
+    } else {
+        "does not have"
+    }
 }
 
 /// The journal: a folder of one file per game.

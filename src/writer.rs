@@ -206,7 +206,7 @@ impl<G: Protocol> Writer<G> {
         };
         let key = signer.public_key();
         let (text, signed_before) = match &journal {
-            Some(journal) => sign_once(journal, &record, signer)?,
+            Some(journal) => sign_once(journal, &file, &record, signer)?,
             None => (sign_record(&record, signer)?, None),
         };
         // The record signed before is the one returned, with the time it was signed then.
@@ -277,19 +277,31 @@ pub fn sign_record(record: &Record, signer: &dyn Signer) -> Result<String, SignE
     Ok(unsigned + &signature_line(&signature))
 }
 
-/// Signs `record` unless the journal says its key signed it before (then that text, with the
-/// time it was signed); refused when the key signed another document at its place.
+/// Signs `record`, the next record of `file`, unless the journal says its key signed it before
+/// (then that text, with the time it was signed); refused when the key signed another document
+/// at its place, or a record on top of a document by another that `file` does not hold (see
+/// [`GameJournal::departure`]).
 ///
 /// # Errors
-/// [`WriteError::Journal`] for a document signed before at this place; [`WriteError::Sign`].
+/// [`WriteError::Journal`] for a document signed before at this place, or a record `file` is
+/// behind; [`WriteError::Sign`].
 pub fn sign_once(
     journal: &GameJournal,
+    file: &GameFile,
     record: &Record,
     signer: &dyn Signer,
 ) -> Result<(String, Option<Timestamp>), WriteError> {
     let key = signer.public_key();
     if let Some((text, time)) = signed_before(journal, key, record)? {
         return Ok((text, Some(time)));
+    }
+    if let Some((signed, missing)) = journal.departure(key, file)? {
+        let differs = usize::try_from(missing).is_ok_and(|k| k < file.documents());
+        return Err(WriteError::Journal(JournalError::Departs {
+            signed: Box::new(signed.clone()),
+            missing,
+            differs,
+        }));
     }
     journal.check(
         key,

@@ -32,10 +32,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 e.actions[0],
                 e.actions[1]
             )?;
-            if e.actions[0] == e.actions[1] {
+            if let Some(what) = e.alike_but {
                 writeln!(
                     out,
-                    "(the same action, signed twice: the records differ in their time)"
+                    "(the same action, signed twice: the records differ in {what})"
                 )?;
             }
             writeln!(

@@ -151,11 +151,10 @@ fn forked(
     let n = f.document;
     if f.equivocation {
         let path = args.proof.clone().unwrap_or_else(|| proof_name(&args.a, n));
-        let same = if wa == wb {
-            " (the same action, signed twice: the records differ in their time)"
-        } else {
-            ""
-        };
+        let same = f
+            .alike_but
+            .map(|what| format!(" (the same action, signed twice: the records differ in {what})"))
+            .unwrap_or_default();
         writeln!(
             out,
             "EQUIVOCATION: {sa} signed two different records numbered {n}: {wa} in {} \

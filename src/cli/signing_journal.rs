@@ -76,8 +76,48 @@ pub(crate) fn failed(e: JournalError, nothing: &str) -> CliError {
 pub(crate) fn refusal(e: JournalError, file: &Path) -> CliError {
     match e {
         JournalError::Conflict(earlier) => conflict(&earlier, file),
+        JournalError::Departs {
+            signed,
+            missing,
+            differs,
+        } => departs(&signed, missing, differs, file),
         other => journal_error(other),
     }
+}
+
+/// The refusal to sign on a copy that lacks a record by another that the user's key built on:
+/// names the user's record and what the copy lacks, and how to go on.
+fn departs(signed: &Entry, missing: u64, differs: bool, file: &Path) -> CliError {
+    let n = signed.document;
+    let what = match &signed.content {
+        Document::Record(r) => format!("record {n} ({}, signed {})", r.action, r.time.as_str()),
+        Document::Header(_) => "its header".to_owned(),
+    };
+    let shown = correspond::text::path(file);
+    let (copy, hint) = if differs {
+        (
+            format!("{shown} holds another record {missing}"),
+            format!(
+                "the other player signed two records {missing}: set the copy you played on \
+                 beside this one with `correspond compare`, which proves it, and take both to the \
+                 game's arbiter"
+            ),
+        )
+    } else {
+        (
+            format!("{shown} does not have that record {missing}"),
+            "bring the copy you played on here (git pull, or correspond receive the other \
+             player's mail), and sign there"
+                .to_owned(),
+        )
+    };
+    CliError::rejected(format!(
+        "your key {} already signed {what} of this game, on top of a record {missing} by another, \
+         and {copy}: a record signed here would take back what you built on, evidence against \
+         you; nothing was signed",
+        signed.fingerprint()
+    ))
+    .hint(hint)
 }
 
 /// Records a document just signed as document `document` of `game`, before it is written

@@ -200,6 +200,71 @@ impl GameJournal {
         Ok(None)
     }
 
+    /// The first record `key` signed in this game that leaves `file`'s line on top of
+    /// another signer's document that `file` does not hold, with that document's number:
+    /// followed back through the key's own records, it reaches a document by another that
+    /// `file` lacks (`file` is behind the copy it was signed on) or holds in another version
+    /// (the other signer signed two). Signing on `file` would then fork from a record the key
+    /// built on, which reads as taking it back, or answer a second version of it (a coin flip
+    /// revealed again against a nonce chosen after the first reveal). `None` when every such
+    /// record reaches `file`'s line through the key's own records only: records of the key's
+    /// that crossed the other's and were signed again on top of it (void by the crossing rule).
+    ///
+    /// Only the key's records above the last of `file`'s that the journal holds are followed,
+    /// so a game played on one copy reads no more lines than [`GameJournal::last_signed_in`].
+    ///
+    /// # Errors
+    /// [`JournalError::Damaged`] when a line read is not an entry.
+    pub fn departure(
+        &self,
+        key: &PublicKey,
+        file: &log::GameFile,
+    ) -> Result<Option<(&Entry, u64)>, JournalError> {
+        let floor = self.last_signed_in(file)?.unwrap_or(0) as u64;
+        for i in 0..self.lines.len() {
+            if self.lines[i].document <= floor {
+                continue;
+            }
+            let signed = self.entry(i)?;
+            if signed.key.key_data() != key.key_data() {
+                continue;
+            }
+            let mut at = signed;
+            while let Some(prev) = at.prev() {
+                let before = at.document - 1;
+                let held = usize::try_from(before)
+                    .ok()
+                    .filter(|&k| k < file.documents());
+                if held.is_some_and(|k| file.digest(k) == prev) {
+                    break;
+                }
+                match self.own(key, before, prev)? {
+                    Some(own) => at = own,
+                    None => return Ok(Some((signed, before))),
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The document `key` signed as document `document` whose digest is `digest`, if any.
+    fn own(
+        &self,
+        key: &PublicKey,
+        document: u64,
+        digest: Digest,
+    ) -> Result<Option<&Entry>, JournalError> {
+        for (i, line) in self.lines.iter().enumerate() {
+            if line.document == document {
+                let entry = self.entry(i)?;
+                if entry.key.key_data() == key.key_data() && entry.digest() == digest {
+                    return Ok(Some(entry));
+                }
+            }
+        }
+        Ok(None)
+    }
+
     /// Checks, before signing, that `key` may sign `signed` (a document's bytes without its
     /// signature line) as document `document` after `prev`: it has signed nothing there, or
     /// these very bytes (which an Ed25519 key signs the same way again).

@@ -13,6 +13,11 @@ pub(crate) struct Player {
 
 impl Player {
     pub(crate) fn run(&self, args: &[&str]) -> (i32, String, String) {
+        self.run_with(&self.dir.join(".journal"), args)
+    }
+
+    /// [`Player::run`], with the signing journal `journal`.
+    fn run_with(&self, journal: &Path, args: &[&str]) -> (i32, String, String) {
         self.minute.set(self.minute.get() + 1);
         crate::util::transcript(
             correspond()
@@ -25,7 +30,7 @@ impl Player {
                         self.minute.get()
                     ),
                 )
-                .env("CORRESPOND_JOURNAL", self.dir.join(".journal"))
+                .env("CORRESPOND_JOURNAL", journal)
                 .args(args),
         )
     }
@@ -271,7 +276,13 @@ fn a_record_signed_on_top_of_the_other_is_not_taken_back_as_a_crossing() {
         who.sign(&["play", "game.yaml", mv]);
         exchange(who, other);
     }
-    alice.sign(&["play", "old.yaml", "e4"]);
+    // On a machine her journal was not carried to: hers refuses (tests/integration/
+    // stale_copies.rs).
+    let alice_key = key("alice");
+    let elsewhere = alice.dir.join(".journal-elsewhere");
+    let (code, _, err) =
+        alice.run_with(&elsewhere, &["play", "old.yaml", "e4", "--key", &alice_key]);
+    assert_eq!(code, 0, "{err}");
     let (code, message, err) = alice.run(&["mail", "old.yaml", "--from", "a@example.org"]);
     assert_eq!(code, 0, "{err}");
     std::fs::write(bob.dir.join("e4.eml"), message).expect("write");

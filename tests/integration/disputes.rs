@@ -38,9 +38,11 @@ impl Club {
         self.dir.path().join(who)
     }
 
-    /// `who` runs a signing command in their clone (it commits).
+    /// `who` runs a signing command in their clone (it commits), with the club's signing
+    /// journal: each club's own, since a test may start a second club whose game has the same
+    /// header (the salt is pinned), which to one journal would be the same game.
     pub(crate) fn sign(&self, who: &str, args: &[&str]) {
-        self.sign_with(who, args, &crate::util::journal_dir());
+        self.sign_with(who, args, &self.dir.path().join("journal"));
     }
 
     /// `who` signs on another machine, with a signing journal of its own: a second laptop, or

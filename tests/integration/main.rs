@@ -55,6 +55,7 @@ mod schema;
 mod shell;
 mod show;
 mod site;
+mod stale_copies;
 mod standings;
 mod stumbles;
 mod util;
