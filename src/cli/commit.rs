@@ -9,20 +9,42 @@ use std::path::Path;
 
 /// The git work tree holding `path`, checked before anything is written.
 pub(crate) fn find(path: &Path) -> Result<Option<Tracked>, CliError> {
-    Tracked::find(path).map_err(|e| {
-        let error = CliError::usage(format!("{e}; nothing was written"));
-        match e {
-            GitError::Identity => error.hint(
-                "set them with `git config user.name ...` and `git config user.email ...`, or \
-                 pass --no-commit",
-            ),
-            GitError::Locked(_) => error.hint(
-                "wait for the other git command to finish, or remove the lock file if none is \
-                 running",
-            ),
-            _ => error.hint("pass --no-commit to write the file without committing it"),
+    Tracked::find(path).map_err(|e| not_ready(e, "nothing was written"))
+}
+
+/// Checks the repository again once a key is unlocked (asking for its passphrase may take a
+/// while): an operation git started, or a lock taken, meanwhile would leave the record written
+/// but not committed.
+pub(crate) fn ready(tracked: &Tracked) -> Result<(), CliError> {
+    tracked
+        .ready()
+        .map_err(|e| not_ready(e, "nothing was signed"))
+}
+
+/// What stops a commit before anything is written, with what to do.
+fn not_ready(e: GitError, nothing: &str) -> CliError {
+    let error = CliError::usage(format!("{e}; {nothing}"));
+    match e {
+        GitError::Identity => error.hint(
+            "set them with `git config user.name ...` and `git config user.email ...`, or pass \
+             --no-commit",
+        ),
+        GitError::Locked(_) => error.hint(
+            "wait for the other git command to finish, or remove the lock file if none is running",
+        ),
+        GitError::InProgress(operation) => {
+            let (finish, give_up) = operation.ways_out();
+            error.hint(format!(
+                "finish it ({finish}) or give it up ({give_up}), then run the command again: a \
+                 commit now would be taken into it"
+            ))
         }
-    })
+        GitError::Detached => error.hint(
+            "check out the game's branch (git switch BRANCH), or pass --no-commit to write the \
+             file without committing it",
+        ),
+        _ => error.hint("pass --no-commit to write the file without committing it"),
+    }
 }
 
 /// [`find`], for a game file about to be created at `path`: refused when `HEAD` holds a file

@@ -145,82 +145,11 @@ pub(crate) fn not_before_the_last(
 /// nearly its name (`c.yml` for `c.yaml`), else how to start one.
 fn missing(path: &Path, e: &std::io::Error) -> CliError {
     let error = CliError::io(path, e);
-    let near = near_names(path);
+    let near = super::places::near_names(path);
     if near.is_empty() {
         return error.hint("check the path; `correspond new` starts a game file");
     }
-    error.hint(did_you_mean(&near))
-}
-
-/// `did you mean `c.yaml`?`, of the names [`near_names`] found (at least one).
-pub(crate) fn did_you_mean(near: &[PathBuf]) -> String {
-    let near: Vec<String> = near
-        .iter()
-        .map(|p| format!("`{}`", correspond::text::path(p)))
-        .collect();
-    format!("did you mean {}?", near.join(" or "))
-}
-
-/// The files beside `path` whose names are nearly its name: the other spelling of the YAML
-/// extension, or at most two letters added, removed or changed; the closest first, at most
-/// three.
-pub(crate) fn near_names(path: &Path) -> Vec<PathBuf> {
-    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return Vec::new();
-    };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let swapped = name
-        .strip_suffix(".yml")
-        .map(|stem| format!("{stem}.yaml"))
-        .or_else(|| name.strip_suffix(".yaml").map(|stem| format!("{stem}.yml")));
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut near: Vec<(usize, String)> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter_map(|other| {
-            let distance = if swapped.as_deref() == Some(other.as_str()) {
-                0
-            } else if other.chars().count().abs_diff(name.chars().count()) > 2 {
-                // Too long or too short to be two edits away: not worth counting.
-                return None;
-            } else {
-                edits(&name, &other)
-            };
-            (distance <= 2).then_some((distance, other))
-        })
-        .collect();
-    near.sort();
-    near.into_iter()
-        .take(3)
-        .map(|(_, other)| match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.join(other),
-            _ => PathBuf::from(other),
-        })
-        .collect()
-}
-
-/// The least number of characters added, removed or changed that make `a` into `b`.
-pub(crate) fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
+    error.hint(super::places::did_you_mean(&near))
 }
 
 /// Reads a game file whole.
@@ -390,8 +319,13 @@ pub(crate) fn append<G: CliGame + Protocol>(
         time,
         comment: args.comment.clone(),
     };
-    let (record, after) = sign_and_write::<G>(path, &mut locked, opened, signing, make, &mut said)
-        .map_err(with_tidied)?;
+    let places = Places {
+        path,
+        tracked: tracked.as_ref(),
+    };
+    let (record, after) =
+        sign_and_write::<G>(places, &mut locked, opened, signing, make, &mut said)
+            .map_err(with_tidied)?;
     if let Some(tracked) = &tracked {
         let message = format!(
             "{}, {} (record {})",
@@ -408,6 +342,12 @@ pub(crate) fn append<G: CliGame + Protocol>(
         "the record was written"
     };
     report(out, &said, done)
+}
+
+/// Where a record is written: the game file, and the repository that commits it, if any.
+struct Places<'a> {
+    path: &'a Path,
+    tracked: Option<&'a correspond::git::Tracked>,
 }
 
 /// Who signs the next record, when, and what they say with it.
@@ -428,7 +368,7 @@ struct Opened<G: Protocol> {
 /// `make` asks for, signs it (or takes the same record signed before, from the journal), checks
 /// that the file with it still verifies, journals it, and writes it. Says what happened in `said`.
 fn sign_and_write<G: CliGame + Protocol>(
-    path: &Path,
+    Places { path, tracked }: Places<'_>,
     locked: &mut log::Locked,
     Opened { writer, journal }: Opened<G>,
     Signing { key, time, comment }: Signing<'_>,
@@ -449,6 +389,9 @@ fn sign_and_write<G: CliGame + Protocol>(
     // Everything is checked: now the private key is needed.
     let signer = key.signer()?;
     super::places::still_as_read(locked, path)?;
+    if let Some(tracked) = tracked {
+        super::commit::ready(tracked)?;
+    }
     let record = Record {
         comment,
         ..writer.next(signatory, action, time)

@@ -61,7 +61,7 @@ pub(crate) fn with_near_game(error: CliError, typed: &str) -> CliError {
     let typed = typed.to_lowercase();
     let near = GameKind::ALL
         .iter()
-        .map(|kind| (super::record::edits(&typed, kind.name()), kind.name()))
+        .map(|kind| (super::places::edits(&typed, kind.name()), kind.name()))
         .filter(|&(distance, _)| distance <= 2)
         .min();
     match near {

@@ -95,7 +95,7 @@ pub(crate) fn check(files: &[PathBuf]) -> Vec<Checked> {
 /// that are nearly its name and are not checked already (`checked`: every file of the command).
 fn unreadable(path: &Path, e: &std::io::Error, checked: &[PathBuf]) -> String {
     let near = match e.kind() {
-        std::io::ErrorKind::NotFound => super::record::near_names(path),
+        std::io::ErrorKind::NotFound => super::places::near_names(path),
         _ => Vec::new(),
     };
     // The same file, however it was spelled (`./a.yaml`, an absolute path, `d/../d/a.yaml`);
@@ -113,7 +113,7 @@ fn unreadable(path: &Path, e: &std::io::Error, checked: &[PathBuf]) -> String {
     if near.is_empty() {
         e.to_string()
     } else {
-        format!("{e}; {}", super::record::did_you_mean(&near))
+        format!("{e}; {}", super::places::did_you_mean(&near))
     }
 }
 

@@ -100,8 +100,24 @@ impl Tracked {
             signature,
             seen: std::cell::Cell::new(None),
         };
-        tracked.wait_for_locks()?;
+        tracked.ready()?;
         Ok(Some(tracked))
+    }
+
+    /// Checks again what [`Tracked::find`] checked of the repository, for a command that has
+    /// waited since (for a passphrase): git is in the middle of no operation (a merge, a
+    /// rebase...), `HEAD` names a branch, and no lock a commit takes stays held.
+    ///
+    /// # Errors
+    /// [`GitError::InProgress`], [`GitError::Detached`], [`GitError::Locked`].
+    pub fn ready(&self) -> Result<(), GitError> {
+        if let Some(operation) = super::Operation::of(&self.repo) {
+            return Err(GitError::InProgress(operation));
+        }
+        if self.repo.head_detached().unwrap_or(false) {
+            return Err(GitError::Detached);
+        }
+        self.wait_for_locks()
     }
 
     /// The file's path relative to the work tree.

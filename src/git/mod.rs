@@ -52,6 +52,13 @@ pub enum GitError {
     /// The repository has no commit yet.
     #[error("the repository has no commits yet")]
     NoCommits,
+    /// git is in the middle of an operation (a merge, a rebase...): a commit now would be
+    /// taken into it, or clear a conflict it left for the user.
+    #[error("git is in the middle of {}", .0.what())]
+    InProgress(Operation),
+    /// `HEAD` names no branch: a commit there is on no branch, lost at the next checkout.
+    #[error("HEAD is detached: a commit would be on no branch")]
+    Detached,
     /// A lock file of git's stays: another git command is running, or one was cut short.
     #[error(
         "git's lock {} exists: another git command is running, or one was killed and left it",
@@ -91,6 +98,67 @@ pub enum GitError {
         /// Why.
         error: git2::Error,
     },
+}
+
+/// An operation git can be in the middle of, which a commit must not be taken into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    /// `git merge` (or a `git pull` that merges).
+    Merge,
+    /// `git rebase` (or a `git pull` that rebases).
+    Rebase,
+    /// `git cherry-pick`.
+    CherryPick,
+    /// `git revert`.
+    Revert,
+    /// `git bisect`.
+    Bisect,
+    /// `git am`.
+    ApplyMailbox,
+}
+
+impl Operation {
+    /// The operation git is in the middle of in `repo`, if any.
+    fn of(repo: &Repository) -> Option<Operation> {
+        use git2::RepositoryState as S;
+        match repo.state() {
+            S::Clean => None,
+            S::Merge => Some(Operation::Merge),
+            S::Revert | S::RevertSequence => Some(Operation::Revert),
+            S::CherryPick | S::CherryPickSequence => Some(Operation::CherryPick),
+            S::Bisect => Some(Operation::Bisect),
+            S::Rebase | S::RebaseInteractive | S::RebaseMerge | S::ApplyMailboxOrRebase => {
+                Some(Operation::Rebase)
+            }
+            S::ApplyMailbox => Some(Operation::ApplyMailbox),
+        }
+    }
+
+    /// `a merge`, as a sentence says it.
+    #[must_use]
+    pub fn what(self) -> &'static str {
+        match self {
+            Operation::Merge => "a merge",
+            Operation::Rebase => "a rebase",
+            Operation::CherryPick => "a cherry-pick",
+            Operation::Revert => "a revert",
+            Operation::Bisect => "a bisect",
+            Operation::ApplyMailbox => "applying patches (git am)",
+        }
+    }
+
+    /// The git commands that finish it and that give it up.
+    #[must_use]
+    pub fn ways_out(self) -> (&'static str, &'static str) {
+        match self {
+            Operation::Merge => ("git commit", "git merge --abort"),
+            Operation::Rebase => ("git rebase --continue", "git rebase --abort"),
+            Operation::CherryPick => ("git cherry-pick --continue", "git cherry-pick --abort"),
+            Operation::Revert => ("git revert --continue", "git revert --abort"),
+            Operation::Bisect => ("git bisect reset", "git bisect reset"),
+            Operation::ApplyMailbox => ("git am --continue", "git am --abort"),
+        }
+    }
 }
 
 impl GitError {

@@ -25,6 +25,7 @@ mod endless_input;
 mod forks;
 mod games;
 mod git_settings;
+mod git_states;
 mod guerrilla_agreement;
 mod guerrilla_naive;
 mod guerrilla_props;

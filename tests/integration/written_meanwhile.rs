@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// `correspond ARGS` in `dir`, with SSH_ASKPASS running `askpass` (a shell script's body) before
 /// it answers dora's passphrase.
-fn run(dir: &Path, args: &[&str], askpass: &str) -> (i32, String, String) {
+pub(crate) fn run(dir: &Path, args: &[&str], askpass: &str) -> (i32, String, String) {
     let script = dir.join("askpass");
     std::fs::write(
         &script,
@@ -33,7 +33,7 @@ fn run(dir: &Path, args: &[&str], askpass: &str) -> (i32, String, String) {
 /// started and accepted with `commit` (`--no-commit`, or nothing), and alice's copy of it,
 /// `dir/alice.yaml`, one move on: the version a `git pull` would bring into dora's folder.
 /// Returns dora's key and that version.
-fn started(dir: &Path, commit: &[&str]) -> (String, String) {
+pub(crate) fn started(dir: &Path, commit: &[&str]) -> (String, String) {
     let key = |name: &str| keys_dir().join(name).to_str().expect("UTF-8").to_owned();
     let signed = |args: &[&str]| {
         let (code, out, err) = run(dir, args, "");
