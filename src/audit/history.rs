@@ -471,7 +471,10 @@ fn departed(d: &Departure) -> String {
 
 /// What a step from one commit's file to another's lost, with the commit that wrote it:
 /// `drops record 4 (line 40), which commit 1a2b3c4d5e wrote`, or `deletes the game file`.
-/// `None` when the later file extends the earlier.
+/// `None` when the later file extends the earlier, or drops only records void by the crossing
+/// rule for the awaited player's: what a player does on the merge driver's advice when their
+/// record, never shared, crossed the one on the shared branch (as `receive --settle` does by
+/// mail, which a commit's check reads the same way).
 fn lost(
     history: &History,
     tip: Oid,
@@ -486,9 +489,16 @@ fn lost(
     let Some(d) = departure(&old, &new) else {
         return Ok(None);
     };
+    let parsed = GameFile::parse(&old).ok();
+    if parsed
+        .as_ref()
+        .is_some_and(|file| crate::fork::settles(file, &new).is_some())
+    {
+        return Ok(None);
+    }
     let end = d
         .document
-        .and_then(|doc| GameFile::parse(&old).ok().map(|f| f.span(doc).end));
+        .and_then(|doc| parsed.as_ref().map(|f| f.span(doc).end));
     let writer = match end {
         Some(end) => history.writer(tip, &old[..end])?,
         None => None,

@@ -344,6 +344,11 @@ fn the_merge_driver_takes_the_longer_game_and_refuses_a_fork() {
     club.git("alice", &["pull", "-q", "--no-rebase"]);
     let (code, out) = club.audit("alice", &[]);
     assert_eq!(code, 0, "{out}");
+    // bob's own branch was moved back over his void resignation, as the advice said: his
+    // audit reads that as the crossing rule's, not as a record taken back.
+    let (code, out) = club.audit("bob", &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("VIOLATION"), "{out}");
     // The same race met by `git pull --rebase`, where git swaps ours and theirs.
     club.sign("bob", &["play", "game.yaml", "a6"]);
     club.git("bob", &["push", "-q"]);
