@@ -152,6 +152,21 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
     }
     let mut grown = old.clone();
     if let Err(e) = grown.extend(bytes) {
+        // A crossing settled and not committed (`receive --settle` cut short): the void
+        // records dropped for the other player's, and what the settlement signed again.
+        if let Some(void) = correspond::fork::settles(&old, bytes) {
+            let last = old.documents() - 1;
+            let records = if void == last {
+                format!("record {void}")
+            } else {
+                format!("records {void}-{last}")
+            };
+            let message = format!(
+                "{}, {records} void by the crossing rule, settled before but not committed",
+                old.header().game
+            );
+            return commit(tracked, &message, bytes).map(Some);
+        }
         return Err(refuse(format!(
             "differs from its last commit other than by appended records ({e})"
         )));

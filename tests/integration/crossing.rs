@@ -502,3 +502,47 @@ fn an_offer_the_other_player_made_too_is_not_made_again() {
          now: game over: draw: agreement\n"
     );
 }
+
+/// A settlement written and not committed (`receive --settle` cut short between its write and
+/// its commit) is not an append to the last commit, since it drops the void records: the next
+/// command that signs commits it as the settlement it is, then its own record.
+#[test]
+fn a_settlement_left_uncommitted_is_committed_by_the_next_command() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = started(root.path());
+    git(&alice.dir, &["init", "-q", "-b", "main"]);
+    git(&alice.dir, &["config", "user.name", "Alice"]);
+    git(&alice.dir, &["config", "user.email", "alice@example.org"]);
+    git(&alice.dir, &["add", "game.yaml"]);
+    git(&alice.dir, &["commit", "-q", "-m", "the game"]);
+    alice.sign(&["play", "game.yaml", "e4"]);
+    exchange(&alice, &bob);
+    bob.sign(&["play", "game.yaml", "e5"]);
+    bob.mail_to(&alice, "move.eml");
+    alice.sign(&["offer-draw", "game.yaml"]);
+    let (code, _, err) = alice.run(&[
+        "receive",
+        "--settle",
+        "game.yaml",
+        "move.eml",
+        "--key",
+        &key("alice"),
+        "--no-commit",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        git(&alice.dir, &["status", "--porcelain", "game.yaml"]),
+        " M game.yaml\n"
+    );
+    let out = alice.sign(&["play", "game.yaml", "Nf3"]);
+    let subjects = git(&alice.dir, &["log", "--format=%s", "-2"]);
+    assert_eq!(
+        subjects,
+        "game.yaml: chess, white plays Nf3 (record 5)\n\
+         game.yaml: chess, record 3 void by the crossing rule, settled before but not committed\n",
+        "{out}"
+    );
+    assert_eq!(git(&alice.dir, &["status", "--porcelain", "game.yaml"]), "");
+    let (code, audit, err) = alice.run(&["audit", "game.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{audit}");
+}
