@@ -35,10 +35,31 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 until.as_str()
             )));
         }
+        if clocks.leave_days() == 0 {
+            return Err(CliError::rejected(
+                "this game's time control gives no leave (`correspond new --leave DAYS` gives \
+                 some)",
+            ));
+        }
+        if let Some((_, deadline)) = clocks
+            .deadline_time()
+            .filter(|(seat, deadline)| *seat == my_seat && ctx.time > deadline)
+        {
+            return Err(CliError::rejected(format!(
+                "you ({me}) are past your deadline ({}): a leave cannot stop a clock that has run \
+                 out",
+                deadline.as_str()
+            ))
+            .hint(
+                "what the game waits for from you still counts until your opponent claims the \
+                 game on time: sign it now",
+            ));
+        }
         let left = clocks.leave_left(my_seat);
         if log::TimeControl::seconds(args.days) > left {
+            let days = if args.days == 1 { "day" } else { "days" };
             return Err(CliError::rejected(format!(
-                "you ({me}) have {} of leave left, not {} days",
+                "you ({me}) have {} of leave left, not {} {days}",
                 super::clocks::duration(i64::try_from(left).unwrap_or(i64::MAX)),
                 args.days
             )));

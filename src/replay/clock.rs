@@ -51,6 +51,10 @@ pub(super) enum LeaveRefusal {
     OnLeave(Timestamp),
     /// The player has this many seconds of leave left, fewer than asked for.
     TooLong(u64),
+    /// The game waits for the player, who is past this deadline: a leave cannot stop a clock
+    /// that has run out (it would move the deadline into the future, out of the claim's
+    /// reach).
+    Overdue(Timestamp),
 }
 
 impl Clocks {
@@ -81,6 +85,13 @@ impl Clocks {
             && end > time.to_unix()
         {
             return Err(LeaveRefusal::OnLeave(Timestamp::from_unix(end)));
+        }
+        if let Some((awaited, deadline)) = self.deadline()
+            && awaited == seat
+            && i64::try_from(time.to_unix()).is_ok_and(|now| now > deadline)
+        {
+            let at = Timestamp::from_unix(u64::try_from(deadline).unwrap_or(0));
+            return Err(LeaveRefusal::Overdue(at));
         }
         if TimeControl::seconds(days) > self.leave_left[seat] {
             return Err(LeaveRefusal::TooLong(self.leave_left[seat]));

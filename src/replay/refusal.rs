@@ -72,9 +72,21 @@ pub enum ProtocolError {
         /// When the leave ends.
         until: crate::log::Timestamp,
     },
+    /// A leave by the awaited player after their deadline.
+    #[error(
+        "{by} is past their deadline ({}): a leave cannot stop a clock that has run out",
+        deadline.as_str()
+    )]
+    LeaveOverdue {
+        /// The player.
+        by: String,
+        /// Their deadline.
+        deadline: crate::log::Timestamp,
+    },
     /// More days of leave than the player has left.
     #[error(
-        "{by} asks for {days} days of leave, but has {} left",
+        "{by} asks for {} of leave, but has {} left",
+        crate::replay::clock::days_and_hours(u64::from(*days) * 86_400),
         crate::replay::clock::days_and_hours(*left)
     )]
     LeaveTooLong {

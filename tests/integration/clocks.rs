@@ -377,3 +377,60 @@ fn leave_stops_a_clock_and_the_players_own_move_ends_it() {
         )
     );
 }
+
+/// A leave cannot stop a clock that has run out: past the deadline it would move the deadline
+/// into the future, out of the waiting claim's reach. `leave` refuses it before signing, and a
+/// file holding one, signed by hand, does not verify; the claim on time stands.
+#[test]
+fn a_leave_past_the_deadline_is_refused_and_the_claim_stands() {
+    use correspond::log::{Action, GameFile, Timestamp};
+    use correspond::writer::{next_record, sign_record};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, &["3/move", "--leave", "5"]);
+    // alice's three days run from bob's acceptance, at noon on 1 March.
+    let late = "2026-03-05T00:00:00Z";
+    assert_eq!(
+        at(dir, late, Some("alice"), &["leave", "g.yaml", "5"]),
+        (
+            1,
+            String::new(),
+            "error: you (alice (white)) are past your deadline (2026-03-04T12:00:00Z): a leave \
+             cannot stop a clock that has run out\n\
+             hint: what the game waits for from you still counts until your opponent claims the \
+             game on time: sign it now\n"
+                .to_owned()
+        )
+    );
+    let text = std::fs::read_to_string(dir.join("g.yaml")).expect("read");
+    let game = GameFile::parse(text.as_bytes()).expect("a game file");
+    let seat = correspond::replay::seat_named(&game, "alice").expect("a player");
+    let time = Timestamp::parse(late).expect("time");
+    let record = next_record(&game, seat, Action::Leave(5), time);
+    let key = ssh_key::PrivateKey::read_openssh_file(&keys_dir().join("alice")).expect("key");
+    let signer = correspond::sign::KeySigner::new(key).expect("ed25519");
+    let signed = format!("{text}{}", sign_record(&record, &signer).expect("sign"));
+    std::fs::write(dir.join("left.yaml"), signed).expect("write");
+    assert_eq!(
+        at(dir, late, None, &["verify", "left.yaml"]),
+        (
+            1,
+            "left.yaml: INVALID: record 2 (line 28): alice (white) is past their deadline \
+             (2026-03-04T12:00:00Z): a leave cannot stop a clock that has run out\n\
+             1 file: 0 valid, 1 invalid\n"
+                .to_owned(),
+            String::new()
+        )
+    );
+    assert_eq!(
+        sign(
+            dir,
+            "2026-03-06T00:00:00Z",
+            "bob",
+            &["claim-timeout", "g.yaml"]
+        ),
+        "record 2: bob (black) claims on time: alice (white) is past the deadline; game over: \
+         black wins: alice (white) ran out of time\n\
+         now: game over: black wins: alice (white) ran out of time\n"
+    );
+}

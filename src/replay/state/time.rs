@@ -48,6 +48,10 @@ impl<G: Protocol> State<G> {
                 days,
                 left,
             }),
+            Err(LeaveRefusal::Overdue(deadline)) => refused(ProtocolError::LeaveOverdue {
+                by: self.name(signer),
+                deadline,
+            }),
         }
     }
 
