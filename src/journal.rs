@@ -215,7 +215,8 @@ pub enum JournalError {
         signed: Box<Entry>,
         /// The number of the document by another that it follows and the file lacks.
         missing: u64,
-        /// Whether the file holds another document at that number (else it ends before).
+        /// Whether the file holds another record by the other signer at that number (else it
+        /// ends before, or holds the key's own record there, one the other's displaced).
         differs: bool,
     },
 }

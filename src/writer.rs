@@ -296,7 +296,15 @@ pub fn sign_once(
         return Ok((text, Some(time)));
     }
     if let Some((signed, missing)) = journal.departure(key, file)? {
-        let differs = usize::try_from(missing).is_ok_and(|k| k < file.documents());
+        // Another version of the other signer's record; the key's own record there is one
+        // the other's displaced (void by the crossing rule), in a copy from before that.
+        let differs = usize::try_from(missing).is_ok_and(|k| {
+            k >= 1
+                && k < file.documents()
+                && crate::replay::seat_named(file, &file.records()[k - 1].signer).is_none_or(
+                    |seat| file.header().players[seat.index()].key.key_data() != key.key_data(),
+                )
+        });
         return Err(WriteError::Journal(JournalError::Departs {
             signed: Box::new(signed.clone()),
             missing,

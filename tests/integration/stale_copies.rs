@@ -177,3 +177,38 @@ fn a_second_version_of_the_other_players_record_gets_no_second_answer() {
     );
     drop(bob);
 }
+
+#[test]
+fn a_copy_from_before_a_settlement_is_behind_and_accuses_no_one() {
+    // bob's offer crosses alice's Nf3 in the mail and is void; he settles it (signed again as
+    // record 5), then signs on a copy kept from before: it holds his own void offer where the
+    // settlement holds her Nf3, which is no second record of hers.
+    let root = tempfile::tempdir().expect("temp dir");
+    let [desk, _laptop, bob] = three(root.path(), "chess", "white");
+    desk.signed(&["play", "game.yaml", "e4"]);
+    desk.mail_to(&bob, false);
+    bob.signed(&["play", "game.yaml", "e5"]);
+    bob.mail_to(&desk, false);
+    desk.signed(&["play", "game.yaml", "Nf3"]);
+    let (code, message, err) = desk.run(&["mail", "game.yaml", "--from", "x@example.org"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(bob.dir.join("nf3.eml"), message).expect("write");
+    bob.signed(&["offer-draw", "game.yaml"]);
+    let old = Copy::new(root.path(), "bob-old", "bob-journal", "bob");
+    std::fs::write(old.dir.join("game.yaml"), bob.file()).expect("copy");
+    bob.signed(&["receive", "--settle", "game.yaml", "nf3.eml"]);
+    assert_eq!(
+        old.sign(&["resign", "game.yaml"]),
+        (
+            1,
+            String::new(),
+            "error: your key SHA256:7lbdfvoKgRes1tFovb9RRc5LHhXiprHwlUv0ZiagV8U already signed \
+             record 5 (offer-draw, signed 2026-07-01T10:00:00Z) of this game, on top of a record \
+             4 by another, and game.yaml does not have that record 4: a record signed here would \
+             take back what you built on, evidence against you; nothing was signed\n\
+             hint: bring the copy you played on here (git pull, or correspond receive the other \
+             player's mail), and sign there\n"
+                .to_owned()
+        )
+    );
+}
