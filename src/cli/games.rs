@@ -12,8 +12,8 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// List the games under folders (a repository, a club's folder) or named files: the game, the
-/// players, whose turn it is and the command they run, the deadline where there is a clock, and
-/// the time of the last record. Copies of one game that fork (a race, or one player's two
+/// players, whose turn it is and the command they run, the deadline where there is a clock (and,
+/// once it has passed, the other player's claim on time), and the time of the last record. Copies of one game that fork (a race, or one player's two
 /// records at one place: equivocation) are named after the list. Files found in folders that
 /// are not game files are passed over. Exit code: as `verify`'s, except where there are no game
 /// files: that is an empty list (exit code 0), not a check of nothing.
@@ -22,8 +22,8 @@ pub(crate) struct Args {
     /// Folders or game files; without any, the current folder.
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
-    /// Only the games that wait for your key, most urgent first: the nearest deadline, then the
-    /// oldest last record.
+    /// Only the games that wait for your key, or that your key may claim on time, most urgent
+    /// first: the nearest deadline, then the oldest last record.
     #[arg(long)]
     mine: bool,
     /// Your key, for --mine: a public key file, or a private key file (its public half is read,
@@ -77,6 +77,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         })
         .collect();
     let status = super::verify::exit_status(listed.iter().map(|l| &l.game));
+    let now = super::keys::now()?;
     if args.mine {
         let near = args.paths.first().map_or(Path::new("."), PathBuf::as_path);
         let mine: Vec<String> = KeyArgs {
@@ -86,21 +87,27 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .iter()
         .map(correspond::sign::fingerprint)
         .collect();
-        // Mine, and every file that is not a valid game: a broken game may be mine too.
+        // Mine (to act on, or to claim on time), and every file that is not a valid game: a
+        // broken game may be mine too.
         listed.retain(|l| {
-            l.valid()
-                .is_none_or(|g| awaited(g).is_some_and(|f| mine.contains(f)))
+            l.valid().is_none_or(|g| {
+                let claimant = claimant(g, &now).map(|seat| &g.fingerprints[seat.index()]);
+                awaited(g)
+                    .into_iter()
+                    .chain(claimant)
+                    .any(|f| mine.contains(f))
+            })
         });
         listed.sort_by_cached_key(urgency);
     }
     if args.json {
-        let rows: Vec<Row<'_>> = listed.iter().map(Row::of).collect();
+        let rows: Vec<Row<'_>> = listed.iter().map(|l| Row::of(l, &now)).collect();
         let text =
             serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?;
         writeln!(out, "{}", correspond::text::json(text))?;
     } else {
         for l in &listed {
-            write_text(l, out)?;
+            write_text(l, &now, out)?;
         }
         // A fork is said once, where either copy is listed.
         for f in &forks {
@@ -134,6 +141,24 @@ fn awaited(game: &Summary) -> Option<&String> {
         .map(|seat| &game.fingerprints[seat.index()])
 }
 
+/// The seat that may claim `game` on time at `now`: the other player's, once the awaited
+/// player is past their deadline (a claim must be dated after it).
+fn claimant(game: &Summary, now: &Timestamp) -> Option<Seat> {
+    let (late, at) = game.clocks.as_ref()?.deadline()?;
+    let now = i64::try_from(now.to_unix()).ok()?;
+    (now > at).then(|| late.other())
+}
+
+/// `bob (black): correspond claim-timeout g.yaml`, for the seat that may claim the game.
+fn claim_step(game: &Summary, now: &Timestamp, file: &str) -> Option<String> {
+    let seat = claimant(game, now)?;
+    Some(format!(
+        "{}: correspond claim-timeout {}",
+        seats(game)[seat.index()],
+        correspond::text::shell_word(file)
+    ))
+}
+
 /// How urgent a game is: the nearest deadline first, then games without one, the oldest last
 /// record first; the file's path last, so that the order is always the same.
 fn urgency(listed: &Listed) -> (i64, Option<Timestamp>, PathBuf) {
@@ -157,7 +182,7 @@ fn seats(game: &Summary) -> [Player<String>; 2] {
     })
 }
 
-fn write_text(listed: &Listed, out: &mut Out<'_>) -> Result<(), CliError> {
+fn write_text(listed: &Listed, now: &Timestamp, out: &mut Out<'_>) -> Result<(), CliError> {
     let path = correspond::text::path(&listed.path);
     let game = match &listed.game {
         Checked::Valid(game) => game,
@@ -180,17 +205,29 @@ fn write_text(listed: &Listed, out: &mut Out<'_>) -> Result<(), CliError> {
     match &game.phase {
         Phase::Over(_) => writeln!(out, "  {}{last}", game.status)?,
         phase => {
+            let passed = if claimant(game, now).is_some() {
+                " (passed)"
+            } else {
+                ""
+            };
             let deadline = game
                 .clocks
                 .as_ref()
                 .and_then(|c| c.deadline_time())
-                .map_or(String::new(), |(_, at)| format!(", by {}", at.as_str()));
+                .map_or(String::new(), |(_, at)| {
+                    format!(", by {}{passed}", at.as_str())
+                });
             writeln!(out, "  {}{deadline}{last}", game.status)?;
             // A copy that forks is not the game, and a record signed on it would deepen the
             // dispute: what to do is to settle the fork (said below the list).
-            let next = super::next::next_step(phase, &seats, &path.to_string());
-            if let (true, Some(next)) = (listed.forks.is_empty(), next) {
-                writeln!(out, "  next: {next}")?;
+            if listed.forks.is_empty() {
+                let file = path.to_string();
+                if let Some(next) = super::next::next_step(phase, &seats, &file) {
+                    writeln!(out, "  next: {next}")?;
+                }
+                if let Some(claim) = claim_step(game, now, &file) {
+                    writeln!(out, "  or a claim on time: {claim}")?;
+                }
             }
         }
     }
@@ -229,6 +266,9 @@ struct Row<'a> {
     status: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     next: Option<Option<String>>,
+    /// Who may claim the game on time, now, and the command they run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claim: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     deadline: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -248,7 +288,7 @@ struct RowPlayer<'a> {
 }
 
 impl<'a> Row<'a> {
-    fn of(listed: &'a Listed) -> Row<'a> {
+    fn of(listed: &'a Listed, now: &Timestamp) -> Row<'a> {
         let file = listed.path.to_string_lossy().into_owned();
         let error = match &listed.game {
             Checked::Valid(_) => None,
@@ -265,6 +305,7 @@ impl<'a> Row<'a> {
                 awaited_seat: None,
                 status: None,
                 next: None,
+                claim: None,
                 deadline: None,
                 last_record: None,
                 result: None,
@@ -284,7 +325,12 @@ impl<'a> Row<'a> {
             ),
             awaited_seat: Some(game.phase.awaited().map(Seat::index)),
             status: Some(&game.status),
-            next: Some(super::next::next_step(&game.phase, &seats(game), &file)),
+            // As the text says it: a copy that forks is not the game to sign on.
+            next: Some(
+                super::next::next_step(&game.phase, &seats(game), &file)
+                    .filter(|_| listed.forks.is_empty()),
+            ),
+            claim: Some(claim_step(game, now, &file).filter(|_| listed.forks.is_empty())),
             deadline: Some(
                 game.clocks
                     .as_ref()

@@ -434,3 +434,53 @@ fn a_leave_past_the_deadline_is_refused_and_the_claim_stands() {
          now: game over: black wins: alice (white) ran out of time\n"
     );
 }
+
+/// Past the deadline, `games` says the deadline has passed and gives the other player's claim
+/// on time beside the late player's next step; `--mine` lists the game for the claimant too,
+/// and the JSON row holds the claim.
+#[test]
+fn games_lists_a_claim_on_time_once_the_deadline_has_passed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, &["3/move"]);
+    let bob_pub = keys_dir().join("bob.pub");
+    let bob_pub = bob_pub.to_str().expect("UTF-8");
+    let before = "2026-03-04T12:00:00Z";
+    let after = "2026-03-04T12:00:01Z";
+    let listing = |time: &str, args: &[&str]| {
+        let mut all = vec!["games"];
+        all.extend(args);
+        at(dir, time, None, &all)
+    };
+    let head = "g.yaml: chess, alice (white) v bob (black)\n  alice (white) to move, by \
+                2026-03-04T12:00:00Z";
+    let last = "; last record 2026-03-01T12:00:00Z\n  next: alice (white): correspond play \
+                g.yaml MOVE\n";
+    assert_eq!(
+        listing(before, &[]),
+        (0, format!("{head}{last}"), String::new())
+    );
+    assert_eq!(
+        listing(before, &["--mine", "--key", bob_pub]),
+        (0, "no game waits for you\n".to_owned(), String::new())
+    );
+    let overdue = format!(
+        "{head} (passed){last}  or a claim on time: bob (black): correspond claim-timeout \
+         g.yaml\n"
+    );
+    assert_eq!(listing(after, &[]), (0, overdue.clone(), String::new()));
+    assert_eq!(
+        listing(after, &["--mine", "--key", bob_pub]),
+        (0, overdue, String::new())
+    );
+    let (code, json, _) = listing(after, &["--json"]);
+    assert_eq!(code, 0);
+    let rows: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(
+        rows[0]["claim"],
+        "bob (black): correspond claim-timeout g.yaml"
+    );
+    let (_, json, _) = listing(before, &["--json"]);
+    let rows: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(rows[0]["claim"], serde_json::Value::Null);
+}

@@ -71,8 +71,15 @@ fn club(dir: &Path) {
     .expect("write");
 }
 
+/// A reading command, at a now after the club's last record and before its one deadline (past
+/// it, `games` gives the claim on time too: tests/integration/clocks.rs).
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    transcript(correspond().current_dir(dir).args(args))
+    transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-04T03:00:00Z")
+            .args(args),
+    )
 }
 
 #[test]
