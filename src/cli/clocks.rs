@@ -20,7 +20,7 @@ pub(crate) fn lines<S: Display>(
         format!("clocks: {} (as of the last record)", each(clocks, &names)),
     ];
     if clocks.leave_days() > 0 {
-        lines.push(format!("leave: {}", leave(clocks, &names)));
+        lines.push(format!("leave: {}", leave(clocks, &names, Some(now))));
     }
     if let Some((seat, at)) = clocks.deadline() {
         let now = i64::try_from(now.to_unix()).unwrap_or(i64::MAX);
@@ -49,7 +49,7 @@ pub(crate) fn lines<S: Display>(
 pub(crate) fn summary(clocks: &Clocks, names: &[String; 2]) -> String {
     let mut line = format!("{}: {}", terms(clocks), each(clocks, names));
     if clocks.leave_days() > 0 {
-        line.push_str(&format!("; leave: {}", leave(clocks, names)));
+        line.push_str(&format!("; leave: {}", leave(clocks, names, None)));
     }
     if let Some((seat, _)) = clocks.deadline() {
         line.push_str(&format!(
@@ -76,13 +76,18 @@ fn terms(clocks: &Clocks) -> String {
 }
 
 /// Each player's leave left, and the leave they are on.
-fn leave(clocks: &Clocks, names: &[String; 2]) -> String {
+/// Each player's leave left, and a leave under way as of the last record: said as ended where
+/// `now` is past its end.
+fn leave(clocks: &Clocks, names: &[String; 2], now: Option<&Timestamp>) -> String {
     Seat::BOTH
         .iter()
         .map(|&seat| {
             let left = duration(i64::try_from(clocks.leave_left(seat)).unwrap_or(i64::MAX));
             let name = &names[seat.index()];
             match clocks.on_leave_until(seat) {
+                Some(until) if now.is_some_and(|now| *now >= until) => {
+                    format!("{name} {left} left (a leave ended {})", until.as_str())
+                }
                 Some(until) => format!("{name} on leave until {}, {left} left", until.as_str()),
                 None => format!("{name} {left} left"),
             }

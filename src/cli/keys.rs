@@ -424,12 +424,15 @@ fn ask_passphrase(path: &Path) -> Option<String> {
     rpassword::prompt_password(prompt).ok()
 }
 
-/// The time to write into a new document: `CORRESPOND_TIME` if set, else the clock.
+/// The time to write into a new document: `CORRESPOND_TIME` if set (any RFC 3339 time: with
+/// `Z` or an offset, such as `date -Iseconds` prints, and whole seconds of it), else the clock.
 pub(crate) fn now() -> Result<Timestamp, CliError> {
     if let Ok(pinned) = std::env::var(TIME_VARIABLE) {
-        return Timestamp::parse(&pinned).ok_or_else(|| {
+        return pinned_time(&pinned).ok_or_else(|| {
             CliError::usage(format!(
-                "{TIME_VARIABLE} is `{pinned}`, not a time like 2026-01-31T18:05:00Z"
+                "{TIME_VARIABLE} is `{}`, not an RFC 3339 time such as 2026-01-31T18:05:00Z or \
+                 2026-01-31T20:05:00+02:00",
+                correspond::text::shown(&pinned)
             ))
         });
     }
@@ -437,6 +440,17 @@ pub(crate) fn now() -> Result<Timestamp, CliError> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     Ok(Timestamp::from_unix(seconds))
+}
+
+/// An RFC 3339 time, in UTC and whole seconds as records write times; `None` for anything else
+/// or a time before 1970.
+fn pinned_time(text: &str) -> Option<Timestamp> {
+    Timestamp::parse(text).or_else(|| {
+        let time: jiff::Timestamp = text.parse().ok()?;
+        u64::try_from(time.as_second())
+            .ok()
+            .map(Timestamp::from_unix)
+    })
 }
 
 /// The time of a commit the command makes: `CORRESPOND_TIME` (in UTC) if set, so that a pinned

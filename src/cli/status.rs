@@ -38,9 +38,7 @@ fn status<G: CliGame>(
         writeln!(out, "{}", correspond::text::json(text))?;
         return Ok(());
     }
-    write_head::<G>(&file, &replay, out)?;
-    let last = replay.last();
-    writeln!(out, "position: {}", last.position)?;
+    // Everything that can fail is done before the first line is printed.
     let file_arg = correspond::text::path(path);
     let clocks = match &replay.clocks {
         Some(clocks) => super::clocks::lines(
@@ -51,6 +49,9 @@ fn status<G: CliGame>(
         ),
         None => Vec::new(),
     };
+    write_head::<G>(&file, &replay, out)?;
+    let last = replay.last();
+    writeln!(out, "position: {}", last.position)?;
     match &last.phase {
         Phase::Over(verdict) => {
             writeln!(out, "result: {}", verdict.describe(&replay.seats))?;

@@ -319,6 +319,15 @@ fn leave_stops_a_clock_and_the_players_own_move_ends_it() {
         ),
         "{status}"
     );
+    // Once it has run out, the leave is said as ended, not as still under way.
+    let status = at(dir, "2026-03-06T00:00:00Z", None, &["status", "g.yaml"]).1;
+    assert!(
+        status.contains(
+            "\nleave: alice (white) 5d left; bob (black) 3d left (a leave ended \
+             2026-03-05T12:00:00Z)\n"
+        ),
+        "{status}"
+    );
     // Another leave while on leave, or more than is left, is refused before signing.
     assert_eq!(
         at(
@@ -483,4 +492,38 @@ fn games_lists_a_claim_on_time_once_the_deadline_has_passed() {
     let (_, json, _) = listing(before, &["--json"]);
     let rows: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(rows[0]["claim"], serde_json::Value::Null);
+}
+
+/// `CORRESPOND_TIME` takes any RFC 3339 time (an offset, as `date -Iseconds` prints it, or a
+/// fraction of a second): the same moment in UTC, in whole seconds. Anything else is refused,
+/// saying what would do.
+#[test]
+fn the_pinned_time_is_any_rfc_3339_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, &["3/move"]);
+    let utc = at(dir, "2026-03-02T12:00:00Z", None, &["status", "g.yaml"]);
+    assert_eq!(utc.0, 0, "{utc:?}");
+    for same in ["2026-03-02T14:00:00+02:00", "2026-03-02T12:00:00.75z"] {
+        assert_eq!(at(dir, same, None, &["status", "g.yaml"]), utc, "{same}");
+    }
+    for wrong in [
+        "2026-03-02 12:00",
+        "1969-12-31T23:59:59Z",
+        "tomorrow\u{1b}[2J",
+    ] {
+        let shown = wrong.replace('\u{1b}', "\\u{1b}");
+        assert_eq!(
+            at(dir, wrong, None, &["status", "g.yaml"]),
+            (
+                2,
+                String::new(),
+                format!(
+                    "error: CORRESPOND_TIME is `{shown}`, not an RFC 3339 time such as \
+                     2026-01-31T18:05:00Z or 2026-01-31T20:05:00+02:00\n"
+                )
+            ),
+            "{wrong}"
+        );
+    }
 }
