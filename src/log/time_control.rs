@@ -53,13 +53,23 @@ impl TimeControl {
     /// What is wrong, in words.
     pub fn parse_terms(text: &str) -> Result<TimeControl, String> {
         let (left, right) = text.split_once('/').ok_or_else(|| {
-            format!("`{text}` is not a time control: write DAYS/move, or MOVES/DAYS")
+            format!(
+                "`{}` is not a time control: write DAYS/move, or MOVES/DAYS",
+                crate::text::shown(text)
+            )
         })?;
         let number = |s: &str, what: &str| {
             s.parse::<u32>()
                 .ok()
                 .filter(|n| n.to_string() == s)
-                .ok_or_else(|| format!("`{s}` is not a number of {what}"))
+                .ok_or_else(|| {
+                    format!(
+                        "`{}` is not a time control: `{}` is not a number of {what}; write \
+                         DAYS/move, or MOVES/DAYS",
+                        crate::text::shown(text),
+                        crate::text::shown(s)
+                    )
+                })
         };
         let control = if right == "move" {
             TimeControl::PerMove {
@@ -216,15 +226,34 @@ mod tests {
                 "3",
                 "`3` is not a time control: write DAYS/move, or MOVES/DAYS",
             ),
-            ("03/move", "`03` is not a number of days"),
+            (
+                "03/move",
+                "`03/move` is not a time control: `03` is not a number of days; write DAYS/move, or MOVES/DAYS",
+            ),
             ("0/move", "a time control gives 1 to 365 days, not 0"),
             ("366/move", "a time control gives 1 to 365 days, not 366"),
-            ("10/x", "`x` is not a number of days"),
+            (
+                "10/x",
+                "`10/x` is not a time control: `x` is not a number of days; write DAYS/move, or MOVES/DAYS",
+            ),
             (
                 "101/50",
                 "a block of a time control holds 1 to 100 moves, not 101",
             ),
-            ("+3/move", "`+3` is not a number of days"),
+            (
+                "+3/move",
+                "`+3/move` is not a time control: `+3` is not a number of days; write DAYS/move, or MOVES/DAYS",
+            ),
+            (
+                "/move",
+                "`/move` is not a time control: `` is not a number of days; write DAYS/move, or \
+                 MOVES/DAYS",
+            ),
+            (
+                "3/move/",
+                "`3/move/` is not a time control: `move/` is not a number of days; write \
+                 DAYS/move, or MOVES/DAYS",
+            ),
         ] {
             assert_eq!(TimeControl::parse_terms(bad), Err(why.into()), "{bad}");
         }
