@@ -98,7 +98,8 @@ struct Again<'a> {
     seat: Seat,
     signer: &'a dyn Signer,
     time: Timestamp,
-    /// The other player's records that stand.
+    /// The records received from the fork on, which stand: the other player's, and on a copy
+    /// settled already elsewhere and played on, the void records signed again there.
     theirs: std::ops::Range<usize>,
 }
 
@@ -138,14 +139,26 @@ impl Again<'_> {
     }
 }
 
-/// Why a void record is not signed again, if it is not: it is no resignation or offer, or the
-/// other player made the same offer in the records that stand (yours again would decline it).
+/// Why a void record is not signed again, if it is not: what was received holds it signed
+/// again already (the crossing was settled on another copy, and play went on), it is no
+/// resignation, leave or offer, or the other player made the same offer in the records that
+/// stand (yours again would decline it).
 fn not_again(
     record: &Record,
     file: &GameFile,
     theirs: std::ops::Range<usize>,
     path: &Path,
 ) -> Option<String> {
+    // Settled already on another copy, and played on since: what was received holds it.
+    if let Some(d) = theirs.clone().find(|&d| {
+        let r = &file.records()[d - 1];
+        r.signer == record.signer && r.action == record.action
+    }) {
+        return Some(format!(
+            "your {} was signed again already, as record {d}, and is not signed a second time",
+            words(record)
+        ));
+    }
     match &record.action {
         Action::Resign | Action::Leave(_) => None,
         Action::Offer(offered) => {

@@ -546,3 +546,56 @@ fn a_settlement_left_uncommitted_is_committed_by_the_next_command() {
     let (code, audit, err) = alice.run(&["audit", "game.yaml"]);
     assert_eq!((code, err.as_str()), (0, ""), "{audit}");
 }
+
+/// A crossing settled on one copy, and played on, then settled again on a copy kept from
+/// before, with the other player's whole file: the void offer is in what was received, signed
+/// again already, and is not signed a second time (the other player could accept it).
+#[test]
+fn a_crossing_settled_already_elsewhere_signs_nothing_a_second_time() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = started(root.path());
+    alice.sign(&["play", "game.yaml", "e4"]);
+    exchange(&alice, &bob);
+    bob.sign(&["play", "game.yaml", "e5"]);
+    exchange(&bob, &alice);
+    alice.sign(&["play", "game.yaml", "Nf3"]);
+    alice.mail_to(&bob, "nf3.eml");
+    bob.sign(&["offer-draw", "game.yaml"]);
+    std::fs::copy(bob.dir.join("game.yaml"), bob.dir.join("copy2.yaml")).expect("copy");
+    let bob_key = key("bob");
+    let (code, _, err) = bob.run(&[
+        "receive",
+        "--settle",
+        "game.yaml",
+        "nf3.eml",
+        "--key",
+        &bob_key,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    exchange(&bob, &alice);
+    bob.sign(&["play", "game.yaml", "Nc6"]);
+    exchange(&bob, &alice);
+    alice.sign(&["play", "game.yaml", "Bb5"]);
+    std::fs::copy(alice.dir.join("game.yaml"), bob.dir.join("alice.yaml")).expect("copy");
+    let (code, out, err) = bob.run(&[
+        "receive",
+        "--settle",
+        "copy2.yaml",
+        "alice.yaml",
+        "--key",
+        &bob_key,
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(
+        out.contains(
+            "your draw offer was signed again already, as record 5, and is not signed a second \
+             time"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(bob.dir.join("copy2.yaml")).expect("read"),
+        alice.file(),
+        "nothing of bob's signed anew"
+    );
+}
