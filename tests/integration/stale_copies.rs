@@ -212,3 +212,45 @@ fn a_copy_from_before_a_settlement_is_behind_and_accuses_no_one() {
         )
     );
 }
+
+#[test]
+fn by_mail_a_backup_cannot_answer_a_record_that_crossed_one_of_yours_that_stands() {
+    // alice plays Nf3 on her desk; bob, not having seen it, offers a draw: the game awaited
+    // alice, so her move stands and his offer is void. On a backup kept from before, alice
+    // receives his offer: accepting it, or anything else on top of it, would take back her
+    // move, which bob may hold by now.
+    let root = tempfile::tempdir().expect("temp dir");
+    let [desk, backup, bob] = three(root.path(), "chess", "white");
+    desk.signed(&["play", "game.yaml", "e4"]);
+    desk.mail_to(&bob, false);
+    bob.signed(&["play", "game.yaml", "e5"]);
+    bob.mail_to(&desk, false);
+    std::fs::write(backup.dir.join("game.yaml"), desk.file()).expect("copy");
+    desk.signed(&["play", "game.yaml", "Nf3"]);
+    bob.signed(&["offer-draw", "game.yaml"]);
+    bob.mail_to(&backup, false);
+    let before = backup.file();
+    let refusal = format!(
+        "error: your key {ALICE} already signed record 4 (move g1f3, signed 2026-07-01T10:00:00Z) \
+         of this game; the game awaited you there, so by the crossing rule your record stands, \
+         and the other player's record 4 in game.yaml is void: a record signed on top of theirs \
+         would take yours back, evidence against you; nothing was signed\n\
+         hint: bring the copy you played on here, and send the other player your records \
+         (correspond mail): they settle theirs with `correspond receive --settle`\n"
+    );
+    for args in [&["accept-draw", "game.yaml"][..], &["resign", "game.yaml"]] {
+        assert_eq!(
+            backup.sign(args),
+            (1, String::new(), refusal.clone()),
+            "{args:?}"
+        );
+    }
+    assert_eq!(backup.file(), before, "nothing was written");
+    // The copy played on answers nothing of bob's: his offer is void there, and he settles.
+    let (code, message, err) = desk.run(&["mail", "game.yaml", "--from", "x@example.org"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(bob.dir.join("nf3.eml"), message).expect("write");
+    bob.signed(&["receive", "--settle", "game.yaml", "nf3.eml"]);
+    bob.mail_to(&desk, false);
+    desk.signed(&["accept-draw", "game.yaml"]);
+}
