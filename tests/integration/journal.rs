@@ -291,7 +291,10 @@ fn a_restored_backup_cannot_make_its_player_sign_twice() {
     std::fs::copy(dir.path().join("other.yaml"), dir.path().join("game.yaml")).expect("settle");
     let (code, out, err) = sign("game.yaml", "bob", &["offer-draw"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
-    assert!(out.starts_with("record 5: bob (black) offers a draw"), "{out}");
+    assert!(
+        out.starts_with("record 5: bob (black) offers a draw"),
+        "{out}"
+    );
     let (code, out, err) = sign("game.yaml", "bob", &["resign"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     let summary =
