@@ -203,7 +203,7 @@ pub enum JournalError {
     Conflict(Box<Entry>),
     /// The key signed a record that follows, through the key's own records, a document by
     /// another that the file about to be signed on does not hold (see
-    /// [`GameJournal::departures`]).
+    /// [`GameJournal::departure`]).
     #[error(
         "this key already signed record {} of this game, on top of a record {missing} that \
          this copy {}",
@@ -218,41 +218,6 @@ pub enum JournalError {
         /// Whether the file holds another record by the other signer at that number (else it
         /// ends before, or holds the key's own record there, one the other's displaced).
         differs: bool,
-    },
-    /// By mail, the key's record `stood` stands by the crossing rule (the game awaited its
-    /// player there), and the file holds the other player's record at that place instead: a
-    /// record signed on the file would take the key's back.
-    #[error(
-        "this key already signed record {}, which stands: the game awaited its player there",
-        .stood.document
-    )]
-    Stands {
-        /// The key's record that stands.
-        stood: Box<Entry>,
-        /// The key's last record on top of it.
-        signed: Box<Entry>,
-    },
-}
-
-/// Where a record the key signed leaves the line of a file about to be signed on (see
-/// [`GameJournal::departures`]).
-#[derive(Clone, Copy, Debug)]
-pub enum Departure<'a> {
-    /// Followed back through the key's own records, it reaches document `missing`, by another
-    /// signer, which the file lacks or holds in another version.
-    Behind {
-        /// The record signed.
-        signed: &'a Entry,
-        /// The other signer's document it builds on.
-        missing: u64,
-    },
-    /// It reaches the file's line through the key's own records only: the first of them,
-    /// `first`, follows a document the file holds, and is not the file's document there.
-    Beside {
-        /// The record signed.
-        signed: &'a Entry,
-        /// The first of the key's records off the file's line.
-        first: &'a Entry,
     },
 }
 

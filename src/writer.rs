@@ -6,7 +6,7 @@
 //! whole game again. Nothing is written to disk here: the caller writes the text it returns.
 
 use crate::digest::Digest;
-use crate::journal::{Departure, Entry, GameJournal, JournalError};
+use crate::journal::{Entry, GameJournal, JournalError};
 use crate::log::{
     self, Action, Document, GameFile, Kind, LogError, Record, Timestamp, record_unsigned,
     signature_line,
@@ -51,9 +51,6 @@ pub struct Writer<G: Protocol> {
     replayer: Replayer<G>,
     /// Signatures taken on a player's word (see [`Writer::of_vouched`]), until checked.
     vouched: Option<Vouch>,
-    /// Whether a shared branch orders the file's records (git), rather than the crossing rule
-    /// (mail): see [`check_line`].
-    on_a_branch: bool,
 }
 
 /// The documents before `document` were not checked for their signatures: `seat`'s player
@@ -115,7 +112,6 @@ impl<G: Protocol> Writer<G> {
             file,
             replayer,
             vouched: None,
-            on_a_branch: false,
         })
     }
 
@@ -148,20 +144,7 @@ impl<G: Protocol> Writer<G> {
             file,
             replayer,
             vouched,
-            on_a_branch: false,
         })
-    }
-
-    /// This writer, for a file whose records a shared branch orders (git): a record of its
-    /// user's that lost a race there is signed again on top of the other player's, which the
-    /// crossing rule, by mail, would not allow where the game awaited the user (see
-    /// [`check_line`]).
-    #[must_use]
-    pub fn on_a_branch(self) -> Self {
-        Writer {
-            on_a_branch: true,
-            ..self
-        }
     }
 
     /// The file so far.
@@ -212,7 +195,6 @@ impl<G: Protocol> Writer<G> {
             mut file,
             replayer,
             vouched,
-            on_a_branch,
         } = self;
         let vouched = match vouched {
             Some(v) if crate::replay::seat_named(&file, &record.signer) != Some(v.seat) => {
@@ -224,13 +206,7 @@ impl<G: Protocol> Writer<G> {
         };
         let key = signer.public_key();
         let (text, signed_before) = match &journal {
-            Some(journal) => {
-                let seat = crate::replay::seat_named(&file, &record.signer);
-                let awaited_at = |d: usize| replayer.step(d).and_then(|s| s.phase.awaited());
-                sign_once(journal, &record, signer, || {
-                    check_line(journal, &file, key, seat, &awaited_at, on_a_branch)
-                })?
-            }
+            Some(journal) => sign_once(journal, &file, &record, signer)?,
             None => (sign_record(&record, signer)?, None),
         };
         // The record signed before is the one returned, with the time it was signed then.
@@ -257,7 +233,6 @@ impl<G: Protocol> Writer<G> {
                 file,
                 replayer,
                 vouched,
-                on_a_branch,
             },
         })
     }
@@ -302,24 +277,40 @@ pub fn sign_record(record: &Record, signer: &dyn Signer) -> Result<String, SignE
     Ok(unsigned + &signature_line(&signature))
 }
 
-/// Signs `record` unless the journal says its key signed it before (then that text, with the
-/// time it was signed); refused when the key signed another document at its place, or when
-/// `line` (called only when a new document would be signed) refuses.
+/// Signs `record`, the next record of `file`, unless the journal says its key signed it before
+/// (then that text, with the time it was signed); refused when the key signed another document
+/// at its place, or a record on top of a document by another that `file` does not hold (see
+/// [`GameJournal::departure`]).
 ///
 /// # Errors
-/// [`WriteError::Journal`] for a document signed before at this place, or what `line` says;
-/// [`WriteError::Sign`].
+/// [`WriteError::Journal`] for a document signed before at this place, or a record `file` is
+/// behind; [`WriteError::Sign`].
 pub fn sign_once(
     journal: &GameJournal,
+    file: &GameFile,
     record: &Record,
     signer: &dyn Signer,
-    line: impl FnOnce() -> Result<(), WriteError>,
 ) -> Result<(String, Option<Timestamp>), WriteError> {
     let key = signer.public_key();
     if let Some((text, time)) = signed_before(journal, key, record)? {
         return Ok((text, Some(time)));
     }
-    line()?;
+    if let Some((signed, missing)) = journal.departure(key, file)? {
+        // Another version of the other signer's record; the key's own record there is one
+        // the other's displaced (void by the crossing rule), in a copy from before that.
+        let differs = usize::try_from(missing).is_ok_and(|k| {
+            k >= 1
+                && k < file.documents()
+                && crate::replay::seat_named(file, &file.records()[k - 1].signer).is_none_or(
+                    |seat| file.header().players[seat.index()].key.key_data() != key.key_data(),
+                )
+        });
+        return Err(WriteError::Journal(JournalError::Departs {
+            signed: Box::new(signed.clone()),
+            missing,
+            differs,
+        }));
+    }
     journal.check(
         key,
         record.seq,
@@ -327,65 +318,6 @@ pub fn sign_once(
         record_unsigned(record).as_bytes(),
     )?;
     Ok((sign_record(record, signer)?, None))
-}
-
-/// Refuses a new record by `key` (of the player at `seat`, `None` for the arbiter) on `file`
-/// where a record the key signed leaves `file`'s line (see [`GameJournal::departures`]): on
-/// top of a record by another that `file` lacks or holds in another version; or, by mail
-/// (`on_a_branch` false), on top of the other player's record at a place where the key's own
-/// record stands, the game having awaited its player there (`awaited_at(d)`: whom the game
-/// awaited after document `d`). On a shared branch the branch orders crossed records, and the
-/// player whose record lost signs again on top.
-///
-/// # Errors
-/// [`WriteError::Journal`] with [`JournalError::Departs`] or [`JournalError::Stands`].
-pub fn check_line(
-    journal: &GameJournal,
-    file: &GameFile,
-    key: &PublicKey,
-    seat: Option<Seat>,
-    awaited_at: &dyn Fn(usize) -> Option<Seat>,
-    on_a_branch: bool,
-) -> Result<(), WriteError> {
-    for departure in journal.departures(key, file)? {
-        match departure {
-            Departure::Behind { signed, missing } => {
-                // Another version of the other signer's record; the key's own record there is
-                // one the other's displaced (void by the crossing rule), in a copy from before.
-                let differs = usize::try_from(missing).is_ok_and(|k| {
-                    k >= 1
-                        && k < file.documents()
-                        && crate::replay::seat_named(file, &file.records()[k - 1].signer)
-                            .is_none_or(|s| {
-                                file.header().players[s.index()].key.key_data() != key.key_data()
-                            })
-                });
-                return Err(WriteError::Journal(JournalError::Departs {
-                    signed: Box::new(signed.clone()),
-                    missing,
-                    differs,
-                }));
-            }
-            Departure::Beside { signed, first } => {
-                let Ok(at) = usize::try_from(first.document) else {
-                    continue;
-                };
-                // Where the file ends before it, the key's record is only missing here: the
-                // journal's check of its place says so, with how to bring it back.
-                let stands = !on_a_branch
-                    && seat.is_some()
-                    && at < file.documents()
-                    && awaited_at(at - 1) == seat;
-                if stands {
-                    return Err(WriteError::Journal(JournalError::Stands {
-                        stood: Box::new(first.clone()),
-                        signed: Box::new(signed.clone()),
-                    }));
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Journals a document just signed and checked, as document `seq` of `game`.

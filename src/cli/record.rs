@@ -311,12 +311,6 @@ pub(crate) fn append<G: CliGame + Protocol>(
         }
         Err(_) => Writer::<G>::of_with(file, super::cores()).map_err(rejected),
     }?;
-    // In git the shared branch orders crossed records; by mail, the crossing rule.
-    let writer = if tracked.is_some() {
-        writer.on_a_branch()
-    } else {
-        writer
-    };
     let key = keys::Key::new(&args.key, path, &keys::signers(&writer, args.by_the_other))
         .map_err(with_tidied)?;
     let opened = Opened { writer, journal };

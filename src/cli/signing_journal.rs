@@ -81,42 +81,8 @@ pub(crate) fn refusal(e: JournalError, file: &Path) -> CliError {
             missing,
             differs,
         } => departs(&signed, missing, differs, file),
-        JournalError::Stands { stood, signed } => stands(&stood, &signed, file),
         other => journal_error(other),
     }
-}
-
-/// The refusal, by mail, to sign on top of the other player's record at a place where the
-/// user's own record stands by the crossing rule: names it, and the last record on top of it.
-fn stands(stood: &Entry, signed: &Entry, file: &Path) -> CliError {
-    let what = |entry: &Entry| match &entry.content {
-        Document::Record(r) => format!(
-            "record {} ({}, signed {})",
-            entry.document,
-            r.action,
-            r.time.as_str()
-        ),
-        Document::Header(_) => "its header".to_owned(),
-    };
-    let on_top = if signed.document == stood.document {
-        String::new()
-    } else {
-        format!(", and {} on top of it", what(signed))
-    };
-    let shown = correspond::text::path(file);
-    CliError::rejected(format!(
-        "your key {} already signed {} of this game{on_top}; the game awaited you there, so by \
-         the crossing rule your record stands, and the other player's record {} in {shown} is \
-         void: a record signed on top of theirs would take yours back, evidence against you; \
-         nothing was signed",
-        stood.fingerprint(),
-        what(stood),
-        stood.document
-    ))
-    .hint(
-        "bring the copy you played on here, and send the other player your records \
-         (correspond mail): they settle theirs with `correspond receive --settle`",
-    )
 }
 
 /// The refusal to sign on a copy that lacks a record by another that the user's key built on:

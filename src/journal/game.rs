@@ -20,7 +20,7 @@
 //! other place depends on it.
 
 use super::wire::{Keys, Wire};
-use super::{Departure, Entry, JournalError};
+use super::{Entry, JournalError};
 use crate::digest::Digest;
 use crate::log;
 use ssh_key::PublicKey;
@@ -200,66 +200,51 @@ impl GameJournal {
         Ok(None)
     }
 
-    /// Where the records `key` signed in this game leave `file`'s line, each followed back
-    /// through the key's own records until it reaches a document `file` holds:
-    /// - [`Departure::Behind`]: it reaches instead a document by another signer that `file`
-    ///   lacks (`file` is behind the copy it was signed on) or holds in another version (the
-    ///   other signer signed two). Signing on `file` would fork from a record the key built on,
-    ///   which reads as taking it back, or answer a second version of it (a coin flip revealed
-    ///   again against a nonce chosen after the first reveal);
-    /// - [`Departure::Beside`]: it reaches `file`'s line through the key's own records only,
-    ///   the first of which `file` does not hold. Those are void by the crossing rule where
-    ///   the game did not await the key's player there (signed again on top of the other's),
-    ///   or lost a race on a shared branch; where it did await them, by mail, their record
-    ///   stands, and signing on `file` would take it back. The caller, who has the replay,
-    ///   judges that.
+    /// The first record `key` signed in this game that leaves `file`'s line on top of
+    /// another signer's document that `file` does not hold, with that document's number:
+    /// followed back through the key's own records, it reaches a document by another that
+    /// `file` lacks (`file` is behind the copy it was signed on) or holds in another version
+    /// (the other signer signed two). Signing on `file` would then fork from a record the key
+    /// built on, which reads as taking it back, or answer a second version of it (a coin flip
+    /// revealed again against a nonce chosen after the first reveal). `None` when every such
+    /// record reaches `file`'s line through the key's own records only: records of the key's
+    /// that crossed the other's and were signed again on top of it (void by the crossing rule).
     ///
     /// Only the key's records above the last of `file`'s that the journal holds are followed,
     /// so a game played on one copy reads no more lines than [`GameJournal::last_signed_in`].
     ///
     /// # Errors
     /// [`JournalError::Damaged`] when a line read is not an entry.
-    pub fn departures(
+    pub fn departure(
         &self,
         key: &PublicKey,
         file: &log::GameFile,
-    ) -> Result<Vec<Departure<'_>>, JournalError> {
+    ) -> Result<Option<(&Entry, u64)>, JournalError> {
         let floor = self.last_signed_in(file)?.unwrap_or(0) as u64;
-        let held = |document: u64, digest: Digest| {
-            usize::try_from(document)
-                .ok()
-                .filter(|&d| d < file.documents())
-                .is_some_and(|d| file.digest(d) == digest)
-        };
-        let mut found = Vec::new();
         for i in 0..self.lines.len() {
             if self.lines[i].document <= floor {
                 continue;
             }
             let signed = self.entry(i)?;
-            if signed.key.key_data() != key.key_data() || held(signed.document, signed.digest()) {
+            if signed.key.key_data() != key.key_data() {
                 continue;
             }
             let mut at = signed;
             while let Some(prev) = at.prev() {
                 let before = at.document - 1;
-                if held(before, prev) {
-                    found.push(Departure::Beside { signed, first: at });
+                let held = usize::try_from(before)
+                    .ok()
+                    .filter(|&k| k < file.documents());
+                if held.is_some_and(|k| file.digest(k) == prev) {
                     break;
                 }
                 match self.own(key, before, prev)? {
                     Some(own) => at = own,
-                    None => {
-                        found.push(Departure::Behind {
-                            signed,
-                            missing: before,
-                        });
-                        break;
-                    }
+                    None => return Ok(Some((signed, before))),
                 }
             }
         }
-        Ok(found)
+        Ok(None)
     }
 
     /// The document `key` signed as document `document` whose digest is `digest`, if any.

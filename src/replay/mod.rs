@@ -397,12 +397,6 @@ impl<G: Protocol> Replayer<G> {
             })
     }
 
-    /// The state after document `document`, if it has been replayed.
-    #[must_use]
-    pub fn step(&self, document: usize) -> Option<&Step<G>> {
-        self.steps.get(document)
-    }
-
     /// How many documents have been replayed, the header included.
     #[must_use]
     pub fn documents(&self) -> usize {
