@@ -315,6 +315,7 @@ impl fmt::Display for Action {
         match self {
             Action::Move(mv) => write!(f, "move {mv}"),
             Action::Claim(_, claim) => write!(f, "{} {claim}", self.kind()),
+            Action::Leave(1) => write!(f, "leave 1 day"),
             Action::Leave(days) => write!(f, "leave {days} days"),
             Action::Adjudicate(a) => {
                 write!(f, "adjudicate {} ({})", a.result.name(), a.reason.name())
@@ -338,5 +339,12 @@ mod tests {
         }
         assert_eq!(Kind::Claim(Settlement::Draw).to_string(), "claim-draw");
         assert_eq!(Kind::named("offer"), None);
+    }
+
+    #[test]
+    fn a_leave_says_its_days_in_words() {
+        use super::Action;
+        assert_eq!(Action::Leave(1).to_string(), "leave 1 day");
+        assert_eq!(Action::Leave(2).to_string(), "leave 2 days");
     }
 }

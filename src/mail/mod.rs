@@ -210,10 +210,24 @@ fn withdrawing_words(
 
 fn void_words(fork: &fork::Fork) -> String {
     let (n, [(ours, _), (theirs, did)]) = (fork.document, &fork.records);
+    // As `receive --settle` treats each (src/cli/settle.rs): resignations, offers and leave
+    // are signed again; a claim on time is answered by the record that stands; anything else
+    // was chosen in a position that is gone.
+    let then = match did {
+        Action::Resign | Action::Offer(_) | Action::Leave(_) => {
+            format!("{theirs} signs it again on top of it where it still applies")
+        }
+        Action::ClaimTimeout => {
+            "a claim on time is not signed again: the record that stands answers it".to_owned()
+        }
+        _ => format!(
+            "it was chosen in a position that is gone, and {theirs} signs afresh what they still \
+             want"
+        ),
+    };
     format!(
         "its record {n} ({theirs}: {did}) crossed the record {n} already received (signed by \
-         {ours}, whom the game awaited) and is void by the crossing rule: {theirs} signs it \
-         again on top of it where it still applies"
+         {ours}, whom the game awaited) and is void by the crossing rule: {then}"
     )
 }
 

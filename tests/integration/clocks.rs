@@ -527,3 +527,48 @@ fn the_pinned_time_is_any_rfc_3339_time() {
         );
     }
 }
+
+/// A claim on time and the late move cross in the mail: the move stands, and the claim, void,
+/// is passed over as what it is: a claim is never signed again, since the move answers it.
+#[test]
+fn a_claim_crossed_by_the_late_move_is_passed_over_and_not_signed_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    chess(dir, &["3/move"]);
+    std::fs::copy(dir.join("g.yaml"), dir.join("bob.yaml")).expect("copy");
+    sign(
+        dir,
+        "2026-03-05T00:00:00Z",
+        "bob",
+        &["claim-timeout", "bob.yaml"],
+    );
+    sign(
+        dir,
+        "2026-03-05T01:00:00Z",
+        "alice",
+        &["play", "g.yaml", "e4"],
+    );
+    let (code, message, err) = at(
+        dir,
+        "2026-03-05T02:00:00Z",
+        None,
+        &["mail", "bob.yaml", "--from", "bob@example.org"],
+    );
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(dir.join("claim.eml"), message).expect("write");
+    let (code, out, err) = at(
+        dir,
+        "2026-03-05T02:00:00Z",
+        None,
+        &["receive", "g.yaml", "claim.eml", "--no-commit"],
+    );
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(
+        out.contains(
+            "its record 2 (bob: claim-timeout) crossed the record 2 already received (signed by \
+             alice, whom the game awaited) and is void by the crossing rule: a claim on time is \
+             not signed again: the record that stands answers it"
+        ),
+        "{out}"
+    );
+}
