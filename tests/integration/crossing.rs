@@ -136,9 +136,9 @@ fn crossed_records_are_settled_alike_by_both_players() {
     assert_eq!(code, 1);
     assert!(
         err.contains(
-            "hint: your record 3 is void by the crossing rule, since the game awaited the other \
-             player: `correspond receive --settle game.yaml MESSAGE` drops it, takes theirs, and \
-             signs yours again where it still applies"
+            "hint: record 3 of game.yaml is alice's, void by the crossing rule since the game \
+             awaited bob: alice settles it with `correspond receive --settle game.yaml MESSAGE`, \
+             which drops it, takes bob's, and signs it again where it still applies"
         ),
         "{err}"
     );
@@ -396,9 +396,9 @@ fn a_void_record_in_a_mailbox_is_settled_with_settle() {
          passed over in.mbox, message 1 ([correspond] chess bc833595: alice v bob): its record 2 \
          (signed by alice, whom the game awaited) crossed the record 2 already received (signed \
          by bob), which is void by the crossing rule\n  \
-         your record 2 is void by the crossing rule, since the game awaited the other player: \
-         `correspond receive --settle game.yaml MESSAGE` drops it, takes theirs, and signs \
-         yours again where it still applies\n"
+         record 2 of game.yaml is bob's, void by the crossing rule since the game awaited \
+         alice: bob settles it with `correspond receive --settle game.yaml MESSAGE`, which \
+         drops it, takes alice's, and signs it again where it still applies\n"
     );
     assert_eq!(bob.file(), before);
     let (code, out, err) = bob.run(&[

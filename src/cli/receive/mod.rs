@@ -267,11 +267,11 @@ impl Writing<'_> {
         // A record of the file's that is void by the crossing rule: refused in a message given
         // alone, passed over in a mailbox.
         let void = match &outcome {
-            Err(e) => crossed(&e.error),
+            Err(e) => crossed(&e.error).map(|f| f.document),
             Ok(received) => received
                 .passed_over
                 .iter()
-                .filter_map(|p| crossed(&p.error))
+                .filter_map(|p| crossed(&p.error).map(|f| f.document))
                 .min(),
         };
         if let (Some(document), Some(key)) = (void, self.settle) {
@@ -319,21 +319,26 @@ impl Writing<'_> {
     }
 }
 
-/// The file's record that a record which arrived voids by the crossing rule, if it is that.
-fn crossed(error: &MailError) -> Option<usize> {
+/// The fork at which a record which arrived voids the file's by the crossing rule, if it is
+/// that.
+fn crossed(error: &MailError) -> Option<&fork::Fork> {
     match error {
-        MailError::Fork { fork, .. } if fork.stands == Some(fork::Copy::B) => Some(fork.document),
+        MailError::Fork { fork, .. } if fork.stands == Some(fork::Copy::B) => Some(fork),
         _ => None,
     }
 }
 
-/// How to settle a crossing in which the file's record is void.
-fn settle_hint(document: usize, path: &Path) -> String {
+/// How to settle a crossing in which the file's record is void: by its signer, named, since a
+/// copy of the other player's may hold it too (a second machine that received it).
+fn settle_hint(fork: &fork::Fork, path: &Path) -> String {
+    let [(void, _), (stands, _)] = &fork.records;
     format!(
-        "your record {document} is void by the crossing rule, since the game awaited the other \
-         player: `correspond receive --settle {} MESSAGE` drops it, takes theirs, and signs \
-         yours again where it still applies",
-        correspond::text::path(path)
+        "record {} of {} is {void}'s, void by the crossing rule since the game awaited \
+         {stands}: {void} settles it with `correspond receive --settle {} MESSAGE`, which drops \
+         it, takes {stands}'s, and signs it again where it still applies",
+        fork.document,
+        correspond::text::path(path),
+        correspond::text::shell_word(&correspond::text::path(path).to_string())
     )
 }
 
@@ -370,7 +375,7 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
             )
         }
         MailError::Fork { fork, .. } if fork.stands == Some(correspond::fork::Copy::B) => {
-            error.hint(settle_hint(fork.document, &args.file))
+            error.hint(settle_hint(fork, &args.file))
         }
         MailError::Fork { .. } => error
             .hint(
@@ -491,8 +496,8 @@ fn passed_over(
     for passed in &received.passed_over {
         let shown = correspond::text::escape(&passed.to_string()).into_owned();
         writeln!(out, "passed over {shown}")?;
-        if let Some(document) = crossed(&passed.error) {
-            writeln!(out, "  {}", settle_hint(document, path))?;
+        if let Some(fork) = crossed(&passed.error) {
+            writeln!(out, "  {}", settle_hint(fork, path))?;
         }
         if let MailError::Fork { fork, .. } = &*passed.error {
             // One proof a record is enough for an arbiter.
