@@ -163,8 +163,9 @@ pub fn compare(a: &[u8], b: &[u8]) -> Result<Relation, CompareError> {
     ];
     let signers = conflicting.each_ref().map(|c| c.signer);
     let lines = conflicting.each_ref().map(|c| c.line);
-    let alike_but = differing(&conflicting[0].whole, &conflicting[1].whole);
-    let records = conflicting.map(|c| c.record);
+    let alike_but = differing(&conflicting[0].record, &conflicting[1].record);
+    // The name each gives its signer, and its action.
+    let records = conflicting.map(|c| (c.record.signer, c.record.action));
     let defects = [&fa, &fb].map(|file| {
         AnyReplayer::start(file)
             .and_then(|r| r.advance(file))
@@ -226,9 +227,7 @@ fn one_extends([fa, fb]: [&GameFile; 2]) -> Result<Relation, CompareError> {
 /// A copy's record at a fork.
 struct Conflicting {
     signer: Signatory,
-    /// The name it gives its signer, and its action.
-    record: (String, Action),
-    whole: crate::log::Record,
+    record: crate::log::Record,
     line: usize,
 }
 
@@ -258,11 +257,9 @@ fn conflicting(
     let upto = &file.text().as_bytes()[..file.span(document).end];
     own.extend(upto).map_err(|e| invalid(e.to_string()))?;
     let signer = check_record(&own, document).map_err(|e: ReplayError| invalid(e.to_string()))?;
-    let record = &own.records()[document - 1];
     Ok(Conflicting {
         signer,
-        record: (record.signer.clone(), record.action.clone()),
-        whole: record.clone(),
+        record: own.records()[document - 1].clone(),
         line: own.line(document),
     })
 }

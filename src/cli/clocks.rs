@@ -75,7 +75,6 @@ fn terms(clocks: &Clocks) -> String {
     }
 }
 
-/// Each player's leave left, and the leave they are on.
 /// Each player's leave left, and a leave under way as of the last record: said as ended where
 /// `now` is past its end.
 fn leave(clocks: &Clocks, names: &[String; 2], now: Option<&Timestamp>) -> String {

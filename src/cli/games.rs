@@ -12,9 +12,10 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// List the games under folders (a repository, a club's folder) or named files: the game, the
-/// players, whose turn it is and the command they run, the deadline where there is a clock (and,
-/// once it has passed, the other player's claim on time), and the time of the last record. Copies of one game that fork (a race, or one player's two
-/// records at one place: equivocation) are named after the list. Files found in folders that
+/// players, whose turn it is and the command they run, the deadline where there is a clock
+/// (and, once it has passed, the other player's claim on time), and the time of the last
+/// record. Copies of one game that fork (a race, or one player's two records at one place:
+/// equivocation) are named after the list. Files found in folders that
 /// are not game files are passed over. Exit code: as `verify`'s, except where there are no game
 /// files: that is an empty list (exit code 0), not a check of nothing.
 #[derive(Debug, clap::Args)]
@@ -205,11 +206,9 @@ fn write_text(listed: &Listed, now: &Timestamp, out: &mut Out<'_>) -> Result<(),
     match &game.phase {
         Phase::Over(_) => writeln!(out, "  {}{last}", game.status)?,
         phase => {
-            let passed = if claimant(game, now).is_some() {
-                " (passed)"
-            } else {
-                ""
-            };
+            let file = path.to_string();
+            let claim = claim_step(game, now, &file);
+            let passed = if claim.is_some() { " (passed)" } else { "" };
             let deadline = game
                 .clocks
                 .as_ref()
@@ -221,11 +220,10 @@ fn write_text(listed: &Listed, now: &Timestamp, out: &mut Out<'_>) -> Result<(),
             // A copy that forks is not the game, and a record signed on it would deepen the
             // dispute: what to do is to settle the fork (said below the list).
             if listed.forks.is_empty() {
-                let file = path.to_string();
                 if let Some(next) = super::next::next_step(phase, &seats, &file) {
                     writeln!(out, "  next: {next}")?;
                 }
-                if let Some(claim) = claim_step(game, now, &file) {
+                if let Some(claim) = claim {
                     writeln!(out, "  or a claim on time: {claim}")?;
                 }
             }

@@ -371,8 +371,6 @@ fn askpass() -> Option<std::ffi::OsString> {
     std::env::var_os("SSH_ASKPASS").filter(|_| matches!(require.as_str(), "force" | "prefer"))
 }
 
-/// A key whose passphrase no one gave (`e`): the `SSH_ASKPASS` program failed, or there is no
-/// terminal to ask on.
 /// What to do after a wrong passphrase: nothing was signed, so the command can simply be run
 /// again; OpenSSH can check the passphrase alone.
 pub(crate) fn wrong_passphrase_hint(path: &Path) -> String {
@@ -383,6 +381,8 @@ pub(crate) fn wrong_passphrase_hint(path: &Path) -> String {
     )
 }
 
+/// A key whose passphrase no one gave (`e`): the `SSH_ASKPASS` program failed, or there is no
+/// terminal to ask on.
 pub(crate) fn no_passphrase(path: &Path, e: &sign::SignError) -> CliError {
     match askpass() {
         Some(program) => CliError::usage(format!(

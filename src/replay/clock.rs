@@ -86,12 +86,11 @@ impl Clocks {
         {
             return Err(LeaveRefusal::OnLeave(Timestamp::from_unix(end)));
         }
-        if let Some((awaited, deadline)) = self.deadline()
+        if let Some((awaited, deadline)) = self.deadline_time()
             && awaited == seat
-            && i64::try_from(time.to_unix()).is_ok_and(|now| now > deadline)
+            && *time > deadline
         {
-            let at = Timestamp::from_unix(u64::try_from(deadline).unwrap_or(0));
-            return Err(LeaveRefusal::Overdue(at));
+            return Err(LeaveRefusal::Overdue(deadline));
         }
         if TimeControl::seconds(days) > self.leave_left[seat] {
             return Err(LeaveRefusal::TooLong(self.leave_left[seat]));

@@ -332,13 +332,13 @@ fn crossed(error: &MailError) -> Option<&fork::Fork> {
 /// copy of the other player's may hold it too (a second machine that received it).
 fn settle_hint(fork: &fork::Fork, path: &Path) -> String {
     let [(void, _), (stands, _)] = &fork.records;
+    let shown = correspond::text::path(path).to_string();
     format!(
-        "record {} of {} is {void}'s, void by the crossing rule since the game awaited \
+        "record {} of {shown} is {void}'s, void by the crossing rule since the game awaited \
          {stands}: {void} settles it with `correspond receive --settle {} MESSAGE`, which drops \
          it, takes {stands}'s, and signs it again where it still applies",
         fork.document,
-        correspond::text::path(path),
-        correspond::text::shell_word(&correspond::text::path(path).to_string())
+        correspond::text::shell_word(&shown)
     )
 }
 
