@@ -8,6 +8,13 @@
 //! Pure: the versions of a file go in as bytes, with the referee's clock; the judgment comes
 //! out. [`crate::git::Receiving`] reads a push's versions from git.
 
+mod attributes;
+pub mod index;
+
+pub use attributes::{Converting, converting};
+pub use index::{Conflict, Entry, Index, IndexError, Place, Taken};
+
+use crate::digest::Digest;
 use crate::log::{GameFile, LogError, MAX_FILE_SIZE, Timestamp};
 use crate::replay::{AnyReplayer, ReplayError, Summary};
 
@@ -25,8 +32,9 @@ pub struct Terms {
 pub struct Versions<'a> {
     /// On the branch before the push (`None`: not there, or a branch made).
     pub before: Option<&'a [u8]>,
-    /// On the repository's other branches, by branch: what the referee took before.
-    pub elsewhere: &'a [(String, &'a [u8])],
+    /// The game's line of records in the index (any branch, any path), when the repository
+    /// holds the game already.
+    pub known: Option<&'a Entry>,
     /// As the push leaves it (`None`: not there).
     pub after: Option<&'a [u8]>,
 }
@@ -89,15 +97,16 @@ pub enum Refusal {
         /// The pushed commit that holds it, when it is not the last.
         commit: Option<String>,
     },
-    /// Another branch holds another line of the game.
+    /// Another copy of the game (on any branch, at any path) holds another line of it.
     #[error(
-        "{branch} holds another line of this game, which parts from this one at {}; a game \
-         has one line of records in the repository",
+        "{at} holds another line of this game, which parts from this one at {}; a game has \
+         one line of records in the repository, whatever its copies are called and wherever \
+         they lie",
         crate::log::place(Some(*document), *line)
     )]
     Forked {
-        /// The other branch.
-        branch: String,
+        /// The other copy, as shown: its path and branch.
+        at: String,
         /// The first document where the two differ.
         document: usize,
         /// Its line in the pushed file.
@@ -126,6 +135,39 @@ pub enum Refusal {
         /// The skew allowed, in seconds.
         max_skew: u64,
     },
+    /// A symbolic link or a submodule under a game file's name, or in place of a game file:
+    /// `correspond verify NAME` would read what it points at, which no referee judged.
+    #[error(
+        "{} {}{}; a referee takes a game file only as a file (a link or a submodule under a \
+         name ending in .yaml or .yml, or in place of a game, could show another file)",
+        if *.submodule { "a submodule" } else { "a symbolic link" },
+        if *.replaces { "in place of a game file" } else { "under a game file's name" },
+        commit.as_ref().map(|c| format!(" in commit {c}")).unwrap_or_default()
+    )]
+    Link {
+        /// A submodule (a gitlink), not a symbolic link.
+        submodule: bool,
+        /// Whether it replaces a game file (else it has a game file's name).
+        replaces: bool,
+        /// The pushed commit that holds it, when it is not the last.
+        commit: Option<String>,
+    },
+    /// A `.gitattributes` line that would change the bytes of files on checkout.
+    #[error(
+        "line {} (`{}`) sets `{}`, which would make git check files out with other bytes than \
+         the ones signed{}; only unsetting text, crlf, eol, filter, ident and \
+         working-tree-encoding (`-text`, as `correspond setup-git` writes) is taken here",
+        .found.line,
+        .found.text,
+        .found.attribute,
+        commit.as_ref().map(|c| format!(" (commit {c})")).unwrap_or_default()
+    )]
+    Attributes {
+        /// The line.
+        found: Converting,
+        /// The pushed commit that holds it, when it is not the last.
+        commit: Option<String>,
+    },
 }
 
 fn game_files(n: usize) -> String {
@@ -153,6 +195,8 @@ pub struct Accepted {
     /// Where each document of the pushed file ends: a version in a pushed commit must end at
     /// one of them.
     ends: Vec<usize>,
+    /// The digests of the pushed file's documents: what the index takes once it lands.
+    pub digests: Vec<Digest>,
 }
 
 /// Whether a branch update may be made at all: not a deletion or a force-push of a branch that
@@ -169,11 +213,12 @@ pub fn judge_branch(deleted: bool, fast_forward: bool, held: usize) -> Result<()
     }
 }
 
-/// Judges one game file's versions in a push. What a branch holds already (this one, or
-/// another) is taken on the referee's earlier word: its signatures were checked when it came
-/// (or when the referee was installed), and its rules are replayed again without them, so that
-/// a push costs the checking of the documents it adds. A version on another branch must be
-/// the same line of the game, behind or ahead.
+/// Judges one game file's versions in a push. What the repository holds already (this
+/// branch's version, or the game's line in the index, on any branch and path) is taken on the
+/// referee's earlier word: its signatures were checked when it came (or when the referee was
+/// installed), and its rules are replayed again without them, so that a push costs the
+/// checking of the documents it adds. The version must be the game's one line, behind or
+/// ahead: the caller has read a line that parts from it again from its copies.
 ///
 /// # Errors
 /// The first refusal.
@@ -186,56 +231,64 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
         return Err(Refusal::TooLarge { size, commit: None });
     }
     // A file that was plainly something else before becomes a game file: a new game.
-    let before = versions
-        .before
-        .filter(|b| crate::log::may_be_a_game_file(b));
-    let mut taken: Option<(GameFile, AnyReplayer)> = None;
+    let before = versions.before;
+    let mut held = 0;
     if let Some(before) = before {
-        let (file, replayer) = vouched(before).map_err(Refusal::InvalidBefore)?;
+        let file = GameFile::parse(before).map_err(|e| Refusal::InvalidBefore(e.into()))?;
         if !after.starts_with(before) {
             let mut probe = file.clone();
-            if let Err(e) = probe.extend(after) {
-                return Err(Refusal::Rewritten(e));
-            }
+            probe.extend(after).map_err(Refusal::Rewritten)?;
         }
-        taken = Some((file, replayer));
+        held = file.documents();
     }
-    // The longest version another branch holds of this line, if longer, is the base.
-    let mut elsewhere: Vec<&(String, &[u8])> = versions.elsewhere.iter().collect();
-    elsewhere.sort_by_key(|(_, other)| std::cmp::Reverse(other.len()));
-    for (branch, other) in elsewhere {
-        if after.starts_with(other) {
-            let longer = taken
-                .as_ref()
-                .is_none_or(|(f, _)| f.text().len() < other.len());
-            if longer && let Ok(found) = vouched(other) {
-                taken = Some(found);
-            }
-        } else if !other.starts_with(after) && crate::log::may_be_a_game_file(other) {
-            return Err(forked(branch, other, after));
+    let file = GameFile::parse(after).map_err(|e| Refusal::Invalid(e.into()))?;
+    let digests: Vec<Digest> = (0..file.documents()).map(|d| file.digest(d)).collect();
+    let mut base = held;
+    if let Some(line) = versions
+        .known
+        .filter(|l| l.digests.first() == digests.first())
+    {
+        if let Some(document) = line.parts(&digests) {
+            return Err(Refusal::Forked {
+                at: line.longest().map(shown_place).unwrap_or_default(),
+                document,
+                line: file.line(document),
+            });
         }
+        base = base.max(line.known(&digests));
     }
-    let (mut file, replayer, base) = match taken {
-        Some((file, replayer)) => {
-            let base = file.documents();
-            (file, replayer, base)
-        }
-        None => {
-            let file = GameFile::parse(after).map_err(|e| Refusal::Invalid(e.into()))?;
-            let replayer = AnyReplayer::start(&file).map_err(Refusal::Invalid)?;
-            (file, replayer, 0)
-        }
-    };
-    if base > 0 {
-        file.extend(after).map_err(Refusal::Rewritten)?;
-    }
-    let replayer = replayer.advance(&file).map_err(Refusal::Invalid)?;
+    // A defect in what the branch held already cannot be mended by appending: said so apart.
+    let replayer = AnyReplayer::start(&file)
+        .and_then(|r| r.advance_vouched(&file, 1, base))
+        .map_err(|e| match e.document {
+            Some(document) if document < held => Refusal::InvalidBefore(e),
+            _ => Refusal::Invalid(e),
+        })?;
     check_times(&file, base, terms)?;
     Ok(Accepted {
         added: base..file.documents(),
         summary: replayer.summary(),
         ends: (0..file.documents()).map(|d| file.span(d).end).collect(),
+        digests,
     })
+}
+
+/// The digests of a game file's documents, in order (the first is the game id), when it reads
+/// as one.
+#[must_use]
+pub fn digests(bytes: &[u8]) -> Option<Vec<Digest>> {
+    let file = GameFile::parse(bytes).ok()?;
+    Some((0..file.documents()).map(|d| file.digest(d)).collect())
+}
+
+/// A copy's place as a refusal shows it: the path, then the branch, escaped.
+#[must_use]
+pub fn shown_place((branch, path): &index::Place) -> String {
+    format!(
+        "{} on {}",
+        crate::text::bytes(path),
+        crate::text::bytes(branch)
+    )
 }
 
 /// Judges a file's version in a pushed commit other than the last: it must be one the pushed
@@ -260,36 +313,6 @@ pub fn judge_between(
             Ok(())
         }
         Some(_) => Err(Refusal::Between(commit.to_owned())),
-    }
-}
-
-/// A version the referee took before, replayed without its signatures (see [`judge_file`]).
-fn vouched(bytes: &[u8]) -> Result<(GameFile, AnyReplayer), ReplayError> {
-    let file = GameFile::parse(bytes)?;
-    let replayer = AnyReplayer::start(&file)?.advance_vouched(&file, 1, file.documents())?;
-    Ok((file, replayer))
-}
-
-/// Where another branch's line of a game parts from the pushed one.
-fn forked(branch: &str, other: &[u8], after: &[u8]) -> Refusal {
-    let first = other
-        .iter()
-        .zip(after)
-        .position(|(a, b)| a != b)
-        .unwrap_or(other.len().min(after.len()));
-    let (document, line) = match GameFile::parse(after) {
-        Ok(file) => {
-            let document = (0..file.documents())
-                .find(|&d| file.span(d).end > first)
-                .unwrap_or(0);
-            (document, file.line(document))
-        }
-        Err(_) => (0, 1),
-    };
-    Refusal::Forked {
-        branch: branch.to_owned(),
-        document,
-        line,
     }
 }
 

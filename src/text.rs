@@ -137,6 +137,21 @@ fn push(out: &mut String, c: char) {
     }
 }
 
+/// Bytes that should be text and may not be (a branch's name, a path in a git tree) as a
+/// message shows them: each run of UTF-8 [`escape`]d, each byte that is not UTF-8 as `\xNN`, so
+/// that two names that differ show differently.
+#[must_use]
+pub fn bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(&escape(chunk.valid()));
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out
+}
+
 /// A path as a message shows it: lossily decoded where it is not UTF-8, then [`escape`]d.
 #[must_use]
 pub fn path(path: &Path) -> Shown<'_> {

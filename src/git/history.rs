@@ -430,7 +430,7 @@ pub fn game_files_held(folder: &Path) -> Result<Vec<PathBuf>, GitError> {
         std::collections::BTreeMap::new();
     for id in walk {
         let tree = repo.find_commit(id?)?.tree()?;
-        for (path, blob) in super::push::yaml_blobs(&repo, &tree)? {
+        for (path, blob) in super::tree::yaml_blobs(&repo, &tree)? {
             if path.starts_with(&prefix) {
                 versions.entry(path).or_default().insert(blob);
             }

@@ -9,9 +9,11 @@
 mod commit;
 mod history;
 mod push;
+mod tree;
 
 pub use commit::Tracked;
-pub use push::{Between, Blob, FileUpdate, Receiving, Update};
+pub use push::{Attributes, Between, Blob, FileUpdate, Link, Receiving, Update};
+pub use tree::{game_file_name, read_by_folder_check};
 
 /// When a commit is made: seconds since the Unix epoch, and the committer's zone in minutes
 /// east of UTC. Given by the caller: the library reads no clock.

@@ -1,16 +1,20 @@
 //! What a push brings, read as a server-side hook reads it before git takes it: for a branch's
-//! update, whether it is a fast-forward, and every game file it touches in each of its versions
-//! (before, after, and in each pushed commit between). [`crate::referee`] judges them; this
-//! module only reads git.
+//! update, whether it is a fast-forward, and every file it changes that the referee holds to a
+//! rule, in each of its versions (before, after, and in each pushed commit between): game files,
+//! symbolic links and submodules under a game file's name or in a game's place, and
+//! `.gitattributes` files. [`crate::referee`] judges them; this module only reads git.
 //!
-//! Files are found as `correspond verify FOLDER` finds them in a checkout: `*.yaml` and `*.yml`
-//! blobs, hidden entries and symbolic links passed over, and only those that may be game files
-//! (see [`crate::log::may_be_a_game_file`]) in some version. Paths are kept as git's bytes, so
-//! that a name that is not UTF-8 is a file like any other, not one a check could miss.
+//! Only what the update changes is read: the tree of the new commit is compared with the
+//! branch's old one (or, for a branch made, with another branch's tip it descends from), and
+//! each pushed commit with its parents, so that the cost of a push is what it brings, not what
+//! the repository holds. What a game file is, is decided by its content wherever it lies (see
+//! [`crate::log::held_as_a_game`]). Paths and branch names are kept as git's bytes, so that one
+//! that is not UTF-8 is a file or a branch like any other, not one a check could miss.
 
 use super::GitError;
-use git2::{ObjectType, Oid, Repository, Sort, Tree};
-use std::collections::BTreeMap;
+use super::tree::{LINK, Mode, SUBMODULE, changes, files, game_file_name, read_by_folder_check};
+use git2::{Oid, Repository, Sort, Tree};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// A repository receiving a push.
@@ -18,17 +22,18 @@ pub struct Receiving {
     repo: Repository,
 }
 
-/// What an update of one reference does to the game files.
-#[derive(Clone, Debug)]
+/// What an update of one branch does, read for the referee.
+#[derive(Clone, Debug, Default)]
 pub struct Update {
     /// Whether the new commit descends from the old one (also when either is absent: a branch
     /// made or deleted).
     pub fast_forward: bool,
-    /// The game files the old commit holds: what a deletion or a force-push would take away.
-    pub held: usize,
-    /// Each game file the update may change, by path: those whose version at the new commit,
-    /// or in a pushed commit, no branch holds yet, and those it deletes.
+    /// Each game file the update may change, by path.
     pub files: Vec<FileUpdate>,
+    /// Each symbolic link or submodule it brings under a game file's name or in a game's place.
+    pub links: Vec<Link>,
+    /// Each version of a `.gitattributes` file it brings.
+    pub attributes: Vec<Attributes>,
 }
 
 /// One game file's versions in an update, as blobs, read with [`Receiving::read`].
@@ -36,13 +41,11 @@ pub struct Update {
 pub struct FileUpdate {
     /// Its path in the tree, as git stores it.
     pub path: Vec<u8>,
-    /// The file at the branch's old commit (`None`: not there, or a branch made).
+    /// The file at the branch's old commit, when it is a game there (`None`: not there, not a
+    /// game there, or a branch made).
     pub before: Option<Oid>,
-    /// The file at the new commit (`None`: not there).
+    /// The file at the new commit (`None`: not there as a file).
     pub after: Option<Oid>,
-    /// The file at the tips of the repository's other branches, by branch, where it is there
-    /// and differs from `after`.
-    pub elsewhere: Vec<(String, Oid)>,
     /// The pushed commits that no branch holds yet, other than the new one, oldest first, where
     /// the file differs from both `before` and `after`.
     pub between: Vec<Between>,
@@ -53,10 +56,34 @@ pub struct FileUpdate {
 pub struct Between {
     /// The commit.
     pub commit: Oid,
-    /// The file in it (`None`: not there).
+    /// The file in it (`None`: not there as a file).
     pub blob: Option<Oid>,
     /// Whether one of its parents holds the file: then its absence is a deletion.
     pub parent_held: bool,
+}
+
+/// A symbolic link or a submodule that an update brings where a game file could be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// Its path.
+    pub path: Vec<u8>,
+    /// The pushed commit that holds it, when it is not the new one.
+    pub commit: Option<Oid>,
+    /// A submodule, not a symbolic link.
+    pub submodule: bool,
+    /// It takes the place of a game file (else it has a game file's name).
+    pub replaces: bool,
+}
+
+/// A version of a `.gitattributes` file that an update brings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attributes {
+    /// Its path.
+    pub path: Vec<u8>,
+    /// The pushed commit that holds it, when it is not the new one.
+    pub commit: Option<Oid>,
+    /// Its blob.
+    pub blob: Oid,
 }
 
 /// A game file in a commit: its path, as git stores it, and its bytes (none when it is too
@@ -70,6 +97,15 @@ pub enum Blob {
     Bytes(Vec<u8>),
     /// Larger than a game file may be: this many bytes, not read.
     TooLarge(u64),
+}
+
+/// A path's entry in one commit: its object and mode (`None`: not there).
+type Entry = Option<(Oid, Mode)>;
+
+/// A pushed commit, and the paths it changes against its parents.
+struct Pushed {
+    commit: Oid,
+    changed: BTreeSet<Vec<u8>>,
 }
 
 impl Receiving {
@@ -114,121 +150,189 @@ impl Receiving {
         local.get_string(name).ok()
     }
 
-    /// The branches (`refs/heads/...`) and the commits they point at, sorted by name.
+    /// The branches (`refs/heads/...`, as git's bytes, whatever they spell) and the commits
+    /// they point at, sorted by name.
     ///
     /// # Errors
     /// When git fails.
-    pub fn branches(&self) -> Result<Vec<(String, Oid)>, GitError> {
+    pub fn branches(&self) -> Result<Vec<(Vec<u8>, Oid)>, GitError> {
         let mut branches = Vec::new();
-        for reference in self.repo.references_glob("refs/heads/*")? {
+        for reference in self.repo.references()? {
             let reference = reference?;
-            if let (Ok(name), Ok(commit)) = (reference.name(), reference.peel_to_commit()) {
-                branches.push((name.to_owned(), commit.id()));
+            let name = reference.name_bytes();
+            if !name.starts_with(b"refs/heads/") {
+                continue;
+            }
+            if let Ok(commit) = reference.peel_to_commit() {
+                branches.push((name.to_vec(), commit.id()));
             }
         }
         branches.sort();
         Ok(branches)
     }
 
-    /// What updating `reference` from `old` to `new` does to its game files (`None`: the
-    /// reference is made, or deleted). The commits judged are those the push brings that no
-    /// branch holds yet; the versions on the other branches are what the referee took before.
+    /// What updating `branch` from `old` to `new` does (`None`: the branch is made, or deleted),
+    /// `branches` being where every branch stands now. The commits judged are those the push
+    /// brings that no branch holds yet.
     ///
     /// # Errors
-    /// When git cannot read a commit or a blob.
+    /// When git cannot read a commit, a tree or a blob.
     pub fn update(
         &self,
-        reference: &str,
-        old: Option<Oid>,
-        new: Option<Oid>,
+        branch: &[u8],
+        (old, new): (Option<Oid>, Option<Oid>),
+        branches: &[(Vec<u8>, Oid)],
     ) -> Result<Update, GitError> {
-        let (before, after) = (self.files_at(old)?, self.files_at(new)?);
-        let fast_forward = match (old, new) {
-            (Some(old), Some(new)) => old == new || self.repo.graph_descendant_of(new, old)?,
-            _ => true,
+        let Some(new) = new else {
+            return Ok(Update {
+                fast_forward: true,
+                ..Update::default()
+            });
         };
-        let others: Vec<(String, Oid)> = self
-            .branches()?
-            .into_iter()
-            .filter(|(name, _)| name != reference)
+        let others: Vec<Oid> = branches
+            .iter()
+            .filter(|(name, _)| name != branch)
+            .map(|(_, tip)| *tip)
             .collect();
-        let mut elsewhere = Vec::new();
-        for (name, tip) in &others {
-            elsewhere.push((name.clone(), self.files_at(Some(*tip))?));
-        }
-        let pushed = match new {
-            Some(new) => self.pushed(new, old, &others)?,
-            None => Vec::new(),
+        let fast_forward = match old {
+            Some(old) => self.descends(new, old)?,
+            None => true,
         };
-        let mut paths: Vec<&Vec<u8>> = before.keys().chain(after.keys()).collect();
-        paths.extend(pushed.iter().flat_map(|p| p.files.keys()));
-        paths.sort();
-        paths.dedup();
-        let (mut files, mut held) = (Vec::new(), 0);
-        for path in paths {
-            let (was, is) = (before.get(path).copied(), after.get(path).copied());
-            let between: Vec<Between> = pushed
+        // A branch made is compared with a branch it grows from, whose files were judged.
+        let base = match old {
+            Some(old) => Some(old),
+            None => others
                 .iter()
-                .map(|p| Between {
-                    commit: p.commit,
-                    blob: p.files.get(path).copied(),
-                    parent_held: p.parents.iter().any(|files| files.contains_key(path)),
-                })
-                .filter(|b| b.blob != was && b.blob != is && (b.blob.is_some() || b.parent_held))
-                .collect();
-            let mut blobs: Vec<Oid> = [was, is].into_iter().flatten().collect();
-            blobs.extend(between.iter().filter_map(|b| b.blob));
-            if !self.any_game(&blobs)? {
-                continue;
+                .copied()
+                .find(|t| self.descends(new, *t).unwrap_or(false)),
+        };
+        let tree_of = |commit: Option<Oid>| -> Result<Option<Tree<'_>>, GitError> {
+            commit
+                .map(|c| Ok(self.repo.find_commit(c)?.tree()?))
+                .transpose()
+        };
+        let (base_tree, new_tree, old_tree) = (tree_of(base)?, tree_of(Some(new))?, tree_of(old)?);
+        let id = |tree: &Option<Tree<'_>>| tree.as_ref().map(Tree::id);
+        let mut paths = changes(&self.repo, id(&base_tree), id(&new_tree))?;
+        let pushed = self.pushed(new, old, &others)?;
+        for p in &pushed {
+            paths.extend(p.changed.iter().cloned());
+        }
+        let mut update = Update {
+            fast_forward,
+            ..Update::default()
+        };
+        for path in paths {
+            let was = entry(old_tree.as_ref(), &path)?;
+            let is = entry(new_tree.as_ref(), &path)?;
+            let mut between = Vec::new();
+            for p in &pushed {
+                let commit = self.repo.find_commit(p.commit)?;
+                let version = entry(Some(&commit.tree()?), &path)?;
+                let mut parents = Vec::new();
+                for parent in commit.parents() {
+                    parents.push(entry(Some(&parent.tree()?), &path)?);
+                }
+                between.push((p.commit, version, parents));
             }
-            if was.is_some() {
-                held += 1;
+            self.judge_path(&path, (was, is), &between, &mut update)?;
+        }
+        Ok(update)
+    }
+
+    /// Sorts one changed path's versions into what the referee judges.
+    fn judge_path(
+        &self,
+        path: &[u8],
+        (was, is): (Entry, Entry),
+        between: &[(Oid, Entry, Vec<Entry>)],
+        update: &mut Update,
+    ) -> Result<(), GitError> {
+        let file = |e: Entry| {
+            e.filter(|(_, mode)| !matches!(*mode, LINK | SUBMODULE))
+                .map(|(id, _)| id)
+        };
+        let link = |e: Entry| {
+            e.filter(|(_, mode)| matches!(*mode, LINK | SUBMODULE))
+                .map(|(_, m)| m)
+        };
+        let (was_file, is_file) = (file(was), file(is));
+        let was_game = self.game(path, was_file)?;
+        // Links first: one under a game file's name, or in the place of a game.
+        let mut versions: Vec<(Option<Oid>, Entry, bool)> = vec![(None, is, was_game)];
+        for (commit, version, parents) in between {
+            let mut replaces = false;
+            for parent in parents {
+                replaces |= self.game(path, file(*parent))?;
             }
-            // A version that this branch or another holds already was judged when it came.
-            let known = was == is
-                || is.is_some_and(|is| elsewhere.iter().any(|(_, f)| f.get(path) == Some(&is)));
-            if known && between.is_empty() {
-                continue;
+            versions.push((Some(*commit), *version, replaces));
+        }
+        for (commit, version, replaces) in &versions {
+            if let Some(mode) = link(*version)
+                && (*replaces || game_file_name(path))
+            {
+                let found = Link {
+                    path: path.to_vec(),
+                    commit: *commit,
+                    submodule: mode == SUBMODULE,
+                    replaces: *replaces,
+                };
+                if !update.links.contains(&found) {
+                    update.links.push(found);
+                }
             }
-            files.push(FileUpdate {
-                path: path.clone(),
-                before: was,
-                after: is,
-                elsewhere: elsewhere
-                    .iter()
-                    .filter_map(|(name, files)| Some((name.clone(), *files.get(path)?)))
-                    .filter(|(_, blob)| Some(*blob) != is)
-                    .collect(),
+        }
+        if path.rsplit(|&b| b == b'/').next() == Some(b".gitattributes".as_slice()) {
+            for (commit, version, _) in &versions {
+                if let Some(blob) = file(*version).filter(|b| Some(*b) != was_file)
+                    && !update.attributes.iter().any(|a| a.blob == blob)
+                {
+                    update.attributes.push(Attributes {
+                        path: path.to_vec(),
+                        commit: *commit,
+                        blob,
+                    });
+                }
+            }
+        }
+        let between: Vec<Between> = between
+            .iter()
+            .map(|(commit, version, parents)| Between {
+                commit: *commit,
+                blob: file(*version),
+                parent_held: parents.iter().any(|p| file(*p).is_some()),
+            })
+            .filter(|b| {
+                b.blob != was_file && b.blob != is_file && (b.blob.is_some() || b.parent_held)
+            })
+            .collect();
+        let mut game = was_game || self.game(path, is_file)?;
+        for b in &between {
+            game = game || self.game(path, b.blob)?;
+        }
+        if game && (was_file != is_file || !between.is_empty()) {
+            update.files.push(FileUpdate {
+                path: path.to_vec(),
+                before: was_file.filter(|_| was_game),
+                after: is_file,
                 between,
             });
         }
-        Ok(Update {
-            fast_forward,
-            held,
-            files,
-        })
+        Ok(())
     }
 
-    /// The `*.yaml` and `*.yml` blobs of a commit's tree (none without a commit).
-    fn files_at(&self, commit: Option<Oid>) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
-        match commit {
-            Some(id) => self.candidates(&self.repo.find_commit(id)?.tree()?),
-            None => Ok(BTreeMap::new()),
-        }
+    /// Whether `new` is `old` or descends from it.
+    fn descends(&self, new: Oid, old: Oid) -> Result<bool, GitError> {
+        Ok(new == old || self.repo.graph_descendant_of(new, old)?)
     }
 
     /// The commits reachable from `new` that neither `old` nor any other branch holds, other
-    /// than `new` itself, oldest first: each with its candidate files and its parents'.
-    fn pushed(
-        &self,
-        new: Oid,
-        old: Option<Oid>,
-        others: &[(String, Oid)],
-    ) -> Result<Vec<Pushed>, GitError> {
+    /// than `new` itself, oldest first, each with the paths it changes against its parents.
+    fn pushed(&self, new: Oid, old: Option<Oid>, others: &[Oid]) -> Result<Vec<Pushed>, GitError> {
         let mut walk = self.repo.revwalk()?;
         walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
         walk.push(new)?;
-        for tip in old.iter().chain(others.iter().map(|(_, tip)| tip)) {
+        for tip in old.iter().chain(others) {
             walk.hide(*tip)?;
         }
         let mut pushed = Vec::new();
@@ -238,29 +342,34 @@ impl Receiving {
                 continue;
             }
             let commit = self.repo.find_commit(id)?;
-            let parents = commit
-                .parents()
-                .map(|p| self.candidates(&p.tree()?))
-                .collect::<Result<Vec<_>, GitError>>()?;
+            let tree = Some(commit.tree_id());
+            let mut changed = BTreeSet::new();
+            if commit.parent_count() == 0 {
+                changed = changes(&self.repo, None, tree)?;
+            }
+            for parent in commit.parents() {
+                changed.extend(changes(&self.repo, Some(parent.tree_id()), tree)?);
+            }
             pushed.push(Pushed {
                 commit: id,
-                files: self.candidates(&commit.tree()?)?,
-                parents,
+                changed,
             });
         }
         Ok(pushed)
     }
 
-    /// Whether any of these blobs may be a game file (one too large to read may be).
-    fn any_game(&self, blobs: &[Oid]) -> Result<bool, GitError> {
-        for blob in blobs {
-            match self.read(*blob)? {
-                Blob::TooLarge(_) => return Ok(true),
-                Blob::Bytes(bytes) if crate::log::may_be_a_game_file(&bytes) => return Ok(true),
-                Blob::Bytes(_) => {}
-            }
-        }
-        Ok(false)
+    /// Whether a blob at `path` is held to the rules as a game (one too large to read is).
+    fn game(&self, path: &[u8], blob: Option<Oid>) -> Result<bool, GitError> {
+        Ok(match blob {
+            None => false,
+            Some(blob) => match self.read(blob)? {
+                // Too large to be read as a game: held as one only under a game file's name.
+                Blob::TooLarge(_) => read_by_folder_check(path),
+                Blob::Bytes(bytes) => {
+                    crate::log::held_as_a_game(read_by_folder_check(path), &bytes)
+                }
+            },
+        })
     }
 
     /// A blob's bytes, or only its size when it is larger than a game file may be: its header
@@ -277,201 +386,55 @@ impl Receiving {
         Ok(Blob::Bytes(self.repo.find_blob(blob)?.content().to_vec()))
     }
 
-    /// The game files a commit holds, by path.
+    /// The file (not a link) at `path` in a commit, when there is one.
+    ///
+    /// # Errors
+    /// When git cannot read the commit or its trees.
+    pub fn file_at(&self, commit: Oid, path: &[u8]) -> Result<Option<Oid>, GitError> {
+        let tree = self.repo.find_commit(commit)?.tree()?;
+        Ok(entry(Some(&tree), path)?
+            .filter(|(_, mode)| !matches!(*mode, LINK | SUBMODULE))
+            .map(|(id, _)| id))
+    }
+
+    /// The game files a commit holds, by path: every file held to the rules as a game, wherever
+    /// it lies (see [`crate::log::held_as_a_game`]). This reads every file of the commit.
     ///
     /// # Errors
     /// When git cannot read the commit or a blob.
     pub fn game_files(&self, commit: Oid) -> Result<Vec<GameFileAt>, GitError> {
         let tree = self.repo.find_commit(commit)?.tree()?;
-        let mut files = Vec::new();
-        for (path, blob) in self.candidates(&tree)? {
+        let mut found = Vec::new();
+        for (path, (blob, mode)) in files(&self.repo, &tree, &|_| true)? {
+            if matches!(mode, LINK | SUBMODULE) {
+                continue;
+            }
             match self.read(blob)? {
-                Blob::Bytes(bytes) if crate::log::may_be_a_game_file(&bytes) => {
-                    files.push((path, bytes));
+                Blob::Bytes(bytes)
+                    if crate::log::held_as_a_game(read_by_folder_check(&path), &bytes) =>
+                {
+                    found.push((path, bytes));
                 }
                 Blob::Bytes(_) => {}
                 // Too large to be read as a game, and so not a valid one.
-                Blob::TooLarge(_) => files.push((path, Vec::new())),
+                Blob::TooLarge(_) if read_by_folder_check(&path) => found.push((path, Vec::new())),
+                Blob::TooLarge(_) => {}
             }
         }
-        Ok(files)
-    }
-
-    fn candidates(&self, tree: &Tree<'_>) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
-        yaml_blobs(&self.repo, tree)
+        Ok(found)
     }
 }
 
-/// More entries (files and folders, counted along every path) than a commit's tree of games
-/// holds: git stores a folder once however often a tree names it, so a small push can name
-/// billions of paths.
-const MAX_ENTRIES: usize = 1_000_000;
-
-/// More bytes, all the paths of the files found together, than a commit's tree of games holds:
-/// a few files in a folder nested a hundred thousand deep would otherwise spell out gigabytes.
-const MAX_PATH_BYTES: usize = 64 << 20;
-
-/// The `*.yaml` and `*.yml` blobs of a tree, by path, hidden entries and symbolic links passed
-/// over as `verify FOLDER` passes them over. The folders still to read are kept on a list, not
-/// on the call stack, so that a tree nested however deep (a push can hold one) is read whole.
-///
-/// # Errors
-/// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`] entries, or
-/// past [`MAX_PATH_BYTES`] of paths found.
-pub(super) fn yaml_blobs(
-    repo: &Repository,
-    tree: &Tree<'_>,
-) -> Result<BTreeMap<Vec<u8>, Oid>, GitError> {
-    let mut found = BTreeMap::new();
-    // Each folder read as its parent's index here and its name: a path is spelled out only for
-    // a file found, so that a deep folder's path is not copied at every level.
-    let mut folders: Vec<(Option<usize>, Vec<u8>)> = vec![(None, Vec::new())];
-    let mut unread: Vec<(usize, Oid)> = vec![(0, tree.id())];
-    let (mut entries, mut spelled) = (0usize, 0usize);
-    while let Some((folder, id)) = unread.pop() {
-        for entry in &repo.find_tree(id)? {
-            entries += 1;
-            if entries > MAX_ENTRIES {
-                return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
-            }
-            let name = entry.name_bytes();
-            if name.starts_with(b".") {
-                continue;
-            }
-            match entry.kind() {
-                Some(ObjectType::Tree) => {
-                    unread.push((folders.len(), entry.id()));
-                    folders.push((Some(folder), name.to_vec()));
-                }
-                // 0o120000 is a symbolic link, which is stored as a blob too.
-                Some(ObjectType::Blob)
-                    if entry.filemode() != 0o120_000
-                        && (name.ends_with(b".yaml") || name.ends_with(b".yml")) =>
-                {
-                    let path = path(&folders, folder, name);
-                    spelled += path.len();
-                    if spelled > MAX_PATH_BYTES {
-                        return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
-                    }
-                    found.insert(path, entry.id());
-                }
-                _ => {}
-            }
-        }
-    }
-    Ok(found)
-}
-
-/// The path of the file `name` in folder `folder` of `folders` (see [`yaml_blobs`]).
-fn path(folders: &[(Option<usize>, Vec<u8>)], folder: usize, name: &[u8]) -> Vec<u8> {
-    let mut parts = vec![name];
-    let mut at = Some(folder);
-    while let Some((parent, name)) = at.map(|i| &folders[i]) {
-        if parent.is_some() {
-            parts.push(name);
-        }
-        at = *parent;
-    }
-    parts.reverse();
-    let mut path = Vec::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            path.push(b'/');
-        }
-        path.extend_from_slice(part);
-    }
-    path
-}
-
-/// A pushed commit: its candidate files and its parents'.
-struct Pushed {
-    commit: Oid,
-    files: BTreeMap<Vec<u8>, Oid>,
-    parents: Vec<BTreeMap<Vec<u8>, Oid>>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{GitError, MAX_ENTRIES, yaml_blobs};
-    use git2::{Oid, Repository};
-
-    /// A new bare repository, in a folder removed when dropped, holding a blob of a game.
-    fn repository() -> (tempfile::TempDir, Repository, Oid) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let repo = Repository::init_bare(dir.path()).expect("a repository");
-        let game = repo.blob(b"a game\n").expect("a blob");
-        (dir, repo, game)
-    }
-
-    /// A tree holding `entries`, each (name, object, mode).
-    fn tree(repo: &Repository, entries: &[(&str, Oid, i32)]) -> Oid {
-        let mut builder = repo.treebuilder(None).expect("a tree builder");
-        for (name, id, mode) in entries {
-            builder.insert(name, *id, *mode).expect("an entry");
-        }
-        builder.write().expect("a tree")
-    }
-
-    #[test]
-    fn a_tree_nested_far_deeper_than_a_stack_is_read_whole() {
-        // 20,000 levels, read on a thread of 256 KiB of stack: a walk that recursed into each
-        // folder would need many times that.
-        let (dir, repo, game) = repository();
-        let mut id = tree(&repo, &[("game.yaml", game, 0o100_644)]);
-        for _ in 0..20_000 {
-            id = tree(&repo, &[("d", id, 0o040_000)]);
-        }
-        let top = tree(&repo, &[("d", id, 0o040_000), ("top.yml", game, 0o100_644)]);
-        let path = dir.path().to_owned();
-        let found = std::thread::Builder::new()
-            .stack_size(256 * 1024)
-            .spawn(move || {
-                let repo = Repository::open_bare(path).expect("the repository");
-                let tree = repo.find_tree(top).expect("the tree");
-                yaml_blobs(&repo, &tree).expect("read")
-            })
-            .expect("a thread")
-            .join()
-            .expect("no overflow");
-        let deep = format!("{}game.yaml", "d/".repeat(20_001));
-        assert_eq!(
-            found.into_iter().collect::<Vec<_>>(),
-            [(deep.into_bytes(), game), (b"top.yml".to_vec(), game)]
-        );
-    }
-
-    #[test]
-    fn files_whose_paths_spell_out_more_than_the_limit_are_not_read() {
-        // 20,000 files at the bottom of 2,000 folders: 80 MB of paths from a few objects.
-        let (_dir, repo, game) = repository();
-        let names: Vec<String> = (0..20_000).map(|n| format!("{n}.yaml")).collect();
-        let files: Vec<(&str, Oid, i32)> = names
-            .iter()
-            .map(|n| (n.as_str(), game, 0o100_644))
-            .collect();
-        let mut id = tree(&repo, &files);
-        for _ in 0..2_000 {
-            id = tree(&repo, &[("d", id, 0o040_000)]);
-        }
-        let read = yaml_blobs(&repo, &repo.find_tree(id).expect("the tree"));
-        assert!(
-            matches!(read, Err(GitError::TooManyEntries { .. })),
-            "{read:?}"
-        );
-    }
-
-    #[test]
-    fn a_tree_that_names_one_folder_over_and_over_is_read_no_further_than_the_limit() {
-        // 30 levels, each naming the level below twice: a billion paths in 31 trees.
-        let (_dir, repo, game) = repository();
-        let mut id = tree(&repo, &[("game.yaml", game, 0o100_644)]);
-        for _ in 0..30 {
-            id = tree(&repo, &[("a", id, 0o040_000), ("b", id, 0o040_000)]);
-        }
-        let read = yaml_blobs(&repo, &repo.find_tree(id).expect("the tree"));
-        assert!(
-            matches!(read, Err(GitError::TooManyEntries { limit: MAX_ENTRIES })),
-            "{read:?}"
-        );
+/// A path's entry in a tree: its object and mode, when it is there (a folder is not).
+fn entry(tree: Option<&Tree<'_>>, path: &[u8]) -> Result<Entry, GitError> {
+    let Some(tree) = tree else {
+        return Ok(None);
+    };
+    let path: &std::ffi::OsStr = std::os::unix::ffi::OsStrExt::from_bytes(path);
+    match tree.get_path(Path::new(path)) {
+        Ok(found) if found.kind() == Some(git2::ObjectType::Tree) => Ok(None),
+        Ok(found) => Ok(Some((found.id(), found.filemode()))),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }

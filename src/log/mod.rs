@@ -51,7 +51,7 @@ pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_l
 
 use crate::digest::Digest;
 use read::{Base, line_of, read_document, split};
-pub use read::{Document, GAME_FILE_SNIFF, may_be_a_game_file};
+pub use read::{Document, GAME_FILE_SNIFF, held_as_a_game, may_be_a_game_file, starts_as_a_game};
 use std::ops::Range;
 
 /// Where a document sits in the file.

@@ -33,6 +33,36 @@ pub fn may_be_a_game_file(bytes: &[u8]) -> bool {
             .any(|l| l.starts_with(b"signature:"))
 }
 
+/// Whether a file, whatever its name, starts as a game file: past a byte order mark, `#`
+/// comment lines and blank lines, a `---` line and then a `format: correspond/` line (either
+/// ending in CR LF too). Every game file that verifies does; so do its copies damaged on the way
+/// (line endings converted, a mark added), which a reader is then told are invalid. A referee
+/// holds every such file in a push to the rules wherever it lies and whatever it is called
+/// (docs/referee.md), so that a game cannot be published unrefereed under a name that a folder's
+/// check passes over.
+#[must_use]
+pub fn starts_as_a_game(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(GAME_FILE_SNIFF)];
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let mut lines = head
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .skip_while(|l| l.is_empty() || l.starts_with(b"#"));
+    lines.next() == Some(b"---".as_slice())
+        && lines
+            .next()
+            .is_some_and(|l| l.starts_with(b"format: correspond/"))
+}
+
+/// Whether a file in a tree is held to the rules as a game: one that starts as a game file,
+/// wherever it lies and whatever it is called ([`starts_as_a_game`]), or one that `verify
+/// FOLDER` reads (`read_by_folder_check`: a `*.yaml` or `*.yml` name, nothing hidden on its
+/// path) and that may be a game file ([`may_be_a_game_file`]).
+#[must_use]
+pub fn held_as_a_game(read_by_folder_check: bool, bytes: &[u8]) -> bool {
+    starts_as_a_game(bytes) || (read_by_folder_check && may_be_a_game_file(bytes))
+}
+
 /// The parser's message without what this file's error already says (where) or what only a
 /// programmer can act on (the parser's options, Rust types).
 fn yaml_message(message: &str) -> String {

@@ -34,7 +34,7 @@ fn at(time: &str) -> Terms {
 fn push<'a>(before: Option<&'a [u8]>, after: Option<&'a [u8]>) -> Versions<'a> {
     Versions {
         before,
-        elsewhere: &[],
+        known: None,
         after,
     }
 }
@@ -139,46 +139,73 @@ fn a_pushed_commit_holds_a_version_the_file_passed_through_or_none_its_parents_h
     );
 }
 
+/// The game's line as the index holds it when `bytes` lies at `path` on `branch`.
+fn line(branch: &str, path: &str, bytes: &[u8]) -> Entry {
+    let digests = digests(bytes).expect("a game");
+    Entry::new(
+        &digests,
+        (branch.as_bytes().to_vec(), path.as_bytes().to_vec()),
+    )
+}
+
 #[test]
-fn another_branch_holds_the_same_line_of_the_game_or_the_push_is_refused() {
+fn the_games_line_in_the_index_is_extended_never_parted_from() {
     let (text, ends) = game();
-    // Another branch is ahead: its records were witnessed when pushed there, so a branch made
+    // A copy elsewhere is ahead: its records were witnessed when pushed there, so a copy made
     // now with them, plus one record dated now, takes only that record's time to the clock.
-    let elsewhere = [("refs/heads/main".to_owned(), &text[..ends[5]])];
+    let ahead = line("refs/heads/main", "g.yaml", &text[..ends[5]]);
     let versions = Versions {
         before: None,
-        elsewhere: &elsewhere,
+        known: Some(&ahead),
         after: Some(&text[..ends[6]]),
     };
     let accepted = judge_file(&versions, at("09:07:00")).expect("one record added");
     assert_eq!(accepted.added, 6..7);
-    // Another branch holds another record at a place: two lines of one game.
-    let mut other = text[..ends[5]].to_vec();
-    other[ends[3] + 5] ^= 1;
-    let elsewhere = [("refs/heads/main".to_owned(), &other[..])];
+    assert_eq!(accepted.digests, digests(&text[..ends[6]]).expect("a game"));
+    // A copy holds another record at a place: two lines of one game.
+    let mut other = line("refs/heads/main", "copy.yaml", &text[..ends[5]]);
+    other.digests[4] = Digest::of(b"another record 4");
+    let forked = other;
     let versions = Versions {
-        elsewhere: &elsewhere,
+        known: Some(&forked),
         ..versions
     };
     let refused = judge_file(&versions, at("09:07:00")).expect_err("a fork");
     assert!(
-        matches!(&refused, Refusal::Forked { branch, document: 4, .. } if branch == "refs/heads/main"),
+        matches!(&refused, Refusal::Forked { at, document: 4, .. } if at == "copy.yaml on refs/heads/main"),
         "{refused:?}"
     );
     assert_eq!(
         refused.to_string(),
-        "refs/heads/main holds another line of this game, which parts from this one at record 4 \
-         (line 44); a game has one line of records in the repository"
+        "copy.yaml on refs/heads/main holds another line of this game, which parts from this \
+         one at record 4 (line 44); a game has one line of records in the repository, whatever \
+         its copies are called and wherever they lie"
     );
-    // Behind is no fork: the other branch has not caught up.
-    let elsewhere = [("refs/heads/old".to_owned(), &text[..ends[2]])];
+    // Behind is no fork: that copy has not caught up.
+    let behind = line("refs/heads/old", "g.yaml", &text[..ends[2]]);
     let versions = Versions {
-        elsewhere: &elsewhere,
+        known: Some(&behind),
         ..versions
     };
     assert_eq!(
         judge_file(&versions, at("09:07:00")).expect("behind").added,
         3..7
+    );
+    // Another game's line says nothing of this one.
+    let unrelated = Entry::new(
+        &[Digest::of(b"another game")],
+        (b"refs/heads/main".to_vec(), b"x.yaml".to_vec()),
+    );
+    let versions = Versions {
+        known: Some(&unrelated),
+        ..versions
+    };
+    assert_eq!(
+        judge_file(&versions, at("09:07:00"))
+            .expect("new")
+            .added
+            .start,
+        0
     );
 }
 

@@ -36,9 +36,10 @@ impl Server {
             (code, out.as_str(), err.as_str()),
             (
                 0,
-                "installed the referee as server.git/hooks/pre-receive: pushes that break a \
-                 game's rules are refused, and records must be dated within 10 minutes of this \
-                 server's clock\nchecked 0 game files on 0 branches: all valid\n",
+                "installed the referee as the pre-receive and reference-transaction hooks of \
+                 server.git: pushes that break a game's rules are refused, one at a time, and \
+                 records must be dated within 10 minutes of this server's clock\nchecked 0 game \
+                 files on 0 branches: all valid, each game one line; the index holds 0 games\n",
                 ""
             )
         );
@@ -214,7 +215,7 @@ impl Server {
         )];
         remote.extend(lines.iter().map(|l| format!("correspond referee: {l}")));
         if !landed {
-            let n = lines.len();
+            let n = lines.iter().filter(|l| l.starts_with("refused")).count();
             remote.push(format!(
                 "correspond referee: push refused ({n} {}); nothing was changed",
                 if n == 1 { "problem" } else { "problems" }
@@ -422,8 +423,7 @@ fn no_game_is_rewritten_deleted_moved_or_forced_away() {
         ])
     );
     assert_eq!(server.state(), before);
-    // A game moved is a game deleted, and its new copy is a new game, whose header is dated
-    // too long ago to be pushed now.
+    // A game moved is a game deleted; its new copy is the same game, bringing nothing new.
     server.git("alice", &["mv", "game.yaml", "moved.yaml"]);
     server.git("alice", &["commit", "-q", "-m", "rename"]);
     assert_eq!(
@@ -431,9 +431,7 @@ fn no_game_is_rewritten_deleted_moved_or_forced_away() {
         server.refused(&[
             "refused refs/heads/main: game.yaml: the game file is deleted; a referee keeps \
              every game file where it is (never deleted, moved or renamed)",
-            "refused refs/heads/main: moved.yaml: header (line 4): dated 2026-03-01T10:00:00Z, \
-             15 minutes behind the referee's clock (2026-03-01T10:15:00Z); a document pushed \
-             here must be dated within 10 minutes of it",
+            "refs/heads/main: moved.yaml: nothing added; bob (black) to move",
         ])
     );
 }
@@ -518,9 +516,10 @@ fn a_merge_lands_and_another_line_of_a_game_on_a_branch_is_refused() {
     assert_eq!(
         server.push("bob", &["-q", "origin", "alt"]),
         server.refused(&[
-            "refused refs/heads/alt: game.yaml: refs/heads/main holds another line of this game, \
-             which parts from this one at record 3 (line 33); a game has one line of records \
-             in the repository",
+            "refused refs/heads/alt: game.yaml: game.yaml on refs/heads/main holds another line \
+             of this game, which parts from this one at record 3 (line 33); a game has one line \
+             of records in the repository, whatever its copies are called and wherever they \
+             lie",
         ])
     );
     assert_eq!(server.state(), before);

@@ -71,16 +71,18 @@ fn the_referee_goes_only_where_it_can_hold_every_game_already_there() {
     assert_eq!(
         err,
         format!(
-            "error: not installed: 2 game files on club.git do not verify, and no record \
-             appended could mend it\nhint: refs/heads/main: games/gap.yaml: {gap}\nhint: \
-             refs/heads/main: games/illegal-move.yaml: {illegal}\nhint: move those games out \
-             of the branches, then install again\n"
+            "error: 2 game files on club.git do not verify, and no record appended could mend \
+             them\nhint: refs/heads/main: games/gap.yaml: {gap}\nhint: refs/heads/main: \
+             games/illegal-move.yaml: {illegal}\nhint: move those games out of the branches, \
+             then try again\n"
         )
     );
-    assert!(
-        !dir.join("club.git/hooks/pre-receive").exists(),
-        "nothing installed"
-    );
+    for hook in ["pre-receive", "reference-transaction"] {
+        assert!(
+            !dir.join("club.git/hooks").join(hook).exists(),
+            "nothing installed"
+        );
+    }
     // Someone else's hook is left as it is.
     git(dir, &["init", "-q", "--bare", "-b", "main", "other.git"]);
     let theirs = dir.join("other.git/hooks/pre-receive");
@@ -89,10 +91,11 @@ fn the_referee_goes_only_where_it_can_hold_every_game_already_there() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(
         err.starts_with(
-            "error: other.git/hooks/pre-receive is there already, and is not the referee's; it \
-             was left as it is\nhint: run the referee from it: pass its standard input to `'"
+            "error: other.git/hooks/pre-receive is there already, and is not the referee's; \
+             nothing was installed\nhint: run the referee from it: pass its arguments and \
+             standard input to `'"
         ) && err.ends_with(
-            "' referee hook --max-skew 10` and refuse the push when that exits non-zero\n"
+            "' referee hook --max-skew 10 --wait 60` and exit non-zero when that does\n"
         ),
         "{err}"
     );
@@ -108,14 +111,24 @@ fn the_referee_goes_only_where_it_can_hold_every_game_already_there() {
         (code, out.as_str(), err.as_str()),
         (
             0,
-            "installed the referee as other.git/hooks/pre-receive: pushes that break a game's \
-             rules are refused, and records must be dated within 3 minutes of this server's \
-             clock\nchecked 0 game files on 0 branches: all valid\n",
+            "installed the referee as the pre-receive and reference-transaction hooks of \
+             other.git: pushes that break a game's rules are refused, one at a time, and \
+             records must be dated within 3 minutes of this server's clock\nchecked 0 game \
+             files on 0 branches: all valid, each game one line; the index holds 0 games\n",
             ""
         )
     );
     let hook = std::fs::read_to_string(&theirs).expect("the hook");
-    assert!(hook.ends_with(" referee hook --max-skew 3\n"), "{hook}");
+    assert!(
+        hook.ends_with(" referee hook --max-skew 3 --wait 60\n"),
+        "{hook}"
+    );
+    let transaction =
+        std::fs::read_to_string(dir.join("other.git/hooks/reference-transaction")).expect("read");
+    assert!(
+        transaction.ends_with(" referee transaction \"$1\"\n"),
+        "{transaction}"
+    );
     assert_eq!(
         install(&["other.git", "--max-skew", "0"]).0,
         2,

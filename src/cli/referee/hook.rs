@@ -1,0 +1,327 @@
+//! `correspond referee hook`: the `pre-receive` hook. It takes the referee's lock, brings the
+//! index up to the branches where it is not, judges each branch update of the push against the
+//! repository as it will be (the index, with what the push's earlier updates bring), and says
+//! on git's `remote:` lines what it took and what it refused.
+
+use super::lock::{self, Push};
+use super::{CliError, open, read_updates, short, shown, shown_ref};
+use crate::cli::Out;
+use crate::cli::error::ExitStatus;
+use correspond::digest::Digest;
+use correspond::git::{Blob, FileUpdate, GitError, Oid, Receiving};
+use correspond::log::Timestamp;
+use correspond::referee::{
+    Accepted, Entry, Index, Refusal, Taken, Terms, Versions, converting, judge_between,
+    judge_branch, judge_file,
+};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The repository setting that pins the referee's clock, for tests.
+const PINNED_CLOCK: &str = "correspond.refereeTime";
+
+/// A push's judgement so far: the game lines its updates taken so far bring (over the index's),
+/// and what each update will have the index take.
+struct Judging<'a> {
+    receiving: &'a Receiving,
+    index: &'a Index,
+    branches: Vec<(Vec<u8>, Oid)>,
+    terms: Terms,
+    brought: BTreeMap<Digest, Entry>,
+    taken: Vec<Taken>,
+}
+
+pub(super) fn run(max_skew: u32, wait: u32, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    // git runs the hook in the repository, and names it (and the push's quarantined objects).
+    let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let quarantine = std::env::var_os("GIT_QUARANTINE_PATH").map(PathBuf::from);
+    let receiving = open(&git_dir, quarantine.as_deref())?;
+    let now = clock(&receiving, out)?;
+    let terms = Terms {
+        now,
+        max_skew: u64::from(max_skew) * 60,
+    };
+    let updates = read_updates(&mut std::io::stdin().lock())?;
+    let updates: Vec<_> = updates
+        .into_iter()
+        .filter(|(_, _, name)| name.starts_with(b"refs/heads/"))
+        .collect();
+    if updates.is_empty() {
+        return Ok(ExitStatus::Success);
+    }
+    let index = Index::of(receiving.path());
+    // Run by hand, not by git for a push: judged under the lock, which is not kept.
+    let push = Push::this();
+    let holder = push.unwrap_or_else(Push::me);
+    let unreadable = |e: GitError| CliError::usage(format!("cannot read the repository: {e}"));
+    let lock = lock::take(
+        &index,
+        holder,
+        Duration::from_secs(u64::from(wait)),
+        &|branch, new| {
+            let tip = receiving
+                .branches()
+                .ok()
+                .and_then(|b| b.into_iter().find(|(name, _)| name == branch));
+            tip.map(|(_, commit)| commit.to_string()).as_deref() == new
+        },
+        out,
+    )?;
+    let branches = receiving.branches().map_err(unreadable)?;
+    super::bring_up_to_date(&receiving, &index, &branches, out)?;
+    let mut judging = Judging {
+        receiving: &receiving,
+        index: &index,
+        branches,
+        terms,
+        brought: BTreeMap::new(),
+        taken: Vec::new(),
+    };
+    let mut refused = 0;
+    for (old, new, branch) in &updates {
+        refused += judging.update(branch, (*old, *new), out)?;
+    }
+    if refused > 0 {
+        writeln!(
+            out,
+            "correspond referee: push refused ({refused} {}); nothing was changed",
+            if refused == 1 { "problem" } else { "problems" }
+        )?;
+        return Ok(ExitStatus::Rejected);
+    }
+    if push.is_some() {
+        lock.keep(judging.taken)?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// The referee's clock: the system's, or the one pinned for tests, which the first line says.
+fn clock(receiving: &Receiving, out: &mut Out<'_>) -> Result<u64, CliError> {
+    let Some(pinned) = receiving.local_setting(PINNED_CLOCK) else {
+        return Ok(std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()));
+    };
+    let time = Timestamp::parse(&pinned).ok_or_else(|| {
+        CliError::usage(format!(
+            "{PINNED_CLOCK} is `{}`, not a time like 2026-01-31T18:05:00Z",
+            correspond::text::shown(&pinned)
+        ))
+    })?;
+    writeln!(
+        out,
+        "correspond referee: the clock is pinned to {} by {PINNED_CLOCK}, which is for tests \
+         only",
+        time.as_str()
+    )?;
+    Ok(time.to_unix())
+}
+
+impl Judging<'_> {
+    /// Judges one branch's update, saying what was taken and what refused; the number refused.
+    fn update(
+        &mut self,
+        branch: &[u8],
+        (old, new): (Option<Oid>, Option<Oid>),
+        out: &mut Out<'_>,
+    ) -> Result<usize, CliError> {
+        let name = shown_ref(branch);
+        let unreadable =
+            |e: GitError| CliError::usage(format!("cannot read the push to {name}: {e}"));
+        let update = self
+            .receiving
+            .update(branch, (old, new), &self.branches)
+            .map_err(unreadable)?;
+        if new.is_none() || !update.fast_forward {
+            let held = match old {
+                Some(old) => self.receiving.game_files(old).map_err(unreadable)?.len(),
+                None => 0,
+            };
+            if let Err(refusal) = judge_branch(new.is_none(), update.fast_forward, held) {
+                writeln!(out, "correspond referee: refused {name}: {refusal}")?;
+                return Ok(1);
+            }
+        }
+        let mut refused = 0;
+        let mut refuse = |out: &mut Out<'_>, path: &[u8], refusal: &Refusal| {
+            refused += 1;
+            writeln!(
+                out,
+                "correspond referee: refused {name}: {}: {}",
+                shown(path),
+                correspond::text::escape(&refusal.to_string())
+            )
+        };
+        for link in &update.links {
+            let refusal = Refusal::Link {
+                submodule: link.submodule,
+                replaces: link.replaces,
+                commit: link.commit.map(short),
+            };
+            refuse(out, &link.path, &refusal)?;
+        }
+        for attributes in &update.attributes {
+            if let Blob::Bytes(bytes) = self.receiving.read(attributes.blob).map_err(unreadable)?
+                && let Some(found) = converting(&bytes)
+            {
+                let commit = attributes.commit.map(short);
+                refuse(
+                    out,
+                    &attributes.path,
+                    &Refusal::Attributes { found, commit },
+                )?;
+            }
+        }
+        let mut games = Vec::new();
+        for file in &update.files {
+            match self.judge_file(file).map_err(unreadable)? {
+                Ok(accepted) => {
+                    writeln!(
+                        out,
+                        "correspond referee: {name}: {}: {}; {}",
+                        shown(&file.path),
+                        taken(&accepted.added),
+                        correspond::text::escape(&accepted.summary.status)
+                    )?;
+                    self.bring(branch, &file.path, &accepted.digests);
+                    games.push((file.path.clone(), accepted.digests));
+                }
+                Err(refusal) => refuse(out, &file.path, &refusal)?,
+            }
+        }
+        self.taken.push(Taken {
+            branch: branch.to_vec(),
+            old: old.map(|o| o.to_string()),
+            new: new.map(|n| n.to_string()),
+            games,
+        });
+        Ok(refused)
+    }
+
+    /// What the push brings of a game joins its line, for the updates judged after.
+    fn bring(&mut self, branch: &[u8], path: &[u8], digests: &[Digest]) {
+        let Some(game) = digests.first() else {
+            return;
+        };
+        let place = (branch.to_vec(), path.to_vec());
+        match self.brought.get_mut(game) {
+            Some(entry) => entry.take(digests, place),
+            None => {
+                let known = self.index.entry(game).ok().flatten();
+                let mut entry = known.unwrap_or_else(|| Entry::new(digests, place.clone()));
+                entry.take(digests, place);
+                self.brought.insert(*game, entry);
+            }
+        }
+    }
+
+    /// The game's line: what this push brought of it, else the index's, read again from its
+    /// copies when it parts from `digests` (the index is never believed over the objects).
+    fn line(&self, digests: &[Digest]) -> Result<Option<Entry>, GitError> {
+        let Some(game) = digests.first() else {
+            return Ok(None);
+        };
+        if let Some(entry) = self.brought.get(game) {
+            return Ok(Some(entry.clone()));
+        }
+        let Ok(Some(entry)) = self.index.entry(game) else {
+            return Ok(None);
+        };
+        if entry.parts(digests).is_none() {
+            return Ok(Some(entry));
+        }
+        let mut read: Option<Entry> = None;
+        for (branch, path) in entry.copies.keys() {
+            let Some((_, tip)) = self.branches.iter().find(|(name, _)| name == branch) else {
+                continue;
+            };
+            let Some(blob) = self.receiving.file_at(*tip, path)? else {
+                continue;
+            };
+            let Blob::Bytes(bytes) = self.receiving.read(blob)? else {
+                continue;
+            };
+            let Some(copy) = correspond::referee::digests(&bytes) else {
+                continue;
+            };
+            let place = (branch.clone(), path.clone());
+            match &mut read {
+                None if copy.first() == Some(game) => read = Some(Entry::new(&copy, place)),
+                Some(line) if line.parts(&copy).is_none() => line.take(&copy, place),
+                _ => {}
+            }
+        }
+        if let Some(line) = &read
+            && line != &entry
+        {
+            // What the copies hold is the truth: the index is mended to it.
+            let _ = self.index.put(line);
+        }
+        Ok(read)
+    }
+
+    /// Reads one file's versions and judges them: the new version against the game's line and
+    /// the branch's version, then each pushed commit's version against it, one at a time.
+    fn judge_file(&self, file: &FileUpdate) -> Result<Result<Accepted, Refusal>, GitError> {
+        let read = |blob: Option<Oid>| blob.map(|b| self.receiving.read(b)).transpose();
+        let after = match read(file.after)? {
+            Some(Blob::TooLarge(size)) => {
+                return Ok(Err(Refusal::TooLarge { size, commit: None }));
+            }
+            Some(Blob::Bytes(bytes)) => Some(bytes),
+            None => None,
+        };
+        let before = match read(file.before)? {
+            Some(Blob::Bytes(bytes)) => Some(bytes),
+            _ => None,
+        };
+        let digests = after
+            .as_deref()
+            .and_then(correspond::referee::digests)
+            .unwrap_or_default();
+        let known = self.line(&digests)?;
+        let versions = Versions {
+            before: before.as_deref(),
+            known: known.as_ref(),
+            after: after.as_deref(),
+        };
+        let accepted = match judge_file(&versions, self.terms) {
+            Ok(accepted) => accepted,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
+        let after = after.unwrap_or_default();
+        for between in &file.between {
+            let commit = short(between.commit);
+            let version = match read(between.blob)? {
+                Some(Blob::TooLarge(size)) => {
+                    return Ok(Err(Refusal::TooLarge {
+                        size,
+                        commit: Some(commit),
+                    }));
+                }
+                Some(Blob::Bytes(bytes)) => Some(bytes),
+                None => None,
+            };
+            if let Err(refusal) = judge_between(
+                &accepted,
+                &after,
+                &commit,
+                version.as_deref(),
+                between.parent_held,
+            ) {
+                return Ok(Err(refusal));
+            }
+        }
+        Ok(Ok(accepted))
+    }
+}
+
+fn taken(added: &std::ops::Range<usize>) -> String {
+    match (added.start, added.len()) {
+        (_, 0) => "nothing added".to_owned(),
+        (0, _) => "a new game, verified".to_owned(),
+        (first, 1) => format!("record {first} taken"),
+        (first, _) => format!("records {first} to {} taken", added.end - 1),
+    }
+}
