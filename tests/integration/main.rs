@@ -50,6 +50,7 @@ mod pgn_tags;
 mod pictures;
 mod readme;
 mod referee;
+mod referee_club;
 mod referee_install;
 mod reports;
 mod schema;

@@ -7,7 +7,7 @@ use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned};
 use std::path::{Path, PathBuf};
 
 /// A bare repository with the referee, its clock pinned, and alice's and bob's clones.
-struct Server {
+pub(crate) struct Server {
     dir: tempfile::TempDir,
     /// The time the referee's clock is pinned to.
     now: std::cell::RefCell<String>,
@@ -15,13 +15,13 @@ struct Server {
 
 /// What git's push said: whether it landed, and the hook's `remote:` lines.
 #[derive(Debug, PartialEq, Eq)]
-struct Pushed {
-    landed: bool,
-    remote: Vec<String>,
+pub(crate) struct Pushed {
+    pub(crate) landed: bool,
+    pub(crate) remote: Vec<String>,
 }
 
 impl Server {
-    fn new() -> Server {
+    pub(crate) fn new() -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         git(
             dir.path(),
@@ -60,12 +60,12 @@ impl Server {
         }
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
     /// Pins the referee's clock, as a test may (and a player cannot).
-    fn clock(&self, time: &str) {
+    pub(crate) fn clock(&self, time: &str) {
         self.now.replace(time.to_owned());
         git(
             &self.path("server.git"),
@@ -74,7 +74,7 @@ impl Server {
     }
 
     /// `who` signs in their clone at `time` (the command commits).
-    fn sign(&self, who: &str, time: &str, args: &[&str]) {
+    pub(crate) fn sign(&self, who: &str, time: &str, args: &[&str]) {
         let (code, _, err) = transcript(
             correspond()
                 .current_dir(self.path(who))
@@ -86,12 +86,12 @@ impl Server {
         assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}");
     }
 
-    fn git(&self, who: &str, args: &[&str]) -> String {
+    pub(crate) fn git(&self, who: &str, args: &[&str]) -> String {
         git(&self.path(who), args)
     }
 
     /// `who` pushes with `args` after `git push`.
-    fn push(&self, who: &str, args: &[&str]) -> Pushed {
+    pub(crate) fn push(&self, who: &str, args: &[&str]) -> Pushed {
         let out = std::process::Command::new("git")
             .current_dir(self.path(who))
             .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -112,7 +112,7 @@ impl Server {
     }
 
     /// Everything the server holds: its references and its objects.
-    fn state(&self) -> String {
+    pub(crate) fn state(&self) -> String {
         let server = self.path("server.git");
         git(&server, &["for-each-ref"])
             + &git(
@@ -123,7 +123,7 @@ impl Server {
 
     /// alice creates a chess game at 10:00 (she plays White) with `terms` (more arguments
     /// for `new`), bob accepts at 10:05 and alice plays e4 at 10:09, each pushing at once.
-    fn opening(&self, terms: &[&str]) {
+    pub(crate) fn opening(&self, terms: &[&str]) {
         self.clock("2026-03-01T10:00:00Z");
         let bob = keys_dir().join("bob.pub");
         let mut new = vec![
@@ -172,7 +172,7 @@ impl Server {
 
     /// A record of bob's for the game in his clone, `action` at `time`, signed by `key`'s
     /// holder with OpenSSH (not by this program, which would refuse to sign it), and committed.
-    fn forge(&self, key: &str, action: Action, time: &str) {
+    pub(crate) fn forge(&self, key: &str, action: Action, time: &str) {
         let path = self.path("bob").join("game.yaml");
         let bytes = std::fs::read(&path).expect("the game");
         let file = GameFile::parse(&bytes).expect("well-formed");
@@ -198,16 +198,16 @@ impl Server {
 
 impl Server {
     /// A push that landed: the hook's lines, after its note of the pinned clock.
-    fn landed(&self, lines: &[&str]) -> Pushed {
+    pub(crate) fn landed(&self, lines: &[&str]) -> Pushed {
         self.said(true, lines)
     }
 
     /// A push refused: the hook's lines, and its last.
-    fn refused(&self, lines: &[&str]) -> Pushed {
+    pub(crate) fn refused(&self, lines: &[&str]) -> Pushed {
         self.said(false, lines)
     }
 
-    fn said(&self, landed: bool, lines: &[&str]) -> Pushed {
+    pub(crate) fn said(&self, landed: bool, lines: &[&str]) -> Pushed {
         let mut remote = vec![format!(
             "correspond referee: the clock is pinned to {} by correspond.refereeTime, which is \
              for tests only",

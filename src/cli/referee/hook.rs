@@ -175,7 +175,7 @@ impl Judging<'_> {
         }
         let mut games = Vec::new();
         for file in &update.files {
-            match self.judge_file(file).map_err(unreadable)? {
+            match self.judge_file(file, out)? {
                 Ok(accepted) => {
                     writeln!(
                         out,
@@ -217,20 +217,42 @@ impl Judging<'_> {
     }
 
     /// The game's line: what this push brought of it, else the index's, read again from its
-    /// copies when it parts from `digests` (the index is never believed over the objects).
-    fn line(&self, digests: &[Digest]) -> Result<Option<Entry>, GitError> {
+    /// copies when it parts from `digests` (the index is never believed over the objects). An
+    /// index that cannot read the game's entry, or that lacks a game the branch held (`held`),
+    /// is built again first.
+    fn line(
+        &self,
+        digests: &[Digest],
+        held: bool,
+        out: &mut Out<'_>,
+    ) -> Result<Option<Entry>, CliError> {
         let Some(game) = digests.first() else {
             return Ok(None);
         };
         if let Some(entry) = self.brought.get(game) {
             return Ok(Some(entry.clone()));
         }
-        let Ok(Some(entry)) = self.index.entry(game) else {
-            return Ok(None);
+        let why = match self.index.entry(game) {
+            Ok(Some(entry)) if entry.parts(digests).is_none() => return Ok(Some(entry)),
+            Ok(Some(entry)) => return self.read_again(&entry).map_err(unreadable),
+            Ok(None) if !held => return Ok(None),
+            Ok(None) => "missing a game that the branch holds",
+            Err(_) => "damaged",
         };
-        if entry.parts(digests).is_none() {
-            return Ok(Some(entry));
+        super::rebuild(self.receiving, self.index, &self.branches, why, out)?;
+        match self.index.entry(game) {
+            Ok(Some(entry)) if entry.parts(digests).is_some() => {
+                self.read_again(&entry).map_err(unreadable)
+            }
+            Ok(entry) => Ok(entry),
+            Err(e) => Err(CliError::usage(format!("the referee's index: {e}"))),
         }
+    }
+
+    /// A game's line read again from the copies the index names: what they hold is the truth,
+    /// and the index is mended to it.
+    fn read_again(&self, entry: &Entry) -> Result<Option<Entry>, GitError> {
+        let game = entry.digests.first();
         let mut read: Option<Entry> = None;
         for (branch, path) in entry.copies.keys() {
             let Some((_, tip)) = self.branches.iter().find(|(name, _)| name == branch) else {
@@ -247,15 +269,14 @@ impl Judging<'_> {
             };
             let place = (branch.clone(), path.clone());
             match &mut read {
-                None if copy.first() == Some(game) => read = Some(Entry::new(&copy, place)),
+                None if copy.first() == game => read = Some(Entry::new(&copy, place)),
                 Some(line) if line.parts(&copy).is_none() => line.take(&copy, place),
                 _ => {}
             }
         }
         if let Some(line) = &read
-            && line != &entry
+            && line != entry
         {
-            // What the copies hold is the truth: the index is mended to it.
             let _ = self.index.put(line);
         }
         Ok(read)
@@ -263,8 +284,16 @@ impl Judging<'_> {
 
     /// Reads one file's versions and judges them: the new version against the game's line and
     /// the branch's version, then each pushed commit's version against it, one at a time.
-    fn judge_file(&self, file: &FileUpdate) -> Result<Result<Accepted, Refusal>, GitError> {
-        let read = |blob: Option<Oid>| blob.map(|b| self.receiving.read(b)).transpose();
+    fn judge_file(
+        &self,
+        file: &FileUpdate,
+        out: &mut Out<'_>,
+    ) -> Result<Result<Accepted, Refusal>, CliError> {
+        let read = |blob: Option<Oid>| {
+            blob.map(|b| self.receiving.read(b))
+                .transpose()
+                .map_err(unreadable)
+        };
         let after = match read(file.after)? {
             Some(Blob::TooLarge(size)) => {
                 return Ok(Err(Refusal::TooLarge { size, commit: None }));
@@ -280,7 +309,7 @@ impl Judging<'_> {
             .as_deref()
             .and_then(correspond::referee::digests)
             .unwrap_or_default();
-        let known = self.line(&digests)?;
+        let known = self.line(&digests, before.is_some(), out)?;
         let versions = Versions {
             before: before.as_deref(),
             known: known.as_ref(),
@@ -315,6 +344,10 @@ impl Judging<'_> {
         }
         Ok(Ok(accepted))
     }
+}
+
+fn unreadable(e: GitError) -> CliError {
+    CliError::usage(format!("cannot read the repository: {e}"))
 }
 
 fn taken(added: &std::ops::Range<usize>) -> String {

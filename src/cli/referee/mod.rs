@@ -91,7 +91,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         } => install::install(repo, *max_skew, *wait, out),
         Command::Repair { repo } => install::repair(repo, out),
         Command::Hook { max_skew, wait } => hook::run(*max_skew, *wait, out),
-        Command::Transaction { stage } => transaction(stage, out),
+        Command::Transaction { stage } => transaction(stage),
     }
 }
 
@@ -168,7 +168,7 @@ fn read_updates(
 }
 
 /// The `reference-transaction` hook: see [`lock::settle`].
-fn transaction(stage: &str, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+fn transaction(stage: &str) -> Result<ExitStatus, CliError> {
     let stage = match stage {
         "prepared" => lock::Stage::Prepared,
         "committed" => lock::Stage::Committed,
@@ -195,19 +195,34 @@ fn bring_up_to_date(
     branches: &[(Vec<u8>, Oid)],
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
-    let stands: BTreeMap<Vec<u8>, String> = branches
-        .iter()
-        .map(|(name, tip)| (name.clone(), tip.to_string()))
-        .collect();
     let why = match index.branches() {
-        Ok(Some(known)) if known == stands => return Ok(()),
+        Ok(Some(known)) if known == stands(branches) => return Ok(()),
         Ok(Some(_)) => "out of step with the branches",
         Ok(None) => "missing",
         Err(_) => "damaged",
     };
+    rebuild(receiving, index, branches, why, out)
+}
+
+/// Where the branches stand, as the index keeps it.
+fn stands(branches: &[(Vec<u8>, Oid)]) -> BTreeMap<Vec<u8>, String> {
+    branches
+        .iter()
+        .map(|(name, tip)| (name.clone(), tip.to_string()))
+        .collect()
+}
+
+/// Builds the index again from the branches, saying why and what it found.
+fn rebuild(
+    receiving: &Receiving,
+    index: &Index,
+    branches: &[(Vec<u8>, Oid)],
+    why: &str,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
     let (copies, invalid) = copies(receiving, branches)?;
     let conflicts = index
-        .rebuild(&copies, &stands)
+        .rebuild(&copies, &stands(branches))
         .map_err(|e| CliError::usage(format!("cannot build the referee's index: {e}")))?;
     writeln!(
         out,
