@@ -52,6 +52,7 @@ mod readme;
 mod referee;
 mod referee_club;
 mod referee_install;
+mod referee_race;
 mod reports;
 mod schema;
 mod shell;
