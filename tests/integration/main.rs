@@ -53,6 +53,7 @@ mod referee;
 mod referee_club;
 mod referee_install;
 mod referee_race;
+mod referee_servers;
 mod reports;
 mod schema;
 mod shell;
