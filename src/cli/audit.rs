@@ -5,7 +5,7 @@ use super::error::ExitStatus;
 use super::{CliError, count};
 use crate::cli::Out;
 use correspond::audit::{HistoryError, Report, audit_history};
-use correspond::git::History;
+use correspond::git::{Held, Histories, History};
 use std::path::{Path, PathBuf};
 
 /// Check a game file's history on the current branch: every commit that changed the file must
@@ -35,14 +35,17 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let mut files = Vec::new();
+    // A folder's files are read in one walk of its branch, before any is audited; a file named
+    // alone is read alone.
+    let mut folders: Vec<Histories> = Vec::new();
+    let mut files: Vec<(PathBuf, Option<(usize, usize)>)> = Vec::new();
     for path in &args.paths {
         if path.is_dir() {
-            let held = correspond::git::game_files_held(path).map_err(|e| {
+            let histories = Histories::of_folder(path).map_err(|e| {
                 CliError::usage(e.to_string())
                     .hint("audit reads the history of the git repository that holds the folder")
             })?;
-            if held.is_empty() {
+            if histories.held().is_empty() {
                 // Nothing audited is not a clean history: a CI check must not pass on it.
                 return Err(CliError::usage(format!(
                     "no game file has ever been in {} on this branch: nothing to audit",
@@ -50,15 +53,22 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 ))
                 .hint("audit looks for *.yaml and *.yml game files, passing over hidden ones"));
             }
-            files.extend(held);
+            let f = folders.len();
+            let held = histories.held().iter().enumerate();
+            files.extend(held.map(|(i, h)| (h.path.clone(), Some((f, i)))));
+            folders.push(histories);
         } else {
-            files.push(path.clone());
+            files.push((path.clone(), None));
         }
     }
     let one = args.paths.len() == 1 && !args.paths[0].is_dir();
     let mut reports = Vec::with_capacity(files.len());
-    for file in &files {
-        reports.push((file, audit(file)?));
+    for (file, from) in &files {
+        let held = from.and_then(|(f, i)| {
+            let histories = folders.get(f)?;
+            Some((histories, histories.held().get(i)?))
+        });
+        reports.push((file, audit(file, held)?));
     }
     if args.json {
         /// A report, after the file it is about.
@@ -131,18 +141,24 @@ fn summary(reports: &[(&PathBuf, Report)], out: &mut Out<'_>) -> Result<(), CliE
     Ok(())
 }
 
-/// Audits one file's history.
-fn audit(file: &Path) -> Result<Report, CliError> {
-    let history = History::of(file).map_err(|e| {
-        // That error names the file itself.
-        let message = if matches!(e, correspond::git::GitError::NoRepository(_)) {
-            e.to_string()
-        } else {
-            format!("{}: {e}", correspond::text::path(file))
-        };
-        CliError::usage(message)
-            .hint("audit reads the file's history from the git repository that holds it")
-    })?;
+/// Audits one file's history: from its folder's, when it is one of a folder's files.
+fn audit(file: &Path, held: Option<(&Histories, &Held)>) -> Result<Report, CliError> {
+    let from_folder = match held {
+        Some((histories, held)) => histories.history(held).transpose(),
+        None => None,
+    };
+    let history = from_folder
+        .unwrap_or_else(|| History::of(file))
+        .map_err(|e| {
+            // That error names the file itself.
+            let message = if matches!(e, correspond::git::GitError::NoRepository(_)) {
+                e.to_string()
+            } else {
+                format!("{}: {e}", correspond::text::path(file))
+            };
+            CliError::usage(message)
+                .hint("audit reads the file's history from the git repository that holds it")
+        })?;
     // The working copy, when the file is there, is checked against the last commit's.
     let work = correspond::log::read_limited(file).ok();
     let report = audit_history(&history, work.as_deref()).map_err(|e| match e {

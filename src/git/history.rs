@@ -2,8 +2,10 @@
 //! branches, the branch moves the reflogs remember, and where a shallow clone or a graft hides
 //! the rest.
 
+use super::histories::Part;
 use super::{GitError, file_at, locate};
 use git2::{Oid, Repository};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// A commit that changed a file, as git records it.
@@ -93,14 +95,24 @@ pub struct Boundary {
 /// `HEAD` that changed it, oldest first. A merge counts as one change, of everything it
 /// brought in.
 pub struct History {
-    repo: Repository,
-    relative: PathBuf,
-    /// The commits of the first-parent line.
-    line: std::collections::HashSet<Oid>,
+    source: Source,
     /// The branch `HEAD` names (or `HEAD` when detached).
     pub branch: String,
     /// The commits that changed the file.
     pub versions: Vec<Version>,
+}
+
+/// Where a history's other parts (side steps, rewinds, boundaries) are read from.
+enum Source {
+    /// The file was read alone ([`History::of`]): each part walks the repository for it.
+    Alone {
+        repo: Repository,
+        relative: PathBuf,
+        /// The commits of the first-parent line.
+        line: HashSet<Oid>,
+    },
+    /// The file is one of a folder's ([`super::Histories`]): each part was read once for all.
+    Folder(Part),
 }
 
 impl History {
@@ -125,7 +137,7 @@ impl History {
         walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
         let mut versions = Vec::new();
         let mut previous = None;
-        let mut line = std::collections::HashSet::new();
+        let mut line = HashSet::new();
         for id in walk {
             let id = id?;
             line.insert(id);
@@ -154,12 +166,30 @@ impl History {
             previous = blob;
         }
         Ok(History {
-            repo,
-            relative,
-            line,
+            source: Source::Alone {
+                repo,
+                relative,
+                line,
+            },
             branch,
             versions,
         })
+    }
+
+    /// One of a folder's files, read with the others by [`super::Histories`].
+    pub(super) fn part(part: Part, branch: String, versions: Vec<Version>) -> History {
+        History {
+            source: Source::Folder(part),
+            branch,
+            versions,
+        }
+    }
+
+    fn repo(&self) -> &Repository {
+        match &self.source {
+            Source::Alone { repo, .. } => repo,
+            Source::Folder(part) => part.repo(),
+        }
     }
 
     /// The commits that merges brought onto the branch (off its first-parent line), each with
@@ -168,20 +198,27 @@ impl History {
     /// # Errors
     /// When git fails.
     pub fn side_steps(&self) -> Result<Vec<Step>, GitError> {
-        let repo = &self.repo;
+        let (repo, relative, line) = match &self.source {
+            Source::Alone {
+                repo,
+                relative,
+                line,
+            } => (repo, relative, line),
+            Source::Folder(part) => return part.side_steps(),
+        };
         let mut walk = repo.revwalk()?;
         walk.push_head()?;
         walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
         let mut steps = Vec::new();
         for id in walk {
             let id = id?;
-            if self.line.contains(&id) {
+            if line.contains(&id) {
                 continue;
             }
             let commit = repo.find_commit(id)?;
-            let blob = file_at(&commit, &self.relative)?;
+            let blob = file_at(&commit, relative)?;
             for parent in commit.parents() {
-                let before = file_at(&parent, &self.relative)?;
+                let before = file_at(&parent, relative)?;
                 if let Some(before) = before.filter(|b| Some(*b) != blob) {
                     steps.push(Step {
                         parent: parent.id(),
@@ -201,20 +238,25 @@ impl History {
     /// # Errors
     /// When git fails.
     pub fn writer(&self, tip: Oid, prefix: &[u8]) -> Result<Option<Oid>, GitError> {
-        let mut found = None;
-        let mut commit = Some(self.repo.find_commit(tip)?);
-        while let Some(c) = commit {
-            let holds = match file_at(&c, &self.relative)? {
-                Some(blob) => self.repo.find_blob(blob)?.content().starts_with(prefix),
-                None => false,
-            };
-            if !holds {
-                break;
+        match &self.source {
+            Source::Alone { repo, relative, .. } => {
+                let mut found = None;
+                let mut commit = Some(repo.find_commit(tip)?);
+                while let Some(c) = commit {
+                    let holds = match file_at(&c, relative)? {
+                        Some(blob) => repo.find_blob(blob)?.content().starts_with(prefix),
+                        None => false,
+                    };
+                    if !holds {
+                        break;
+                    }
+                    found = Some(c.id());
+                    commit = c.parents().next();
+                }
+                Ok(found)
             }
-            found = Some(c.id());
-            commit = c.parents().next();
+            Source::Folder(part) => part.writer(tip, prefix),
         }
-        Ok(found)
     }
 
     /// The moves of the branch and of its upstream that were not fast-forwards and changed
@@ -224,46 +266,20 @@ impl History {
     /// # Errors
     /// When git fails.
     pub fn rewinds(&self) -> Result<Vec<Rewind>, GitError> {
-        let repo = &self.repo;
-        let mut references = Vec::new();
-        if repo.head_detached().unwrap_or(false) {
-            references.push("HEAD".to_owned());
-        }
-        if let Ok(head) = repo.head()
-            && let Some(name) = head.name().ok().filter(|_| head.is_branch())
-        {
-            references.push(name.to_owned());
-            if let Ok(upstream) = repo.branch_upstream_name(name)
-                && let Ok(upstream) = upstream.as_str()
-            {
-                references.push(upstream.to_owned());
-            }
-        }
+        let (repo, relative) = match &self.source {
+            Source::Alone { repo, relative, .. } => (repo, relative),
+            Source::Folder(part) => return part.rewinds(),
+        };
         let mut rewinds = Vec::new();
-        for reference in references {
-            let Ok(reflog) = repo.reflog(&reference) else {
-                continue;
-            };
-            // The reflog lists the newest entry first.
-            for entry in reflog.iter().collect::<Vec<_>>().into_iter().rev() {
-                let (from, to) = (entry.id_old(), entry.id_new());
-                let message =
-                    String::from_utf8_lossy(entry.message_bytes().unwrap_or_default()).into_owned();
-                // HEAD's own log also records switching branches, which moves nothing.
-                if from.is_zero() || to.is_zero() || from == to || message.starts_with("checkout:")
-                {
-                    continue;
-                }
-                if repo.graph_descendant_of(to, from).unwrap_or(false) {
-                    continue;
-                }
+        for (reference, moves) in moves(repo) {
+            for Move { from, to, message } in moves {
                 let (Ok(old), Ok(new)) = (repo.find_commit(from), repo.find_commit(to)) else {
                     continue;
                 };
-                let Some(from_blob) = file_at(&old, &self.relative)? else {
+                let Some(from_blob) = file_at(&old, relative)? else {
                     continue;
                 };
-                let to_blob = file_at(&new, &self.relative)?;
+                let to_blob = file_at(&new, relative)?;
                 if to_blob != Some(from_blob) {
                     rewinds.push(Rewind {
                         reference: reference.clone(),
@@ -287,55 +303,18 @@ impl History {
     /// # Errors
     /// When git fails.
     pub fn boundaries(&self) -> Result<Vec<Boundary>, GitError> {
-        let repo = &self.repo;
-        let mut cuts = std::collections::HashMap::new();
-        let common = repo.commondir();
-        for (file, cut) in [("shallow", Cut::Shallow), ("info/grafts", Cut::Graft)] {
-            let Ok(text) = std::fs::read_to_string(common.join(file)) else {
-                continue;
-            };
-            for id in text.lines().filter_map(|l| l.split_whitespace().next()) {
-                if let Ok(id) = Oid::from_str(id) {
-                    cuts.entry(id).or_insert(cut);
-                }
-            }
-        }
-        if cuts.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut walk = repo.revwalk()?;
-        walk.push_head()?;
-        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+        let (repo, relative) = match &self.source {
+            Source::Alone { repo, relative, .. } => (repo, relative),
+            Source::Folder(part) => return part.boundaries(),
+        };
         let mut found = Vec::new();
-        for id in walk {
-            let id = id?;
-            if let Some(cut) = cuts.remove(&id) {
-                let blob = file_at(&repo.find_commit(id)?, &self.relative)?;
-                found.push(Boundary {
-                    commit: id,
-                    cut,
-                    blob,
-                });
-            }
-        }
-        // A graft the walk did not meet may still be why it did not: one that makes a cycle
-        // or gives a commit itself as a parent hides the commits around it. Every graft
-        // counts, met or not.
-        let mut unmet: Vec<(Oid, Cut)> = cuts
-            .into_iter()
-            .filter(|(_, cut)| *cut == Cut::Graft)
-            .collect();
-        unmet.sort_by_key(|(id, _)| *id);
-        for (id, cut) in unmet {
-            let blob = match repo.find_commit(id) {
-                Ok(commit) => file_at(&commit, &self.relative)?,
+        for (commit, cut, met) in cuts(repo)? {
+            let blob = match repo.find_commit(commit) {
+                Ok(c) => file_at(&c, relative)?,
+                Err(e) if met => return Err(e.into()),
                 Err(_) => None,
             };
-            found.push(Boundary {
-                commit: id,
-                cut,
-                blob,
-            });
+            found.push(Boundary { commit, cut, blob });
         }
         Ok(found)
     }
@@ -345,7 +324,7 @@ impl History {
     /// # Errors
     /// When git cannot read it.
     pub fn blob(&self, id: Oid) -> Result<Vec<u8>, GitError> {
-        Ok(self.repo.find_blob(id)?.content().to_vec())
+        Ok(self.repo().find_blob(id)?.content().to_vec())
     }
 
     /// Calls `f` with each version, oldest first, and what it holds against the version before
@@ -367,7 +346,7 @@ impl History {
                 f(version, Content::Deleted)?;
                 continue;
             };
-            let blob = self.repo.find_blob(id).map_err(GitError::from)?;
+            let blob = self.repo().find_blob(id).map_err(GitError::from)?;
             let now = blob.content();
             match &mut before {
                 Some(then) if now.starts_with(then) => {
@@ -395,65 +374,103 @@ impl History {
         f: impl FnOnce(Option<&[u8]>) -> T,
     ) -> Result<T, GitError> {
         match version.blob {
-            Some(id) => Ok(f(Some(self.repo.find_blob(id)?.content()))),
+            Some(id) => Ok(f(Some(self.repo().find_blob(id)?.content()))),
             None => Ok(f(None)),
         }
     }
 }
 
-/// Every game file that the first-parent line from `HEAD` holds or ever held under `folder` (a
-/// folder of a work tree), as paths under it: found as `correspond verify FOLDER` finds them in
-/// a checkout, in any commit of the line, so that a game deleted since is audited too. Sorted.
+/// A move of a reference that was not a fast-forward, between two commits this clone holds.
+pub(super) struct Move {
+    pub(super) from: Oid,
+    pub(super) to: Oid,
+    pub(super) message: String,
+}
+
+/// The moves of the branch and of its upstream (and of `HEAD` when detached) that were not
+/// fast-forwards, oldest first, by reference, from the reflogs (which only this clone keeps: a
+/// force-push is seen in the clones that had fetched what it dropped).
+pub(super) fn moves(repo: &Repository) -> Vec<(String, Vec<Move>)> {
+    let mut references = Vec::new();
+    if repo.head_detached().unwrap_or(false) {
+        references.push("HEAD".to_owned());
+    }
+    if let Ok(head) = repo.head()
+        && let Some(name) = head.name().ok().filter(|_| head.is_branch())
+    {
+        references.push(name.to_owned());
+        if let Ok(upstream) = repo.branch_upstream_name(name)
+            && let Ok(upstream) = upstream.as_str()
+        {
+            references.push(upstream.to_owned());
+        }
+    }
+    let mut found = Vec::new();
+    for reference in references {
+        let Ok(reflog) = repo.reflog(&reference) else {
+            continue;
+        };
+        let mut moves = Vec::new();
+        // The reflog lists the newest entry first.
+        for entry in reflog.iter().collect::<Vec<_>>().into_iter().rev() {
+            let (from, to) = (entry.id_old(), entry.id_new());
+            let message =
+                String::from_utf8_lossy(entry.message_bytes().unwrap_or_default()).into_owned();
+            // HEAD's own log also records switching branches, which moves nothing.
+            if from.is_zero() || to.is_zero() || from == to || message.starts_with("checkout:") {
+                continue;
+            }
+            if repo.graph_descendant_of(to, from).unwrap_or(false) {
+                continue;
+            }
+            moves.push(Move { from, to, message });
+        }
+        found.push((reference, moves));
+    }
+    found
+}
+
+/// The commits whose parents this clone does not truly have, and why, and whether the walk
+/// from `HEAD` met each: the edges of a shallow clone that `HEAD` reaches, in the walk's order,
+/// then every grafted commit it did not meet, by id (a graft can hide the very commits that
+/// would reach it).
 ///
 /// # Errors
-/// When no repository holds the folder, it has no commits, or git fails.
-pub fn game_files_held(folder: &Path) -> Result<Vec<PathBuf>, GitError> {
-    let no_repository = || GitError::NoRepository(folder.to_owned());
-    let absolute = std::fs::canonicalize(folder).map_err(|_| no_repository())?;
-    let repo = Repository::discover(&absolute).map_err(|_| no_repository())?;
-    let workdir = repo
-        .workdir()
-        .and_then(|w| w.canonicalize().ok())
-        .ok_or_else(no_repository)?;
-    let within = absolute
-        .strip_prefix(&workdir)
-        .map_err(|_| GitError::Outside(folder.to_owned()))?;
-    let mut prefix = std::os::unix::ffi::OsStrExt::as_bytes(within.as_os_str()).to_vec();
-    if !prefix.is_empty() {
-        prefix.push(b'/');
+/// When git fails.
+pub(super) fn cuts(repo: &Repository) -> Result<Vec<(Oid, Cut, bool)>, GitError> {
+    let mut cuts = std::collections::HashMap::new();
+    let common = repo.commondir();
+    for (file, cut) in [("shallow", Cut::Shallow), ("info/grafts", Cut::Graft)] {
+        let Ok(text) = std::fs::read_to_string(common.join(file)) else {
+            continue;
+        };
+        for id in text.lines().filter_map(|l| l.split_whitespace().next()) {
+            if let Ok(id) = Oid::from_str(id) {
+                cuts.entry(id).or_insert(cut);
+            }
+        }
     }
-    repo.head().map_err(|_| GitError::NoCommits)?;
+    if cuts.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut walk = repo.revwalk()?;
     walk.push_head()?;
-    walk.simplify_first_parent()?;
-    let mut versions: std::collections::BTreeMap<Vec<u8>, std::collections::BTreeSet<Oid>> =
-        std::collections::BTreeMap::new();
+    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+    let mut found = Vec::new();
     for id in walk {
-        let tree = repo.find_commit(id?)?.tree()?;
-        for (path, blob) in super::tree::yaml_blobs(&repo, &tree)? {
-            if path.starts_with(&prefix) {
-                versions.entry(path).or_default().insert(blob);
-            }
+        let id = id?;
+        if let Some(cut) = cuts.remove(&id) {
+            found.push((id, cut, true));
         }
     }
-    let mut held = Vec::new();
-    for (path, blobs) in versions {
-        let mut game = false;
-        for blob in blobs {
-            if crate::log::may_be_a_game_file(repo.find_blob(blob)?.content()) {
-                game = true;
-                break;
-            }
-        }
-        if game {
-            let relative: &std::ffi::OsStr =
-                std::os::unix::ffi::OsStrExt::from_bytes(&path[prefix.len()..]);
-            held.push(if folder == Path::new(".") {
-                PathBuf::from(relative)
-            } else {
-                folder.join(relative)
-            });
-        }
-    }
-    Ok(held)
+    // A graft the walk did not meet may still be why it did not: one that makes a cycle or
+    // gives a commit itself as a parent hides the commits around it. Every graft counts, met
+    // or not.
+    let mut unmet: Vec<(Oid, Cut)> = cuts
+        .into_iter()
+        .filter(|(_, cut)| *cut == Cut::Graft)
+        .collect();
+    unmet.sort_by_key(|(id, _)| *id);
+    found.extend(unmet.into_iter().map(|(id, cut)| (id, cut, false)));
+    Ok(found)
 }

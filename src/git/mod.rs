@@ -7,6 +7,7 @@
 //! then refreshed so that `git status` shows it clean, and other staged changes stay staged.
 
 mod commit;
+mod histories;
 mod history;
 mod push;
 mod tree;
@@ -25,7 +26,8 @@ pub struct When {
     pub offset_minutes: i32,
 }
 pub use git2::Oid;
-pub use history::{Boundary, Content, Cut, History, Rewind, Step, Version, game_files_held};
+pub use histories::{Held, Histories, game_files_held};
+pub use history::{Boundary, Content, Cut, History, Rewind, Step, Version};
 
 use git2::Repository;
 use std::path::{Path, PathBuf};

@@ -1,9 +1,12 @@
 //! Reading a commit's tree whole, as bytes, however it was built: every file entry with its
 //! path and mode, read from a list of folders rather than the call stack, and bounded in
-//! entries and path bytes, since a small push can name billions of paths.
+//! entries and path bytes, since a small push can name billions of paths. Two trees are
+//! compared where they differ only, so that reading a long history costs what each commit
+//! changed.
 
 use super::GitError;
-use git2::{ObjectType, Oid, Repository, Tree};
+use git2::{ObjectType, Oid, Repository, Tree, TreeEntry};
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A file entry's mode as git stores it: a regular file (`0o100644`, `0o100755`), a symbolic
@@ -49,6 +52,9 @@ const MAX_PATH_BYTES: usize = 64 << 20;
 ///
 /// # Errors
 /// As [`files`].
+// The audit now reads a folder's files through `changes_in`; the tests keep this as the
+// reading that `changes_in` must agree with.
+#[cfg(test)]
 pub(super) fn yaml_blobs(
     repo: &Repository,
     tree: &Tree<'_>,
@@ -158,6 +164,152 @@ pub fn changes(
     Ok(changed)
 }
 
+/// A tree entry as [`changes_in`] compares it: its object and its mode.
+pub type Entry = (Oid, Mode);
+
+/// What two trees hold at one path: the old tree's entry and the new one's (`None`: nothing).
+pub type Change = (Option<Entry>, Option<Entry>);
+
+/// git's mode of a folder.
+pub const FOLDER: Mode = 0o040_000;
+
+/// Whether a mode is a regular file's (not a folder, a link or a submodule).
+#[must_use]
+pub fn regular(mode: Mode) -> bool {
+    mode & 0o170_000 == 0o100_000
+}
+
+/// What differs between the trees `old` and `new` (`None`: the empty tree) under the folder
+/// `prefix` (its path in the tree followed by `/`, or empty for the root), at the paths
+/// [`read_by_folder_check`] takes, whatever entry is there (a file, a link, a folder so named),
+/// by path with both sides. Unlike [`changes`], which reads every folder of two whole trees
+/// that differ, the folders on the way to `prefix` are found by name and a folder is read only
+/// where its object differs: a commit that changed one game costs the folders on that game's
+/// path. (libgit2's `git_diff_tree_to_tree` flattens both trees and visits every entry.)
+///
+/// # Errors
+/// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`] entries
+/// read, or past [`MAX_PATH_BYTES`] of paths spelled out.
+pub fn changes_in(
+    repo: &Repository,
+    old: Option<Oid>,
+    new: Option<Oid>,
+    prefix: &[u8],
+) -> Result<BTreeMap<Vec<u8>, Change>, GitError> {
+    let mut found: BTreeMap<Vec<u8>, Change> = BTreeMap::new();
+    let (mut old, mut new) = (old, new);
+    for name in prefix.split(|&b| b == b'/').filter(|p| !p.is_empty()) {
+        // `verify FOLDER` passes over a hidden folder, and so over everything in it.
+        if old == new || name.starts_with(b".") {
+            return Ok(found);
+        }
+        old = folder_in(repo, old, name)?;
+        new = folder_in(repo, new, name)?;
+    }
+    let mut unread = vec![(prefix.to_vec(), old, new)];
+    let (mut entries, mut spelled) = (0usize, 0usize);
+    while let Some((dir, old, new)) = unread.pop() {
+        if old == new {
+            continue;
+        }
+        let old = old.map(|id| repo.find_tree(id)).transpose()?;
+        let new = new.map(|id| repo.find_tree(id)).transpose()?;
+        let a: Vec<TreeEntry<'_>> = old.iter().flat_map(Tree::iter).collect();
+        let b: Vec<TreeEntry<'_>> = new.iter().flat_map(Tree::iter).collect();
+        entries += a.len() + b.len();
+        if entries > MAX_ENTRIES {
+            return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
+        }
+        for (name, before, after) in side_by_side(&a, &b) {
+            if before == after || name.starts_with(b".") {
+                continue;
+            }
+            let mut path = dir.clone();
+            path.extend_from_slice(name);
+            spelled += path.len();
+            if spelled > MAX_PATH_BYTES {
+                return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
+            }
+            if read_by_folder_check(&path) {
+                // A name that is a folder on one side and a file on the other sorts apart
+                // (`x/` after `x`): its two halves meet here.
+                let slot = found.entry(path.clone()).or_default();
+                slot.0 = slot.0.or(before);
+                slot.1 = slot.1.or(after);
+            }
+            let inner = |e: Option<Entry>| e.filter(|(_, m)| *m == FOLDER).map(|(id, _)| id);
+            if inner(before).is_some() || inner(after).is_some() {
+                path.push(b'/');
+                unread.push((path, inner(before), inner(after)));
+            }
+        }
+    }
+    found.retain(|_, (a, b)| a != b);
+    Ok(found)
+}
+
+/// Two trees' entries, both in git's order, walked side by side: each name with its entry on
+/// either side.
+fn side_by_side<'a>(
+    a: &'a [TreeEntry<'_>],
+    b: &'a [TreeEntry<'_>],
+) -> impl Iterator<Item = (&'a [u8], Option<Entry>, Option<Entry>)> {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let (x, y) = (a.get(i), b.get(j));
+        let order = match (x, y) {
+            (Some(x), Some(y)) => git_order(x, y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => return None,
+        };
+        Some(match order {
+            Ordering::Less => {
+                i += 1;
+                let x = x?;
+                (x.name_bytes(), Some(entry(x)), None)
+            }
+            Ordering::Greater => {
+                j += 1;
+                let y = y?;
+                (y.name_bytes(), None, Some(entry(y)))
+            }
+            Ordering::Equal => {
+                i += 1;
+                j += 1;
+                let (x, y) = (x?, y?);
+                (x.name_bytes(), Some(entry(x)), Some(entry(y)))
+            }
+        })
+    })
+}
+
+/// git's order of a tree's entries: by name, a folder's as if it ended in `/`.
+fn git_order(a: &TreeEntry<'_>, b: &TreeEntry<'_>) -> Ordering {
+    let (x, y) = (a.name_bytes(), b.name_bytes());
+    let n = x.len().min(y.len());
+    let end = |e: &TreeEntry<'_>, name: &[u8]| {
+        name.get(n)
+            .copied()
+            .unwrap_or(if e.filemode() == FOLDER { b'/' } else { 0 })
+    };
+    x[..n].cmp(&y[..n]).then_with(|| end(a, x).cmp(&end(b, y)))
+}
+
+fn entry(e: &TreeEntry<'_>) -> Entry {
+    (e.id(), e.filemode())
+}
+
+/// The folder `name` of the tree `tree`, if it is one (`get_path` goes down folders only).
+fn folder_in(repo: &Repository, tree: Option<Oid>, name: &[u8]) -> Result<Option<Oid>, GitError> {
+    let Some(tree) = tree else { return Ok(None) };
+    Ok(repo
+        .find_tree(tree)?
+        .get_name_bytes(name)
+        .filter(|e| e.filemode() == FOLDER)
+        .map(|e| e.id()))
+}
+
 /// The path of the file `name` in folder `folder` of `folders` (see [`yaml_blobs`]).
 fn path(folders: &[(Option<usize>, Vec<u8>)], folder: usize, name: &[u8]) -> Vec<u8> {
     let mut parts = vec![name];
@@ -181,7 +333,7 @@ fn path(folders: &[(Option<usize>, Vec<u8>)], folder: usize, name: &[u8]) -> Vec
 
 #[cfg(test)]
 mod tests {
-    use super::{GitError, MAX_ENTRIES, yaml_blobs};
+    use super::{GitError, MAX_ENTRIES, changes_in, files, read_by_folder_check, yaml_blobs};
     use git2::{Oid, Repository};
 
     /// A new bare repository, in a folder removed when dropped, holding a blob of a game.
@@ -261,6 +413,88 @@ mod tests {
         assert!(
             matches!(read, Err(GitError::TooManyEntries { limit: MAX_ENTRIES })),
             "{read:?}"
+        );
+    }
+
+    #[test]
+    fn a_diff_reports_what_differs_under_the_folder_and_nothing_else() {
+        let (_dir, repo, game) = repository();
+        let other = repo.blob(b"another game\n").expect("a blob");
+        let (file, link, folder) = (0o100_644, 0o120_000, 0o040_000);
+        let inner = tree(&repo, &[("g.yaml", game, file)]);
+        let hidden = tree(&repo, &[("h.yaml", game, file)]);
+        let old_games = tree(
+            &repo,
+            &[
+                ("a.yaml", game, file),
+                ("b.yaml", game, file),
+                ("c.yml", game, file),
+                ("x.yaml", game, file),
+                ("x.yaml-notes.yaml", game, file),
+                (".h", hidden, folder),
+            ],
+        );
+        let new_games = tree(
+            &repo,
+            &[
+                ("a.yaml", other, file),
+                ("b.yaml", game, link),
+                ("c.yml", game, file),
+                ("x.yaml", inner, folder),
+                ("x.yaml-notes.yaml", game, file),
+                (".h", inner, folder),
+                ("n.yaml", game, file),
+            ],
+        );
+        let old = tree(
+            &repo,
+            &[("games", old_games, folder), ("top.yaml", game, file)],
+        );
+        let new = tree(
+            &repo,
+            &[("games", new_games, folder), ("top.yaml", other, file)],
+        );
+        let found = changes_in(&repo, Some(old), Some(new), b"games/").expect("a diff");
+        let paths: Vec<&[u8]> = found.keys().map(Vec::as_slice).collect();
+        assert_eq!(
+            paths,
+            [
+                &b"games/a.yaml"[..],
+                b"games/b.yaml",
+                b"games/n.yaml",
+                b"games/x.yaml",
+                b"games/x.yaml/g.yaml",
+            ]
+        );
+        // A file that became a folder of the same name: both halves, met at one path.
+        assert_eq!(
+            found[&b"games/x.yaml"[..]],
+            (Some((game, file)), Some((inner, folder)))
+        );
+        assert_eq!(
+            found[&b"games/b.yaml"[..]],
+            (Some((game, file)), Some((game, link)))
+        );
+        // Against nothing, the folder's every entry; the whole tree's, matching `files`.
+        for (side, prefix) in [(new, &b"games/"[..]), (old, b""), (new, b"")] {
+            let listed = changes_in(&repo, None, Some(side), prefix).expect("a listing");
+            let whole = files(&repo, &repo.find_tree(side).expect("a tree"), &|p| {
+                p.starts_with(prefix) && read_by_folder_check(p)
+            })
+            .expect("the files");
+            let listed: Vec<_> = listed
+                .into_iter()
+                .filter(|(_, (_, now))| now.is_some_and(|(_, m)| m != folder))
+                .map(|(path, (_, now))| (path, now))
+                .collect();
+            let whole: Vec<_> = whole.into_iter().map(|(p, e)| (p, Some(e))).collect();
+            assert_eq!(listed, whole);
+        }
+        // A hidden folder on the way is passed over, as `verify FOLDER` passes it over.
+        assert!(
+            changes_in(&repo, Some(old), Some(new), b"games/.h/")
+                .expect("a diff")
+                .is_empty()
         );
     }
 }

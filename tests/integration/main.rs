@@ -2,6 +2,7 @@
 //! links once.
 
 mod arbiter;
+mod audit_folder;
 mod audit_shallow;
 mod browser;
 mod campaign_agreement;

@@ -11,7 +11,9 @@
 //! at a time, which the system releases when its process ends, however it ends. A holder whose
 //! process is gone (killed, crashed) holds nothing: the next push takes the lock, after taking
 //! into the index what the gone push's updates that git made brought. Linux's `/proc` tells
-//! which process is which; without it, a holder is believed until the wait runs out.
+//! which process is which; without it, a holder is believed alive, so that a push killed
+//! between its judgement and its updates holds the lock until the wait of each push after it
+//! runs out (see docs/referee.md).
 
 use super::CliError;
 use crate::cli::Out;
@@ -33,6 +35,10 @@ impl Push {
     /// (`None`: the hook was not run by git for a push).
     pub(super) fn this() -> Option<Push> {
         let mut pid = std::os::unix::process::parent_id();
+        if !Path::new("/proc/self/stat").exists() {
+            // Without /proc, the hook's parent: git runs its hooks itself.
+            return Some(Push { pid, start: 0 });
+        }
         for _ in 0..16 {
             let (parent, start) = stat(pid)?;
             if receive_pack(pid) {

@@ -143,10 +143,15 @@ fn read_lines(input: &mut dyn BufRead) -> Result<Vec<UpdateLine>, CliError> {
     }
 }
 
+/// A branch update a push asks for: its commits before and after (`None`: made, or deleted),
+/// and its name, as bytes.
+type BranchUpdate = (Option<Oid>, Option<Oid>, Vec<u8>);
+
+/// A game's copy (its branch and path) and its documents' digests.
+type Copy = (Place, Vec<correspond::digest::Digest>);
+
 /// git's lines for a `pre-receive` hook, each value a commit.
-fn read_updates(
-    input: &mut dyn BufRead,
-) -> Result<Vec<(Option<Oid>, Option<Oid>, Vec<u8>)>, CliError> {
+fn read_updates(input: &mut dyn BufRead) -> Result<Vec<BranchUpdate>, CliError> {
     let mut updates = Vec::new();
     for (old, new, name) in read_lines(input)? {
         let id = |value: Option<String>| -> Result<Option<Oid>, CliError> {
@@ -248,7 +253,7 @@ fn rebuild(
 fn copies(
     receiving: &Receiving,
     branches: &[(Vec<u8>, Oid)],
-) -> Result<(Vec<(Place, Vec<correspond::digest::Digest>)>, Vec<Place>), CliError> {
+) -> Result<(Vec<Copy>, Vec<Place>), CliError> {
     let unreadable = |e: GitError| CliError::usage(format!("cannot read the repository: {e}"));
     let (mut copies, mut invalid) = (Vec::new(), Vec::new());
     for (branch, tip) in branches {
