@@ -11,7 +11,7 @@
 mod attributes;
 pub mod index;
 
-pub use attributes::{Converting, converting};
+pub use attributes::{Converting, converting, dropped, keeping};
 pub use index::{Conflict, Entry, Index, IndexError, Place, Taken};
 
 use crate::digest::Digest;
@@ -158,13 +158,43 @@ pub enum Refusal {
          the ones signed{}; only unsetting text, crlf, eol, filter, ident and \
          working-tree-encoding (`-text`, as `correspond setup-git` writes) is taken here",
         .found.line,
-        .found.text,
-        .found.attribute,
+        crate::text::shown(&.found.text),
+        crate::text::shown(&.found.attribute),
         commit.as_ref().map(|c| format!(" (commit {c})")).unwrap_or_default()
     )]
     Attributes {
         /// The line.
         found: Converting,
+        /// The pushed commit that holds it, when it is not the last.
+        commit: Option<String>,
+    },
+    /// A `.gitattributes` line that keeps files' bytes on checkout is dropped (or the file
+    /// deleted): each user's `core.autocrlf` would then decide.
+    #[error(
+        "drops line {line} (`{}`){}, which keeps files' bytes as they are on checkout; without \
+         it, a clone made with core.autocrlf converts them",
+        crate::text::shown(.text),
+        commit.as_ref().map(|c| format!(" in commit {c}")).unwrap_or_default()
+    )]
+    AttributesDropped {
+        /// The line's number in the branch's version.
+        line: usize,
+        /// The line.
+        text: String,
+        /// The pushed commit that drops it, when it is not the last.
+        commit: Option<String>,
+    },
+    /// A `.gitattributes` that is not a plain file the referee can read: a symbolic link or a
+    /// submodule (git reads what a link points at), or one too large to read.
+    #[error(
+        "{}{}; a .gitattributes must be a file of at most {} bytes, which the referee reads",
+        .what,
+        commit.as_ref().map(|c| format!(" in commit {c}")).unwrap_or_default(),
+        MAX_FILE_SIZE
+    )]
+    AttributesUnread {
+        /// What it is.
+        what: String,
         /// The pushed commit that holds it, when it is not the last.
         commit: Option<String>,
     },

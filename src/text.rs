@@ -138,13 +138,13 @@ fn push(out: &mut String, c: char) {
 }
 
 /// Bytes that should be text and may not be (a branch's name, a path in a git tree) as a
-/// message shows them: each run of UTF-8 [`escape`]d, each byte that is not UTF-8 as `\xNN`, so
-/// that two names that differ show differently.
+/// message shows them: each run of UTF-8 [`escape`]d, each byte that is not UTF-8 as `\xNN`, and
+/// a backslash as `\\`, so that two names that differ show differently.
 #[must_use]
 pub fn bytes(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
-        out.push_str(&escape(chunk.valid()));
+        out.push_str(&escape(&chunk.valid().replace('\\', "\\\\")));
         for byte in chunk.invalid() {
             out.push_str(&format!("\\x{byte:02x}"));
         }

@@ -85,6 +85,14 @@ pub enum GitError {
         /// How many are read at most.
         limit: usize,
     },
+    /// A tree names one entry twice, or lists its entries out of git's order, which git never
+    /// writes.
+    #[error(
+        "a tree names {} twice, or out of git's order, which git never writes (git fsck calls \
+         it duplicateEntries or treeNotSorted)",
+        crate::text::bytes(.0)
+    )]
+    NamedTwice(Vec<u8>),
     /// `HEAD` holds another version of the file than the one the command read: another
     /// program committed it meanwhile (a `git pull --autostash`), and a commit on top would
     /// take back what that one brought.

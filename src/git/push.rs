@@ -14,12 +14,15 @@
 use super::GitError;
 use super::tree::{LINK, Mode, SUBMODULE, changes, files, game_file_name, read_by_folder_check};
 use git2::{Oid, Repository, Sort, Tree};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// A repository receiving a push.
 pub struct Receiving {
     repo: Repository,
+    /// Whether a blob is held as a game, by blob and whether its path is one `verify FOLDER`
+    /// reads: each blob is read once however many paths and commits name it.
+    games: std::cell::RefCell<std::collections::HashMap<(Oid, bool), bool>>,
 }
 
 /// What an update of one branch does, read for the referee.
@@ -82,8 +85,12 @@ pub struct Attributes {
     pub path: Vec<u8>,
     /// The pushed commit that holds it, when it is not the new one.
     pub commit: Option<Oid>,
-    /// Its blob.
-    pub blob: Oid,
+    /// The file there (`None`: none: deleted, or a link or submodule, as `link` says).
+    pub blob: Option<Oid>,
+    /// A symbolic link or a submodule there, not a file.
+    pub link: bool,
+    /// The branch's version before the update, whose lines that keep bytes must stay.
+    pub before: Option<Oid>,
 }
 
 /// A game file in a commit: its path, as git stores it, and its bytes (none when it is too
@@ -127,7 +134,10 @@ impl Receiving {
                 .ok_or_else(|| GitError::NoRepository(folder.to_owned()))?;
             repo.odb()?.add_disk_alternate(folder)?;
         }
-        Ok(Receiving { repo })
+        Ok(Receiving {
+            repo,
+            games: std::cell::RefCell::default(),
+        })
     }
 
     /// The repository's folder.
@@ -215,9 +225,15 @@ impl Receiving {
         let id = |tree: &Option<Tree<'_>>| tree.as_ref().map(Tree::id);
         let mut paths = changes(&self.repo, id(&base_tree), id(&new_tree))?;
         let pushed = self.pushed(new, old, &others)?;
+        // Each path with the pushed commits that change it: a commit that does not holds its
+        // parent's version, which a pushed commit or a branch brought.
+        let mut changed_by: BTreeMap<Vec<u8>, Vec<&Pushed>> = BTreeMap::new();
         for p in &pushed {
-            paths.extend(p.changed.iter().cloned());
+            for path in &p.changed {
+                changed_by.entry(path.clone()).or_default().push(p);
+            }
         }
+        paths.extend(changed_by.keys().cloned());
         let mut update = Update {
             fast_forward,
             ..Update::default()
@@ -226,7 +242,7 @@ impl Receiving {
             let was = entry(old_tree.as_ref(), &path)?;
             let is = entry(new_tree.as_ref(), &path)?;
             let mut between = Vec::new();
-            for p in &pushed {
+            for p in changed_by.get(&path).into_iter().flatten() {
                 let commit = self.repo.find_commit(p.commit)?;
                 let version = entry(Some(&commit.tree()?), &path)?;
                 let mut parents = Vec::new();
@@ -284,14 +300,19 @@ impl Receiving {
         }
         if path.rsplit(|&b| b == b'/').next() == Some(b".gitattributes".as_slice()) {
             for (commit, version, _) in &versions {
-                if let Some(blob) = file(*version).filter(|b| Some(*b) != was_file)
-                    && !update.attributes.iter().any(|a| a.blob == blob)
-                {
-                    update.attributes.push(Attributes {
-                        path: path.to_vec(),
-                        commit: *commit,
-                        blob,
-                    });
+                let found = Attributes {
+                    path: path.to_vec(),
+                    commit: *commit,
+                    blob: file(*version),
+                    link: link(*version).is_some(),
+                    before: was_file,
+                };
+                let same = update
+                    .attributes
+                    .iter()
+                    .any(|a| (a.blob, a.link) == (found.blob, found.link));
+                if (found.link || found.blob != was_file) && !same {
+                    update.attributes.push(found);
                 }
             }
         }
@@ -360,15 +381,23 @@ impl Receiving {
 
     /// Whether a blob at `path` is held to the rules as a game (one too large to read is).
     fn game(&self, path: &[u8], blob: Option<Oid>) -> Result<bool, GitError> {
-        Ok(match blob {
-            None => false,
-            Some(blob) => match self.read(blob)? {
-                // Too large to be read as a game: held as one only under a game file's name.
-                Blob::TooLarge(_) => read_by_folder_check(path),
-                Blob::Bytes(bytes) => {
-                    crate::log::held_as_a_game(read_by_folder_check(path), &bytes)
-                }
-            },
+        let Some(blob) = blob else {
+            return Ok(false);
+        };
+        let key = (blob, read_by_folder_check(path));
+        if let Some(known) = self.games.borrow().get(&key) {
+            return Ok(*known);
+        }
+        let game = self.read_game(path, blob)?;
+        self.games.borrow_mut().insert(key, game);
+        Ok(game)
+    }
+
+    fn read_game(&self, path: &[u8], blob: Oid) -> Result<bool, GitError> {
+        Ok(match self.read(blob)? {
+            // Too large to be read as a game: held as one only under a game file's name.
+            Blob::TooLarge(_) => read_by_folder_check(path),
+            Blob::Bytes(bytes) => crate::log::held_as_a_game(read_by_folder_check(path), &bytes),
         })
     }
 

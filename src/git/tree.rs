@@ -129,35 +129,43 @@ pub fn changes(
         if from == to {
             continue;
         }
-        let mut sides: BTreeMap<Vec<u8>, [Option<(Oid, bool)>; 2]> = BTreeMap::new();
-        for (side, tree) in [from, to].into_iter().enumerate() {
-            let Some(tree) = tree else { continue };
-            for entry in &repo.find_tree(tree)? {
-                entries += 1;
-                if entries > MAX_ENTRIES {
-                    return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
-                }
-                let folder = entry.kind() == Some(ObjectType::Tree);
-                sides.entry(entry.name_bytes().to_vec()).or_default()[side] =
-                    Some((entry.id(), folder));
-            }
+        let from = from.map(|id| repo.find_tree(id)).transpose()?;
+        let to = to.map(|id| repo.find_tree(id)).transpose()?;
+        let a: Vec<TreeEntry<'_>> = from.iter().flat_map(Tree::iter).collect();
+        let b: Vec<TreeEntry<'_>> = to.iter().flat_map(Tree::iter).collect();
+        entries += a.len() + b.len();
+        if entries > MAX_ENTRIES {
+            return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
         }
-        for (name, [old, new]) in sides {
-            if old == new {
-                continue;
-            }
+        let within = |name: &[u8]| {
             let mut path = folder.clone();
             if !path.is_empty() {
                 path.push(b'/');
             }
-            path.extend_from_slice(&name);
-            let tree = |side: Option<(Oid, bool)>| side.filter(|(_, f)| *f).map(|(id, _)| id);
-            let file = |side: Option<(Oid, bool)>| side.is_some_and(|(_, f)| !f);
-            if file(old) || file(new) {
+            path.extend_from_slice(name);
+            path
+        };
+        // git never writes a tree that names one entry twice, or out of its order (which can
+        // hide a second entry of a name from a walk that expects the order); a push can hold
+        // one, and which of the two a checkout takes is not the referee's to guess.
+        for side in [&a, &b] {
+            if let Some(bad) = side.windows(2).find(|w| !git_order(&w[0], &w[1]).is_lt()) {
+                return Err(GitError::NamedTwice(within(bad[1].name_bytes())));
+            }
+        }
+        for (name, before, after) in side_by_side(&a, &b) {
+            // The mode counts as the object does: a file made a link is a change.
+            if before == after {
+                continue;
+            }
+            let path = within(name);
+            let folder = |e: Option<Entry>| e.filter(|(_, m)| *m == FOLDER).map(|(id, _)| id);
+            let file = |e: Option<Entry>| e.is_some_and(|(_, m)| m != FOLDER);
+            if file(before) || file(after) {
                 changed.insert(path.clone());
             }
-            if tree(old).is_some() || tree(new).is_some() {
-                unread.push((path, tree(old), tree(new)));
+            if folder(before).is_some() || folder(after).is_some() {
+                unread.push((path, folder(before), folder(after)));
             }
         }
     }

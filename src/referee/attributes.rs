@@ -56,34 +56,75 @@ pub fn converting(bytes: &[u8]) -> Option<Converting> {
     None
 }
 
+/// What git takes as blank between a pattern and its attributes, and between attributes.
+const BLANK: [char; 3] = [' ', '\t', '\r'];
+
 /// The attributes of a line, after its pattern (or its macro's name). A pattern may be quoted
-/// in C style, with spaces and escaped quotes inside.
+/// in C style, with blanks and escaped quotes inside; a quote left open is no quoting, as git
+/// reads it then.
 fn attributes(line: &str) -> impl Iterator<Item = &str> {
-    let rest = match line.strip_prefix('"') {
-        Some(quoted) => {
-            let mut escaped = false;
-            let end = quoted.char_indices().find_map(|(i, c)| match c {
-                _ if escaped => {
-                    escaped = false;
-                    None
-                }
-                '\\' => {
-                    escaped = true;
-                    None
-                }
-                '"' => Some(i + 1),
-                _ => None,
-            });
-            end.map_or("", |end| &quoted[end..])
+    let quoted = line.strip_prefix('"').and_then(|quoted| {
+        let mut escaped = false;
+        let end = quoted.char_indices().find_map(|(i, c)| match c {
+            _ if escaped => {
+                escaped = false;
+                None
+            }
+            '\\' => {
+                escaped = true;
+                None
+            }
+            '"' => Some(i + 1),
+            _ => None,
+        })?;
+        Some(&quoted[end..])
+    });
+    let rest = quoted.unwrap_or_else(|| line.find(BLANK).map_or("", |at| &line[at..]));
+    rest.split(BLANK).filter(|a| !a.is_empty())
+}
+
+/// The lines of a `.gitattributes` file that keep bytes as they are on checkout: those that
+/// unset one of the attributes that would change them (`-text`, `binary`), by line number.
+#[must_use]
+pub fn keeping(bytes: &[u8]) -> Vec<(usize, String)> {
+    let mut kept = Vec::new();
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let text = String::from_utf8_lossy(raw);
+        let line = text.trim_end_matches('\r').trim_start();
+        if line.starts_with('#') {
+            continue;
         }
-        None => line.find([' ', '\t']).map_or("", |at| &line[at..]),
-    };
-    rest.split([' ', '\t']).filter(|a| !a.is_empty())
+        let keeps = attributes(line).any(|a| {
+            a == "binary"
+                || a.strip_prefix('-')
+                    .is_some_and(|name| CONVERTING.contains(&name))
+        });
+        if keeps {
+            kept.push((index + 1, line.to_owned()));
+        }
+    }
+    kept
+}
+
+/// The first line of `before` that keeps bytes on checkout (see [`keeping`]) and that `after`
+/// (`None`: the file deleted) no longer holds: dropping it hands files back to each user's
+/// `core.autocrlf`.
+#[must_use]
+pub fn dropped(before: &[u8], after: Option<&[u8]>) -> Option<(usize, String)> {
+    let after: Vec<String> = after
+        .map(keeping)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(_, l)| l)
+        .collect();
+    keeping(before)
+        .into_iter()
+        .find(|(_, line)| !after.contains(line))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Converting, converting};
+    use super::{Converting, converting, dropped, keeping};
 
     fn refused(text: &str) -> Option<(usize, String)> {
         converting(text.as_bytes()).map(
@@ -128,6 +169,9 @@ mod tests {
             ("[attr]sneaky text\n", 1, "text"),
             ("\"g \\\" h.yaml\"\ttext\r\n", 1, "text"),
             ("  *.yaml   -text   eol=crlf\n", 1, "eol=crlf"),
+            ("*.yaml\reol=crlf\n", 1, "eol=crlf"),
+            ("*.yaml -text\rtext\n", 1, "text"),
+            ("\"*.yaml text\n", 1, "text"),
         ] {
             assert_eq!(
                 refused(text),
@@ -135,5 +179,33 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_line_that_keeps_bytes_may_not_be_dropped() {
+        let before = b"*.yaml merge=correspond -text\n*.png binary\n*.md diff\n";
+        assert_eq!(
+            keeping(before),
+            [
+                (1, "*.yaml merge=correspond -text".to_owned()),
+                (2, "*.png binary".to_owned())
+            ]
+        );
+        assert_eq!(
+            dropped(
+                before,
+                Some(b"*.png binary\n*.yaml merge=correspond -text\n")
+            ),
+            None
+        );
+        assert_eq!(
+            dropped(before, Some(b"*.png binary\n")),
+            Some((1, "*.yaml merge=correspond -text".to_owned()))
+        );
+        assert_eq!(
+            dropped(before, None),
+            Some((1, "*.yaml merge=correspond -text".to_owned()))
+        );
+        assert_eq!(dropped(b"*.md diff\n", None), None);
     }
 }

@@ -426,6 +426,7 @@ fn write_whole(path: &Path, text: &str) -> Result<(), IndexError> {
     std::fs::create_dir_all(folder).map_err(io)?;
     let mut file = tempfile::NamedTempFile::new_in(folder).map_err(io)?;
     file.write_all(text.as_bytes()).map_err(io)?;
+    file.as_file().sync_all().map_err(io)?;
     file.persist(path).map_err(|e| io(e.error))?;
     Ok(())
 }

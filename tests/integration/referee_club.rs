@@ -509,3 +509,174 @@ fn a_push_waits_for_one_that_holds_the_lock_and_a_holder_that_is_gone_holds_noth
         "released"
     );
 }
+
+#[test]
+fn a_mode_changed_alone_a_tree_naming_a_file_twice_and_too_many_branches_are_seen() {
+    let server = Server::new();
+    server.opening(&[]);
+    server.clock("2026-03-01T10:20:00Z");
+    // A forked copy of the game kept as a symbolic link's target text (no game: a link's
+    // content is a path), then made a file without changing a byte: now it is a game, forked.
+    server.sign("bob", "2026-03-01T10:19:00Z", &["play", "game.yaml", "e5"]);
+    assert!(server.push("bob", &["-q"]).landed);
+    server.git("bob", &["reset", "-q", "--hard", "HEAD~1"]);
+    sign_elsewhere(
+        &server,
+        "bob",
+        "journal-c5",
+        "2026-03-01T10:19:00Z",
+        &["play", "game.yaml", "c5"],
+    );
+    let forked = server.git("bob", &["hash-object", "-w", "game.yaml"]);
+    server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
+    let link = format!("120000,{},a.txt", forked.trim());
+    server.git("bob", &["update-index", "--add", "--cacheinfo", &link]);
+    server.git("bob", &["commit", "-q", "-m", "a link"]);
+    assert_eq!(server.push("bob", &["-q"]), server.landed(&[]));
+    let file = format!("100644,{},a.txt", forked.trim());
+    server.git("bob", &["update-index", "--cacheinfo", &file]);
+    server.git("bob", &["commit", "-q", "-m", "a file"]);
+    let before = server.state();
+    assert_eq!(
+        server.push("bob", &["-q"]),
+        server.refused(&[&format!(
+            "refused refs/heads/main: a.txt: game.yaml on refs/heads/main {FORKED}"
+        )])
+    );
+    assert_eq!(server.state(), before);
+    // The game made a submodule with the same object: a game file gone.
+    server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
+    let game = server.git("bob", &["rev-parse", "HEAD:game.yaml"]);
+    server.git("bob", &["rm", "-q", "--cached", "game.yaml"]);
+    let submodule = format!("160000,{},game.yaml", game.trim());
+    server.git("bob", &["update-index", "--add", "--cacheinfo", &submodule]);
+    server.git("bob", &["commit", "-q", "-m", "a submodule"]);
+    let pushed = server.push("bob", &["-q"]);
+    assert!(!pushed.landed, "{pushed:?}");
+    assert!(
+        pushed.remote.contains(
+            &"correspond referee: refused refs/heads/main: game.yaml: the game \
+                                 file is deleted; a referee keeps every game file where it is \
+                                 (never deleted, moved or renamed)"
+                .to_owned()
+        ),
+        "{pushed:?}"
+    );
+    server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
+    // A tree that names game.yaml twice, the fork first: git never writes one.
+    let tree = server.git("bob", &["rev-parse", "HEAD^{tree}"]);
+    let listing = server.git("bob", &["cat-file", "-p", tree.trim()]);
+    let twice = format!("{listing}100644 blob {}\tgame.yaml\n", forked.trim());
+    let made = std::process::Command::new("python3")
+        .current_dir(server.path("bob"))
+        .args([
+            "-c",
+            "import sys, subprocess\n\
+             entries = b''\n\
+             for line in sys.stdin.read().splitlines():\n\
+             \x20   meta, name = line.split('\\t')\n\
+             \x20   mode, kind, oid = meta.split()\n\
+             \x20   entries += mode.encode() + b' ' + name.encode() + b'\\0' + bytes.fromhex(oid)\n\
+             out = subprocess.run(['git', 'hash-object', '-w', '-t', 'tree', '--literally', \
+             '--stdin'], input=entries, capture_output=True, check=True)\n\
+             print(out.stdout.decode().strip())",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(twice.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("python3 writes the tree");
+    assert!(made.status.success(), "{made:?}");
+    let tree = String::from_utf8(made.stdout).expect("an id");
+    let commit = server.git(
+        "bob",
+        &["commit-tree", tree.trim(), "-p", "HEAD", "-m", "twice"],
+    );
+    server.git("bob", &["reset", "-q", "--soft", commit.trim()]);
+    let pushed = push_bytes(
+        &server,
+        "bob",
+        &[b"-q", b"--no-verify", b"origin", b"HEAD:main"],
+    );
+    assert!(!pushed.landed, "{pushed:?}");
+    assert!(
+        pushed.remote.iter().any(|l| l.ends_with(
+            "a tree names game.yaml twice, or out of git's order, which git never writes (git \
+             fsck calls it duplicateEntries or treeNotSorted)"
+        )),
+        "{pushed:?}"
+    );
+    server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
+    // More branches in one push than the referee judges at once.
+    let refs: Vec<String> = (0..101)
+        .map(|n| format!("HEAD:refs/heads/b{n:03}"))
+        .collect();
+    let mut args: Vec<&str> = vec!["-q", "origin"];
+    args.extend(refs.iter().map(String::as_str));
+    assert_eq!(
+        server.push("bob", &args),
+        Pushed {
+            landed: false,
+            remote: vec![
+                "correspond referee: the clock is pinned to 2026-03-01T10:20:00Z by \
+                 correspond.refereeTime, which is for tests only"
+                    .to_owned(),
+                "correspond referee: refused: this push updates 101 branches; the referee \
+                 judges at most 100 in one push: push them in parts"
+                    .to_owned(),
+            ],
+        }
+    );
+}
+
+#[test]
+fn a_gitattributes_link_and_a_dropped_line_that_keeps_bytes_are_refused() {
+    let server = Server::new();
+    server.opening(&[]);
+    server.clock("2026-03-01T10:12:00Z");
+    std::fs::write(
+        server.path("bob").join(".gitattributes"),
+        "*.yaml merge=correspond -text\n",
+    )
+    .expect("write");
+    commit_all(&server, "bob", "setup-git's line");
+    assert_eq!(server.push("bob", &["-q"]), server.landed(&[]));
+    // Dropped: each user's core.autocrlf would decide again.
+    std::fs::write(server.path("bob").join(".gitattributes"), "*.png binary\n").expect("write");
+    commit_all(&server, "bob", "tidy");
+    assert_eq!(
+        server.push("bob", &["-q"]),
+        server.refused(&[
+            "refused refs/heads/main: .gitattributes: drops line 1 (`*.yaml \
+                          merge=correspond -text`), which keeps files' bytes as they are on \
+                          checkout; without it, a clone made with core.autocrlf converts them"
+        ])
+    );
+    server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
+    server.git("bob", &["rm", "-q", ".gitattributes"]);
+    server.git("bob", &["commit", "-q", "-m", "gone"]);
+    assert!(!server.push("bob", &["-q"]).landed, "deleted");
+    server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
+    // A link: git would read the file it points at.
+    std::fs::write(server.path("bob").join("attrs"), "*.yaml eol=crlf\n").expect("write");
+    let nested = server.path("bob").join("games");
+    std::fs::create_dir_all(&nested).expect("mkdir");
+    std::os::unix::fs::symlink("../attrs", nested.join(".gitattributes")).expect("link");
+    commit_all(&server, "bob", "attributes elsewhere");
+    assert_eq!(
+        server.push("bob", &["-q"]),
+        server.refused(&[
+            "refused refs/heads/main: games/.gitattributes: a symbolic link or a \
+                          submodule; a .gitattributes must be a file of at most 67108864 bytes, \
+                          which the referee reads"
+        ])
+    );
+}

@@ -70,14 +70,28 @@ fn of_pushes_racing_to_sign_one_place_exactly_one_lands_every_round() {
             machines.push(name);
         }
         // All at once.
+        // Every other machine's server side runs as `git -c ... receive-pack`, as some servers
+        // start it: the referee must know it for the push's process all the same.
         let racing: Vec<std::process::Child> = machines
             .iter()
-            .map(|name| {
+            .enumerate()
+            .map(|(n, name)| {
+                let receive = if n % 2 == 1 {
+                    "--receive-pack=git -c core.quotepath=off receive-pack"
+                } else {
+                    "--receive-pack=git-receive-pack"
+                };
                 std::process::Command::new("git")
                     .current_dir(server.path(name))
                     .env("GIT_CONFIG_NOSYSTEM", "1")
                     .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                    .args(["push", "-q", "origin", &format!("HEAD:refs/heads/{name}")])
+                    .args([
+                        "push",
+                        "-q",
+                        receive,
+                        "origin",
+                        &format!("HEAD:refs/heads/{name}"),
+                    ])
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
                     .spawn()

@@ -8,15 +8,21 @@ use super::{CliError, open, read_updates, short, shown, shown_ref};
 use crate::cli::Out;
 use crate::cli::error::ExitStatus;
 use correspond::digest::Digest;
-use correspond::git::{Blob, FileUpdate, GitError, Oid, Receiving};
+use correspond::git::{Attributes, Blob, FileUpdate, GitError, Oid, Receiving};
 use correspond::log::Timestamp;
 use correspond::referee::{
-    Accepted, Entry, Index, Refusal, Taken, Terms, Versions, converting, judge_between,
+    Accepted, Entry, Index, Refusal, Taken, Terms, Versions, converting, dropped, judge_between,
     judge_branch, judge_file,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The most branches one push may update: each costs a walk of the branches it may grow from.
+const MAX_BRANCHES: usize = 100;
+
+/// The most lines the hook shows: the rest are counted.
+const MAX_LINES: usize = 200;
 
 /// The repository setting that pins the referee's clock, for tests.
 const PINNED_CLOCK: &str = "correspond.refereeTime";
@@ -50,11 +56,20 @@ pub(super) fn run(max_skew: u32, wait: u32, out: &mut Out<'_>) -> Result<ExitSta
     if updates.is_empty() {
         return Ok(ExitStatus::Success);
     }
+    if updates.len() > MAX_BRANCHES {
+        writeln!(
+            out,
+            "correspond referee: refused: this push updates {} branches; the referee judges at \
+             most {MAX_BRANCHES} in one push: push them in parts",
+            updates.len()
+        )?;
+        return Ok(ExitStatus::Rejected);
+    }
     let index = Index::of(receiving.path());
-    // Run by hand, not by git for a push: judged under the lock, which is not kept.
-    let push = Push::this();
+    // Run by git for a push (which quarantines what it brings), the lock is kept until git has
+    // made the push's updates; run by hand, it is released when the judgement is done.
+    let push = Push::this().filter(|_| quarantine.is_some());
     let holder = push.unwrap_or_else(Push::me);
-    let unreadable = |e: GitError| CliError::usage(format!("cannot read the repository: {e}"));
     let lock = lock::take(
         &index,
         holder,
@@ -68,32 +83,71 @@ pub(super) fn run(max_skew: u32, wait: u32, out: &mut Out<'_>) -> Result<ExitSta
         },
         out,
     )?;
+    // What the judgement says is kept until the lock is left: a client that reads slowly, or
+    // not at all, must not hold the club's pushes up.
+    let mut said = Vec::new();
+    let (refused, taken) = judge(
+        &receiving,
+        &index,
+        terms,
+        &updates,
+        &mut Out::new(&mut said, false),
+    )?;
+    if refused == 0 && push.is_some() {
+        lock.keep(taken)?;
+    } else {
+        drop(lock);
+    }
+    let lines: Vec<&[u8]> = said
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .collect();
+    for line in lines.iter().take(MAX_LINES) {
+        out.write_all(line)?;
+        out.write_all(b"\n")?;
+    }
+    if lines.len() > MAX_LINES {
+        writeln!(
+            out,
+            "correspond referee: ... and {} lines more",
+            lines.len() - MAX_LINES
+        )?;
+    }
+    if refused == 0 {
+        return Ok(ExitStatus::Success);
+    }
+    writeln!(
+        out,
+        "correspond referee: push refused ({refused} {}); nothing was changed",
+        if refused == 1 { "problem" } else { "problems" }
+    )?;
+    Ok(ExitStatus::Rejected)
+}
+
+/// Judges a push's branch updates under the lock: how many problems, and what the index is to
+/// take of each update once git makes it.
+fn judge(
+    receiving: &Receiving,
+    index: &Index,
+    terms: Terms,
+    updates: &[super::BranchUpdate],
+    out: &mut Out<'_>,
+) -> Result<(usize, Vec<Taken>), CliError> {
     let branches = receiving.branches().map_err(unreadable)?;
-    super::bring_up_to_date(&receiving, &index, &branches, out)?;
+    super::bring_up_to_date(receiving, index, &branches, out)?;
     let mut judging = Judging {
-        receiving: &receiving,
-        index: &index,
+        receiving,
+        index,
         branches,
         terms,
         brought: BTreeMap::new(),
         taken: Vec::new(),
     };
     let mut refused = 0;
-    for (old, new, branch) in &updates {
+    for (old, new, branch) in updates {
         refused += judging.update(branch, (*old, *new), out)?;
     }
-    if refused > 0 {
-        writeln!(
-            out,
-            "correspond referee: push refused ({refused} {}); nothing was changed",
-            if refused == 1 { "problem" } else { "problems" }
-        )?;
-        return Ok(ExitStatus::Rejected);
-    }
-    if push.is_some() {
-        lock.keep(judging.taken)?;
-    }
-    Ok(ExitStatus::Success)
+    Ok((refused, judging.taken))
 }
 
 /// The referee's clock: the system's, or the one pinned for tests, which the first line says.
@@ -162,15 +216,8 @@ impl Judging<'_> {
             refuse(out, &link.path, &refusal)?;
         }
         for attributes in &update.attributes {
-            if let Blob::Bytes(bytes) = self.receiving.read(attributes.blob).map_err(unreadable)?
-                && let Some(found) = converting(&bytes)
-            {
-                let commit = attributes.commit.map(short);
-                refuse(
-                    out,
-                    &attributes.path,
-                    &Refusal::Attributes { found, commit },
-                )?;
+            if let Some(refusal) = self.attributes(attributes)? {
+                refuse(out, &attributes.path, &refusal)?;
             }
         }
         let mut games = Vec::new();
@@ -197,6 +244,48 @@ impl Judging<'_> {
             games,
         });
         Ok(refused)
+    }
+
+    /// Judges a version of a `.gitattributes` file: it must be a file the referee can read,
+    /// set nothing that changes bytes on checkout, and keep every line of the branch's version
+    /// that keeps them.
+    fn attributes(&self, found: &Attributes) -> Result<Option<Refusal>, CliError> {
+        let commit = found.commit.map(short);
+        let unread = |what: String| {
+            Some(Refusal::AttributesUnread {
+                what,
+                commit: commit.clone(),
+            })
+        };
+        if found.link {
+            return Ok(unread("a symbolic link or a submodule".to_owned()));
+        }
+        let read = |blob: Option<Oid>| -> Result<Option<Blob>, CliError> {
+            blob.map(|b| self.receiving.read(b))
+                .transpose()
+                .map_err(unreadable)
+        };
+        let after = match read(found.blob)? {
+            Some(Blob::TooLarge(size)) => return Ok(unread(format!("{size} bytes"))),
+            Some(Blob::Bytes(bytes)) => Some(bytes),
+            None => None,
+        };
+        if let Some(converting) = after.as_deref().and_then(converting) {
+            return Ok(Some(Refusal::Attributes {
+                found: converting,
+                commit,
+            }));
+        }
+        let Some(Blob::Bytes(before)) = read(found.before)? else {
+            return Ok(None);
+        };
+        Ok(
+            dropped(&before, after.as_deref()).map(|(line, text)| Refusal::AttributesDropped {
+                line,
+                text,
+                commit,
+            }),
+        )
     }
 
     /// What the push brings of a game joins its line, for the updates judged after.

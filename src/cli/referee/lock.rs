@@ -31,25 +31,30 @@ pub(super) struct Push {
 }
 
 impl Push {
-    /// The push this hook runs for: the nearest ancestor process that is `git receive-pack`
-    /// (`None`: the hook was not run by git for a push).
+    /// The push this hook runs for: the nearest ancestor process that is `git receive-pack`,
+    /// else the hook's parent, since git runs its hooks itself (`None`: neither can be read).
     pub(super) fn this() -> Option<Push> {
-        let mut pid = std::os::unix::process::parent_id();
+        let parent = std::os::unix::process::parent_id();
         if !Path::new("/proc/self/stat").exists() {
-            // Without /proc, the hook's parent: git runs its hooks itself.
-            return Some(Push { pid, start: 0 });
+            return Some(Push {
+                pid: parent,
+                start: 0,
+            });
         }
+        let mut pid = parent;
         for _ in 0..16 {
-            let (parent, start) = stat(pid)?;
+            let Some((next, start, _)) = stat(pid) else {
+                break;
+            };
             if receive_pack(pid) {
                 return Some(Push { pid, start });
             }
-            pid = parent;
+            pid = next;
             if pid <= 1 {
                 break;
             }
         }
-        None
+        stat(parent).map(|(_, start, _)| Push { pid: parent, start })
     }
 
     /// This process, for a hook run by hand: it holds the lock only while it runs.
@@ -57,7 +62,7 @@ impl Push {
         let pid = std::process::id();
         Push {
             pid,
-            start: stat(pid).map_or(0, |(_, start)| start),
+            start: stat(pid).map_or(0, |(_, start, _)| start),
         }
     }
 
@@ -66,7 +71,8 @@ impl Push {
         if !Path::new("/proc/self/stat").exists() {
             return true;
         }
-        stat(self.pid).is_some_and(|(_, start)| start == self.start)
+        // A process that has ended but whose parent has not yet reaped it is gone too.
+        stat(self.pid).is_some_and(|(_, start, zombie)| start == self.start && !zombie)
     }
 
     fn write(&self) -> String {
@@ -89,14 +95,19 @@ impl std::fmt::Display for Push {
     }
 }
 
-/// A process's parent and start time, from `/proc/PID/stat` (`None`: no such process, or no
-/// `/proc`). The name in brackets may hold anything, so fields are counted after its end.
-fn stat(pid: u32) -> Option<(u32, u64)> {
+/// A process's parent, start time, and whether it has ended unreaped (a zombie), from
+/// `/proc/PID/stat` (`None`: no such process, or no `/proc`). The name in brackets may hold
+/// anything, so fields are counted after its end.
+fn stat(pid: u32) -> Option<(u32, u64, bool)> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after = &text[text.rfind(')')? + 1..];
+    let after = text.get(text.rfind(')')? + 1..)?;
     let fields: Vec<&str> = after.split_whitespace().collect();
-    // Fields 4 (the parent) and 22 (the start time) of proc(5), counted from the state, 3.
-    Some((fields.get(1)?.parse().ok()?, fields.get(19)?.parse().ok()?))
+    // Fields 3 (the state), 4 (the parent) and 22 (the start time) of proc(5).
+    Some((
+        fields.get(1)?.parse().ok()?,
+        fields.get(19)?.parse().ok()?,
+        *fields.first()? == "Z",
+    ))
 }
 
 /// Whether a process runs `git receive-pack` (as `git-receive-pack`, or `git receive-pack`).
@@ -107,8 +118,8 @@ fn receive_pack(pid: u32) -> bool {
     let mut args = line.split(|&b| b == 0);
     let program = args.next().unwrap_or_default();
     let name = program.rsplit(|&b| b == b'/').next().unwrap_or_default();
-    name == b"git-receive-pack"
-        || (name == b"git" && args.find(|a| !a.starts_with(b"-")) == Some(b"receive-pack"))
+    // `git -c name=value receive-pack` too, as some servers start it.
+    name == b"git-receive-pack" || (name == b"git" && args.any(|a| a == b"receive-pack"))
 }
 
 /// The holder's file: who holds the lock, and the branch updates the index is to take.
@@ -216,9 +227,11 @@ pub(super) fn take<'a>(
                     .iter()
                     .filter(|t| made(&t.branch, t.new.as_deref()))
                 {
-                    index
-                        .take(taken)
-                        .map_err(|e| CliError::usage(e.to_string()))?;
+                    // An index that cannot take it is out of step with the branches, and is
+                    // built again from them before anything is judged.
+                    if index.take(taken).is_err() {
+                        break;
+                    }
                 }
             }
             latch.write(&Held {

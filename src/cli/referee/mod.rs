@@ -145,7 +145,7 @@ fn read_lines(input: &mut dyn BufRead) -> Result<Vec<UpdateLine>, CliError> {
 
 /// A branch update a push asks for: its commits before and after (`None`: made, or deleted),
 /// and its name, as bytes.
-type BranchUpdate = (Option<Oid>, Option<Oid>, Vec<u8>);
+pub(super) type BranchUpdate = (Option<Oid>, Option<Oid>, Vec<u8>);
 
 /// A game's copy (its branch and path) and its documents' digests.
 type Copy = (Place, Vec<correspond::digest::Digest>);
@@ -181,14 +181,20 @@ fn transaction(stage: &str) -> Result<ExitStatus, CliError> {
         // A stage a later git may add is none of the referee's business.
         _ => return Ok(ExitStatus::Success),
     };
-    let lines = read_lines(&mut std::io::stdin().lock())?;
-    // Only a push's updates are the referee's: another git command's go through.
-    let Some(push) = lock::Push::this() else {
-        return Ok(ExitStatus::Success);
-    };
-    let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
-    let index = Index::of(&git_dir);
-    lock::settle(&index, push, &stage, &lines)?;
+    // This hook never stops an update, even one it cannot read: git ends a push whose
+    // reference-transaction hook fails by dying. What it could not do is said, and the index,
+    // out of step, is built again at the next push.
+    let settled = read_lines(&mut std::io::stdin().lock()).and_then(|lines| {
+        // Only a push's updates are the referee's: another git command's go through.
+        let Some(push) = lock::Push::this() else {
+            return Ok(());
+        };
+        let git_dir = std::env::var_os("GIT_DIR").map_or_else(|| PathBuf::from("."), PathBuf::from);
+        lock::settle(&Index::of(&git_dir), push, &stage, &lines)
+    });
+    if let Err(error) = settled {
+        let _ = error.report(&mut std::io::stderr());
+    }
     Ok(ExitStatus::Success)
 }
 
