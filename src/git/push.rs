@@ -251,7 +251,12 @@ impl Receiving {
                 }
                 between.push((p.commit, version, parents));
             }
-            self.judge_path(&path, (was, is), &between, &mut update)?;
+            // A branch made holds at first what the branch it grows from holds.
+            let held = match old {
+                Some(_) => was,
+                None => entry(base_tree.as_ref(), &path)?,
+            };
+            self.judge_path(&path, (was, held, is), &between, &mut update)?;
         }
         Ok(update)
     }
@@ -260,7 +265,7 @@ impl Receiving {
     fn judge_path(
         &self,
         path: &[u8],
-        (was, is): (Entry, Entry),
+        (was, held, is): (Entry, Entry, Entry),
         between: &[(Oid, Entry, Vec<Entry>)],
         update: &mut Update,
     ) -> Result<(), GitError> {
@@ -274,8 +279,9 @@ impl Receiving {
         };
         let (was_file, is_file) = (file(was), file(is));
         let was_game = self.game(path, was_file)?;
+        let held_game = self.game(path, file(held))?;
         // Links first: one under a game file's name, or in the place of a game.
-        let mut versions: Vec<(Option<Oid>, Entry, bool)> = vec![(None, is, was_game)];
+        let mut versions: Vec<(Option<Oid>, Entry, bool)> = vec![(None, is, held_game)];
         for (commit, version, parents) in between {
             let mut replaces = false;
             for parent in parents {
@@ -305,13 +311,13 @@ impl Receiving {
                     commit: *commit,
                     blob: file(*version),
                     link: link(*version).is_some(),
-                    before: was_file,
+                    before: file(held),
                 };
                 let same = update
                     .attributes
                     .iter()
                     .any(|a| (a.blob, a.link) == (found.blob, found.link));
-                if (found.link || found.blob != was_file) && !same {
+                if (found.link || found.blob != file(held)) && !same {
                     update.attributes.push(found);
                 }
             }
@@ -331,7 +337,9 @@ impl Receiving {
         for b in &between {
             game = game || self.game(path, b.blob)?;
         }
-        if game && (was_file != is_file || !between.is_empty()) {
+        // A branch made without a game that the branch it grows from holds takes it away.
+        let dropped = held_game && is_file.is_none();
+        if (game && (was_file != is_file || !between.is_empty())) || dropped {
             update.files.push(FileUpdate {
                 path: path.to_vec(),
                 before: was_file.filter(|_| was_game),

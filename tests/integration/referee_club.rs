@@ -680,3 +680,31 @@ fn a_gitattributes_link_and_a_dropped_line_that_keeps_bytes_are_refused() {
         ])
     );
 }
+
+#[test]
+fn a_branch_made_without_a_game_or_a_kept_line_of_the_branch_it_grows_from_is_refused() {
+    let server = Server::new();
+    server.opening(&[]);
+    server.clock("2026-03-01T10:12:00Z");
+    std::fs::write(
+        server.path("bob").join(".gitattributes"),
+        "*.yaml merge=correspond -text\n",
+    )
+    .expect("write");
+    commit_all(&server, "bob", "setup-git's line");
+    assert_eq!(server.push("bob", &["-q"]), server.landed(&[]));
+    server.git("bob", &["rm", "-q", "game.yaml", ".gitattributes"]);
+    server.git("bob", &["commit", "-q", "-m", "a clean slate"]);
+    let before = server.state();
+    assert_eq!(
+        server.push("bob", &["-q", "origin", "HEAD:refs/heads/slate"]),
+        server.refused(&[
+            "refused refs/heads/slate: .gitattributes: drops line 1 (`*.yaml merge=correspond \
+             -text`), which keeps files' bytes as they are on checkout; without it, a clone made \
+             with core.autocrlf converts them",
+            "refused refs/heads/slate: game.yaml: the game file is deleted; a referee keeps every \
+             game file where it is (never deleted, moved or renamed)",
+        ])
+    );
+    assert_eq!(server.state(), before);
+}
