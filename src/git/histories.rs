@@ -8,7 +8,7 @@
 //! at the first file that asks, and shared. Each file then gets a [`History`] that reports what
 //! [`History::of`] would.
 
-use super::history::{Move, cuts, moves};
+use super::history::{Move, cuts, first_parent_line, moves};
 use super::tree::{Change, changes_in, regular};
 use super::{Boundary, Cut, GitError, History, Rewind, Step, Version, file_at, locate};
 use git2::{Oid, Repository};
@@ -134,14 +134,7 @@ impl Histories {
     fn read(repo: Repository, prefix: Vec<u8>) -> Result<Histories, GitError> {
         // As History::of: the audit checks every byte it reads against the signatures.
         git2::opts::strict_hash_verification(false);
-        let branch = {
-            let head = repo.head().map_err(|_| GitError::NoCommits)?;
-            head.shorthand().unwrap_or("HEAD").to_owned()
-        };
-        let mut walk = repo.revwalk()?;
-        walk.push_head()?;
-        walk.simplify_first_parent()?;
-        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+        let (branch, walk) = first_parent_line(&repo)?;
         let mut logs: BTreeMap<Vec<u8>, Log> = BTreeMap::new();
         let mut place = HashMap::new();
         // The tree of the commit walked before (not its first parent: a graft may differ).

@@ -127,14 +127,7 @@ impl History {
         git2::opts::strict_hash_verification(false);
         let (repo, relative) =
             locate(path)?.ok_or_else(|| GitError::NoRepository(path.to_owned()))?;
-        let branch = {
-            let head = repo.head().map_err(|_| GitError::NoCommits)?;
-            head.shorthand().unwrap_or("HEAD").to_owned()
-        };
-        let mut walk = repo.revwalk()?;
-        walk.push_head()?;
-        walk.simplify_first_parent()?;
-        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+        let (branch, walk) = first_parent_line(&repo)?;
         let mut versions = Vec::new();
         let mut previous = None;
         let mut line = HashSet::new();
@@ -473,4 +466,23 @@ pub(super) fn cuts(repo: &Repository) -> Result<Vec<(Oid, Cut, bool)>, GitError>
     unmet.sort_by_key(|(id, _)| *id);
     found.extend(unmet.into_iter().map(|(id, cut)| (id, cut, false)));
     Ok(found)
+}
+
+/// The branch `HEAD` names (`HEAD` when it is detached), and a walk of its first-parent line,
+/// oldest first: the line whose versions an audit reads.
+///
+/// # Errors
+/// [`GitError::NoCommits`] when `HEAD` names no commit; when git cannot walk the line.
+pub(super) fn first_parent_line(
+    repo: &Repository,
+) -> Result<(String, git2::Revwalk<'_>), GitError> {
+    let branch = {
+        let head = repo.head().map_err(|_| GitError::NoCommits)?;
+        head.shorthand().unwrap_or("HEAD").to_owned()
+    };
+    let mut walk = repo.revwalk()?;
+    walk.push_head()?;
+    walk.simplify_first_parent()?;
+    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+    Ok((branch, walk))
 }

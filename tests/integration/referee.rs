@@ -92,12 +92,19 @@ impl Server {
 
     /// `who` pushes with `args` after `git push`.
     pub(crate) fn push(&self, who: &str, args: &[&str]) -> Pushed {
+        let args: Vec<&[u8]> = args.iter().map(|a| a.as_bytes()).collect();
+        self.push_bytes(who, &args)
+    }
+
+    /// `who` pushes with `args` after `git push`, which may not be UTF-8 (a branch's name).
+    pub(crate) fn push_bytes(&self, who: &str, args: &[&[u8]]) -> Pushed {
+        use std::os::unix::ffi::OsStrExt as _;
         let out = std::process::Command::new("git")
             .current_dir(self.path(who))
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .arg("push")
-            .args(args)
+            .args(args.iter().map(|a| std::ffi::OsStr::from_bytes(a)))
             .output()
             .expect("run git");
         let remote = String::from_utf8_lossy(&out.stderr)

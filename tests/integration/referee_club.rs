@@ -6,8 +6,6 @@
 
 use crate::referee::{Pushed, Server};
 use crate::util::{correspond, keys_dir, transcript};
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt as _;
 
 /// `who` signs `args` in their clone at `time` with a signing journal of its own (`journal`),
 /// as from another machine; the command commits.
@@ -22,27 +20,6 @@ fn sign_elsewhere(server: &Server, who: &str, journal: &str, time: &str, args: &
             .arg(keys_dir().join(who)),
     );
     assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}");
-}
-
-/// `git push` with arguments that may not be UTF-8.
-fn push_bytes(server: &Server, who: &str, args: &[&[u8]]) -> Pushed {
-    let out = std::process::Command::new("git")
-        .current_dir(server.path(who))
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .arg("push")
-        .args(args.iter().map(|a| OsStr::from_bytes(a)))
-        .output()
-        .expect("run git");
-    let remote = String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .filter_map(|l| l.strip_prefix("remote: "))
-        .map(|l| l.trim_end().to_owned())
-        .collect();
-    Pushed {
-        landed: out.status.success(),
-        remote,
-    }
 }
 
 /// bob's clone commits everything as it is, with `message`.
@@ -323,7 +300,7 @@ fn a_branch_whose_name_is_not_utf8_is_judged_and_shown_escaped() {
     let refspec = [b"HEAD:".as_slice(), branch].concat();
     let before = server.state();
     assert_eq!(
-        push_bytes(&server, "bob", &[b"-q", b"origin", &refspec]),
+        server.push_bytes("bob", &[b"-q", b"origin", &refspec]),
         server.refused(&[
             "refused refs/heads/caf\\xe9: game.yaml: record 3 (line 33): illegal move e7e4: a \
              pawn on e7 cannot move to e4"
@@ -334,7 +311,7 @@ fn a_branch_whose_name_is_not_utf8_is_judged_and_shown_escaped() {
     server.git("bob", &["reset", "-q", "--hard", "origin/main"]);
     server.sign("bob", "2026-03-01T10:19:00Z", &["play", "game.yaml", "e5"]);
     assert_eq!(
-        push_bytes(&server, "bob", &[b"-q", b"origin", &refspec]),
+        server.push_bytes("bob", &[b"-q", b"origin", &refspec]),
         server.landed(&["refs/heads/caf\\xe9: game.yaml: record 3 taken; alice (white) to move"])
     );
     // Another line on main is refused against it.
