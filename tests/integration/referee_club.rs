@@ -578,11 +578,7 @@ fn a_mode_changed_alone_a_tree_naming_a_file_twice_and_too_many_branches_are_see
         &["commit-tree", tree.trim(), "-p", "HEAD", "-m", "twice"],
     );
     server.git("bob", &["reset", "-q", "--soft", commit.trim()]);
-    let pushed = push_bytes(
-        &server,
-        "bob",
-        &[b"-q", b"--no-verify", b"origin", b"HEAD:main"],
-    );
+    let pushed = server.push("bob", &["-q", "--no-verify", "origin", "HEAD:main"]);
     assert!(!pushed.landed, "{pushed:?}");
     assert!(
         pushed.remote.iter().any(|l| l.ends_with(
