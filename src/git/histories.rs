@@ -8,7 +8,7 @@
 //! at the first file that asks, and shared. Each file then gets a [`History`] that reports what
 //! [`History::of`] would.
 
-use super::history::{Move, cuts, first_parent_line, moves};
+use super::history::{FolderPart, Move, cuts, first_parent_line, moves};
 use super::tree::{Change, changes_in, regular};
 use super::{Boundary, Cut, GitError, History, Rewind, Step, Version, file_at, locate};
 use git2::{Oid, Repository};
@@ -69,7 +69,7 @@ pub struct Histories {
 }
 
 /// One file's share of a folder's [`Histories`]: what [`History`] asks of it.
-pub(super) struct Part {
+struct Part {
     shared: Rc<Shared>,
     key: Vec<u8>,
     /// Each version's place on the line.
@@ -223,7 +223,7 @@ impl Histories {
             blobs: versions.iter().map(|v| (v.commit, v.blob)).collect(),
         };
         let branch = self.shared.branch.clone();
-        Ok(Some(History::part(part, branch, versions)))
+        Ok(Some(History::part(Box::new(part), branch, versions)))
     }
 }
 
@@ -268,13 +268,13 @@ pub fn game_files_held(folder: &Path) -> Result<Vec<PathBuf>, GitError> {
         .collect())
 }
 
-impl Part {
-    pub(super) fn repo(&self) -> &Repository {
+impl FolderPart for Part {
+    fn repo(&self) -> &Repository {
         &self.shared.repo
     }
 
     /// As [`History::side_steps`].
-    pub(super) fn side_steps(&self) -> Result<Vec<Step>, GitError> {
+    fn side_steps(&self) -> Result<Vec<Step>, GitError> {
         Ok(self
             .shared
             .steps()?
@@ -284,7 +284,7 @@ impl Part {
     }
 
     /// As [`History::rewinds`].
-    pub(super) fn rewinds(&self) -> Result<Vec<Rewind>, GitError> {
+    fn rewinds(&self) -> Result<Vec<Rewind>, GitError> {
         Ok(self
             .shared
             .rewinds()?
@@ -294,7 +294,7 @@ impl Part {
     }
 
     /// As [`History::boundaries`].
-    pub(super) fn boundaries(&self) -> Result<Vec<Boundary>, GitError> {
+    fn boundaries(&self) -> Result<Vec<Boundary>, GitError> {
         Ok(self
             .shared
             .boundaries()?
@@ -312,7 +312,7 @@ impl Part {
 
     /// As [`History::writer`], stepping from version to version on the line rather than
     /// from commit to commit.
-    pub(super) fn writer(&self, tip: Oid, prefix: &[u8]) -> Result<Option<Oid>, GitError> {
+    fn writer(&self, tip: Oid, prefix: &[u8]) -> Result<Option<Oid>, GitError> {
         let repo = &self.shared.repo;
         let holds = |blob: Option<Oid>| -> Result<bool, GitError> {
             Ok(match blob {

@@ -2,7 +2,6 @@
 //! branches, the branch moves the reflogs remember, and where a shallow clone or a graft hides
 //! the rest.
 
-use super::histories::Part;
 use super::{GitError, file_at, locate};
 use git2::{Oid, Repository};
 use std::collections::HashSet;
@@ -112,7 +111,22 @@ enum Source {
         line: HashSet<Oid>,
     },
     /// The file is one of a folder's ([`super::Histories`]): each part was read once for all.
-    Folder(Part),
+    Folder(Box<dyn FolderPart>),
+}
+
+/// One file's share of what a folder's walk read once for all its files (see
+/// [`super::Histories`]): each answers as [`History`]'s method of the same name.
+pub(super) trait FolderPart {
+    /// The repository walked.
+    fn repo(&self) -> &Repository;
+    /// As [`History::side_steps`].
+    fn side_steps(&self) -> Result<Vec<Step>, GitError>;
+    /// As [`History::rewinds`].
+    fn rewinds(&self) -> Result<Vec<Rewind>, GitError>;
+    /// As [`History::boundaries`].
+    fn boundaries(&self) -> Result<Vec<Boundary>, GitError>;
+    /// As [`History::writer`].
+    fn writer(&self, tip: Oid, prefix: &[u8]) -> Result<Option<Oid>, GitError>;
 }
 
 impl History {
@@ -170,7 +184,11 @@ impl History {
     }
 
     /// One of a folder's files, read with the others by [`super::Histories`].
-    pub(super) fn part(part: Part, branch: String, versions: Vec<Version>) -> History {
+    pub(super) fn part(
+        part: Box<dyn FolderPart>,
+        branch: String,
+        versions: Vec<Version>,
+    ) -> History {
         History {
             source: Source::Folder(part),
             branch,
