@@ -282,7 +282,7 @@ impl Index {
         let Some(game) = entry.digests.first() else {
             return Ok(());
         };
-        write_whole(&self.game_path(game), &entry.write())
+        write_whole(&self.game_path(game), &entry.write(), Sync::Now)
     }
 
     /// The commit each branch stood at when the index last took it, in hex (`None`: the index
@@ -322,7 +322,7 @@ impl Index {
         for (branch, commit) in branches {
             text.push_str(&format!("{commit} {}\n", hex(branch)));
         }
-        write_whole(&self.dir.join("branches"), &(text + "end\n"))
+        write_whole(&self.dir.join("branches"), &(text + "end\n"), Sync::Now)
     }
 
     /// Takes a branch update that git made: each game version it brought joins its line, and
@@ -386,8 +386,14 @@ impl Index {
                 },
             }
         }
+        // Thousands of entries each synced would make a rebuild wait on the disk thousands of
+        // times: they are written, and the branches file, which marks the index whole, is
+        // synced last. An entry lost with the power all the same is a game the branches hold
+        // and the index lacks, for which the hook builds the index again.
         for entry in entries.values() {
-            self.put(entry)?;
+            if let Some(game) = entry.digests.first() {
+                write_whole(&self.game_path(game), &entry.write(), Sync::Later)?;
+            }
         }
         self.put_branches(branches)?;
         Ok(conflicts)
@@ -416,8 +422,15 @@ impl Index {
     }
 }
 
+/// Whether a file written is synced to the disk before it takes its place.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sync {
+    Now,
+    Later,
+}
+
 /// Writes a file whole or not at all: a copy beside it, renamed over it.
-fn write_whole(path: &Path, text: &str) -> Result<(), IndexError> {
+fn write_whole(path: &Path, text: &str, sync: Sync) -> Result<(), IndexError> {
     let io = |error| IndexError::Io {
         path: path.to_owned(),
         error,
@@ -426,7 +439,9 @@ fn write_whole(path: &Path, text: &str) -> Result<(), IndexError> {
     std::fs::create_dir_all(folder).map_err(io)?;
     let mut file = tempfile::NamedTempFile::new_in(folder).map_err(io)?;
     file.write_all(text.as_bytes()).map_err(io)?;
-    file.as_file().sync_all().map_err(io)?;
+    if sync == Sync::Now {
+        file.as_file().sync_all().map_err(io)?;
+    }
     file.persist(path).map_err(|e| io(e.error))?;
     Ok(())
 }
