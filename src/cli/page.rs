@@ -165,10 +165,7 @@ fn frames<G: CliGame>(out: &mut String, replay: &Replay<G>) -> Vec<Line<G>> {
             .iter()
             .filter(|e| matches!(e, Event::Moved(..)))
             .count();
-        let line = match &replay.line {
-            Some(line) => line.prefix(moves),
-            None => Line::new(step.position.clone()),
-        };
+        let line = super::show::line_after(replay, step, moves);
         let verdict =
             matches!(step.phase, Phase::Over(_)).then(|| step.phase.describe(&replay.seats));
         let options = Options {

@@ -210,10 +210,7 @@ fn show_file<G: CliGame>(
         .flat_map(|s| &s.events)
         .filter(|e| matches!(e, Event::Moved(..)))
         .count();
-    let line = match &replay.line {
-        Some(line) => line.prefix(moves),
-        None => Line::new(step.position.clone()),
-    };
+    let line = line_after(&replay, step, moves);
     let mut captions = vec![format!("{}, record {at} of {last}", replay.matchup())];
     captions.extend(heading[2..].iter().cloned());
     let over = matches!(step.phase, correspond::replay::Phase::Over(_));
@@ -365,4 +362,18 @@ fn target_help() -> String {
         "A game ({}) or a game file",
         GameKind::names_in_words().replace(" and ", ", ")
     )
+}
+
+/// The line of moves as it stands after `step`, `moves` moves into the game. Before the first
+/// move, the step's own position: the game's line starts with the side that moved first, which
+/// a toss won, and not yet used or deferred, does not give.
+pub(crate) fn line_after<G: CliGame>(
+    replay: &Replay<G>,
+    step: &correspond::replay::Step<G>,
+    moves: usize,
+) -> Line<G> {
+    match &replay.line {
+        Some(line) if moves > 0 => line.prefix(moves),
+        _ => Line::new(step.position.clone()),
+    }
 }

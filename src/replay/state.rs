@@ -161,10 +161,17 @@ impl<G: Protocol> State<G> {
         }
     }
 
+    /// The position as the game stands: before play begins, the start; once a toss has been
+    /// won, the start with the winner to move, since the winner moves first unless they defer
+    /// (docs/rules/campaign.md), so that every report of it names the side the game awaits.
     fn position(&self) -> G {
-        match &self.line {
-            Some(line) => line.current().clone(),
-            None => G::start(&self.options),
+        match (&self.line, &self.phase) {
+            (Some(line), _) => line.current().clone(),
+            (None, Phase::Choosing(winner)) => match self.seats[*winner].side {
+                Some(side) => G::start_with(&self.options, side),
+                None => G::start(&self.options),
+            },
+            (None, _) => G::start(&self.options),
         }
     }
 

@@ -488,4 +488,5 @@ fn each_games_options_are_one_table_read_and_written_alike() {
 
 mod arbiter;
 mod clocks;
+mod sides;
 mod vouched;

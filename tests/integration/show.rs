@@ -319,3 +319,36 @@ fn show_json_is_held_to_its_schema_at_every_record_and_agrees_with_the_picture()
     wrong.as_object_mut().expect("an object").remove("record");
     assert!(!schema.is_valid(&wrong));
 }
+
+#[test]
+fn after_tails_wins_the_toss_every_report_gives_tails_the_move() {
+    // In this game bob (tails) wins the toss at record 2, then defers: at record 2 the game
+    // awaits his move or his deferral, and each report must say tails is to move.
+    let home = tempfile::tempdir().expect("home");
+    let file = "games/campaign/run-off-claim.yaml";
+    let (code, out, err) = run(here(), home.path(), &["show", file, "--at", "2"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let head: Vec<&str> = out.lines().take(4).collect();
+    assert_eq!(
+        head,
+        [
+            "games/campaign/run-off-claim.yaml: alice (heads) v bob (tails), record 2 of 17",
+            "bob (tails) won the toss: to move first or defer",
+            "",
+            "Campaign, move 1, tails to move",
+        ]
+    );
+    let (code, out, _) = run(here(), home.path(), &["show", file, "--at", "2", "--json"]);
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!((code, &json["side_to_move"]), (0, &Value::from("tails")));
+    let (code, out, _) = run(here(), home.path(), &["show", file, "--at", "2", "--svg"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("<title>Campaign, tails to move</title>"),
+        "{out}"
+    );
+    // After bob's deferral, heads moves first.
+    let (code, out, _) = run(here(), home.path(), &["show", file, "--at", "3", "--json"]);
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!((code, &json["side_to_move"]), (0, &Value::from("heads")));
+}
