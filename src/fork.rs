@@ -482,11 +482,12 @@ fn rival_files(common: &GameFile, one: &[u8], other: &[u8]) -> Result<Vec<GameFi
     // compared before any signature is checked, so that the reason is named whatever the
     // second spelling is.
     if rivals[0].signed_bytes(document) == rivals[1].signed_bytes(document) {
-        return Err(
-            "the two records sign the same bytes (one record, its signature spelled twice): \
-             that is no conflict"
-                .into(),
-        );
+        // Named at the first rival's place, which is its place in the proof too.
+        return Err(format!(
+            "{}: the two records sign the same bytes (one record, its signature spelled twice): \
+             that is no conflict",
+            crate::log::place(Some(document), rivals[0].line(document))
+        ));
     }
     Ok(rivals)
 }

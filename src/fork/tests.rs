@@ -147,10 +147,15 @@ fn a_signature_spelled_another_way_is_refused_anywhere_in_a_proof() {
     assert_eq!(valid.record, 5);
     // One genuine record and its respelled copy: one document, signed once.
     let err = check_proof(&proof(&[genuine, &respelled(genuine)])).expect_err("a copy");
+    let line = GameFile::parse(&proof(&[genuine, &respelled(genuine)]))
+        .map(|f| f.line(5))
+        .expect("the proof reads as a file up to its first rival");
     assert_eq!(
         err,
-        "the two records sign the same bytes (one record, its signature spelled twice): that is \
-         no conflict"
+        format!(
+            "record 5 (line {line}): the two records sign the same bytes (one record, its \
+             signature spelled twice): that is no conflict"
+        )
     );
     // A respelled signature on a real rival, or in the common part, is no signature at all.
     let err = check_proof(&proof(&[genuine, &respelled(&rival)])).expect_err("a respelled rival");
