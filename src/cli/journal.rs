@@ -42,6 +42,7 @@ enum Command {
     },
     /// Append to a game file the records your keys signed for it that it lacks (a command cut
     /// short after signing, or a copy left behind), when they follow on from its last record.
+    /// With none to append, it says so and exits 0: the file is as it should be.
     Restore {
         /// The game file.
         file: PathBuf,
@@ -179,14 +180,17 @@ fn restore(
         restored.push(next);
     }
     let what = match restored[..] {
+        // Nothing to restore is no failure: a script that restores after every interruption
+        // sees the file as it should be, as `receive` of a message seen before says.
         [] => {
-            return Err(CliError::rejected(format!(
-                "the signing journal holds no record of yours that follows on from the last \
-                 record of {} (record {})",
+            writeln!(
+                out,
+                "nothing to restore: the signing journal holds no record of yours that follows \
+                 on from the last record of {} (record {}); nothing was written",
                 correspond::text::path(path),
                 file.documents() - 1
-            ))
-            .hint("nothing was written"));
+            )?;
+            return Ok(ExitStatus::Success);
         }
         [one] => format!("record {one}"),
         [first, .., last] => format!("records {first}-{last}"),

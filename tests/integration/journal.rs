@@ -300,11 +300,14 @@ fn a_restored_backup_cannot_make_its_player_sign_twice() {
         "2026-05-03T09:02:00Z",
         &["journal", "restore", "game.yaml", "--no-commit"],
     );
-    assert_eq!((code, out.as_str()), (1, ""));
     assert_eq!(
-        err,
-        "error: the signing journal holds no record of yours that follows on from the last \
-         record of game.yaml (record 4)\nhint: nothing was written\n"
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            "nothing to restore: the signing journal holds no record of yours that follows on \
+             from the last record of game.yaml (record 4); nothing was written\n",
+            ""
+        )
     );
 }
 
