@@ -188,7 +188,7 @@ fn public_of(source: &KeySource) -> Option<ssh_key::PublicKey> {
     match read(path) {
         Some(text) if text.trim_start().starts_with("ssh-") => public(&text),
         text => text
-            .and_then(|t| ssh_key::PrivateKey::from_openssh(t).ok())
+            .and_then(|t| correspond::sign::private_key(&t).ok())
             .map(|k| k.public_key().clone())
             .or_else(|| read(Path::new(&beside)).and_then(|t| public(&t))),
     }

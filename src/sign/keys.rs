@@ -89,7 +89,7 @@ fn load_file(
         .trim_start()
         .starts_with("-----BEGIN OPENSSH PRIVATE KEY-----")
     {
-        let private = PrivateKey::from_openssh(&text).map_err(|e| {
+        let private = private_key(&text).map_err(|e| {
             // This program reads Ed25519 keys only: another kind is named, not "unknown".
             match private_key_algorithm(&text).filter(|a| a != "ssh-ed25519") {
                 Some(algorithm) => SignError::NotEd25519(shown.clone(), key_kind(&algorithm)),
@@ -215,4 +215,33 @@ fn private_key_algorithm(pem: &str) -> Option<String> {
     let mut public = string(&mut rest)?;
     let algorithm = string(&mut public)?;
     String::from_utf8(algorithm.to_vec()).ok()
+}
+
+/// An OpenSSH private key's text, read as OpenSSH reads it: the base64 between its armour lines
+/// may be wrapped at any width (Python's `cryptography` writes 76 columns, OpenSSH 70), which
+/// the PEM reader underneath takes only at 70; a text it refuses is read again rewrapped.
+///
+/// # Errors
+/// The first reading's error, when the rewrapped text does not read either.
+pub fn private_key(text: &str) -> Result<PrivateKey, ssh_key::Error> {
+    PrivateKey::from_openssh(text).or_else(|error| {
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let begin = lines.iter().position(|l| l.starts_with("-----BEGIN "));
+        let end = lines.iter().rposition(|l| l.starts_with("-----END "));
+        let (Some(begin), Some(end)) = (begin, end) else {
+            return Err(error);
+        };
+        if end <= begin {
+            return Err(error);
+        }
+        let body: String = lines[begin + 1..end].concat();
+        let mut rewrapped = format!("{}\n", lines[begin]);
+        for chunk in body.as_bytes().chunks(70) {
+            rewrapped.push_str(&String::from_utf8_lossy(chunk));
+            rewrapped.push('\n');
+        }
+        rewrapped.push_str(lines[end]);
+        rewrapped.push('\n');
+        PrivateKey::from_openssh(&rewrapped).map_err(|_| error)
+    })
 }

@@ -13,7 +13,7 @@ mod keys;
 mod verifier;
 
 pub use agent::agent_keys;
-pub use keys::{KeySource, Passphrase, key_kind, load_signer, public_key};
+pub use keys::{KeySource, Passphrase, key_kind, load_signer, private_key, public_key};
 pub use verifier::Verifier;
 
 use ssh_encoding::{Decode, Encode};

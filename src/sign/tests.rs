@@ -216,3 +216,38 @@ fn a_verifiers_quick_path_accepts_exactly_what_the_full_decoding_accepts() {
     assert!(!verifier.verifies(b"---\nseq: 2\n", &good));
     assert!(verifier.verify(b"---\nseq: 2\n", &good).is_err());
 }
+
+#[test]
+fn a_private_key_wrapped_at_another_width_reads_as_openssh_reads_it() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/keys/alice");
+    let text = std::fs::read_to_string(path).expect("a test key");
+    let lines: Vec<&str> = text.lines().collect();
+    let body: String = lines[1..lines.len() - 1].concat();
+    // As Python's `cryptography` writes it: 76 columns.
+    let wide: Vec<String> = body
+        .as_bytes()
+        .chunks(76)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect();
+    let rewrapped = format!(
+        "{}\n{}\n{}\n",
+        lines[0],
+        wide.join("\n"),
+        lines[lines.len() - 1]
+    );
+    assert!(
+        PrivateKey::from_openssh(&rewrapped).is_err(),
+        "the PEM reader alone refuses it"
+    );
+    let read = private_key(&rewrapped).expect("read as OpenSSH reads it");
+    let original = private_key(&text).expect("the key as written");
+    assert_eq!(read.public_key(), original.public_key());
+    // What is not a key stays refused, with the first reading's reason.
+    assert!(
+        private_key(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n"
+        )
+        .is_err()
+    );
+    assert!(private_key("not a key").is_err());
+}
