@@ -339,8 +339,9 @@ if bash -euo pipefail -c '{headers}'; then echo "the recipe passed two headers";
     );
     assert!(
         stderr.starts_with(
-            "error: forged.proof: not a proof of equivocation: the two records sign the same \
-             bytes (one record, its signature spelled twice): that is no conflict\n"
+            "error: forged.proof: not a proof of equivocation: record 2 (line 25): the two \
+             records sign the same bytes (one record, its signature spelled twice): that is no \
+             conflict\n"
         ),
         "{stderr}"
     );
