@@ -111,65 +111,100 @@ pub fn files(
 }
 
 /// The paths of the files (and links and submodules) that differ between two trees, every file
-/// of `to` when there is no `from`. A folder whose tree is the same object on both sides is not
-/// read, so that the cost is what changed, not what the trees hold; nested folders are kept on
-/// a list, not on the call stack.
+/// of `to` when there is no `from`, hidden ones too. A folder whose tree is the same object on
+/// both sides is not read, so that the cost is what changed, not what the trees hold. A tree
+/// that names an entry twice, or out of git's order, is refused: git never writes one, and
+/// which of the two a checkout takes is not the referee's to guess.
 ///
 /// # Errors
-/// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`] entries.
+/// When git cannot read a tree; [`GitError::NamedTwice`] for a tree git would not write;
+/// [`GitError::TooManyEntries`] past [`MAX_ENTRIES`] entries read, or past [`MAX_PATH_BYTES`]
+/// of paths spelled out.
 pub fn changes(
     repo: &Repository,
     from: Option<Oid>,
     to: Option<Oid>,
 ) -> Result<BTreeSet<Vec<u8>>, GitError> {
     let mut changed = BTreeSet::new();
-    let mut unread: Vec<(Vec<u8>, Option<Oid>, Option<Oid>)> = vec![(Vec::new(), from, to)];
-    let mut entries = 0usize;
-    while let Some((folder, from, to)) = unread.pop() {
-        if from == to {
-            continue;
-        }
-        let from = from.map(|id| repo.find_tree(id)).transpose()?;
-        let to = to.map(|id| repo.find_tree(id)).transpose()?;
-        let a: Vec<TreeEntry<'_>> = from.iter().flat_map(Tree::iter).collect();
-        let b: Vec<TreeEntry<'_>> = to.iter().flat_map(Tree::iter).collect();
-        entries += a.len() + b.len();
-        if entries > MAX_ENTRIES {
-            return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
-        }
-        let within = |name: &[u8]| {
-            let mut path = folder.clone();
-            if !path.is_empty() {
-                path.push(b'/');
-            }
-            path.extend_from_slice(name);
-            path
-        };
-        // git never writes a tree that names one entry twice, or out of its order (which can
-        // hide a second entry of a name from a walk that expects the order); a push can hold
-        // one, and which of the two a checkout takes is not the referee's to guess.
-        for side in [&a, &b] {
-            if let Some(bad) = side.windows(2).find(|w| !git_order(&w[0], &w[1]).is_lt()) {
-                return Err(GitError::NamedTwice(within(bad[1].name_bytes())));
-            }
-        }
-        for (name, before, after) in side_by_side(&a, &b) {
-            // The mode counts as the object does: a file made a link is a change.
-            if before == after {
-                continue;
-            }
-            let path = within(name);
-            let folder = |e: Option<Entry>| e.filter(|(_, m)| *m == FOLDER).map(|(id, _)| id);
+    let walk = Walk {
+        hidden: true,
+        strict: true,
+    };
+    walk.differences(
+        repo,
+        (from, to),
+        Vec::new(),
+        &mut |path, (before, after)| {
             let file = |e: Option<Entry>| e.is_some_and(|(_, m)| m != FOLDER);
             if file(before) || file(after) {
-                changed.insert(path.clone());
+                changed.insert(path.to_vec());
             }
-            if folder(before).is_some() || folder(after).is_some() {
-                unread.push((path, folder(before), folder(after)));
+        },
+    )?;
+    Ok(changed)
+}
+
+/// How [`Walk::differences`] reads two trees.
+struct Walk {
+    /// Whether hidden entries (and what hidden folders hold) are read.
+    hidden: bool,
+    /// Whether a tree that names an entry twice, or out of git's order, is refused.
+    strict: bool,
+}
+
+impl Walk {
+    /// Calls `visit` with each path under `dir` (its path followed by `/`, or empty) whose
+    /// entry differs between the two trees (the mode counting as the object does), with both
+    /// sides, folders included; goes into a folder only where its tree differs. Folders still
+    /// to read are kept on a list, not on the call stack.
+    fn differences(
+        &self,
+        repo: &Repository,
+        (old, new): (Option<Oid>, Option<Oid>),
+        dir: Vec<u8>,
+        visit: &mut dyn FnMut(&[u8], Change),
+    ) -> Result<(), GitError> {
+        let mut unread = vec![(dir, old, new)];
+        let (mut entries, mut spelled) = (0usize, 0usize);
+        while let Some((dir, old, new)) = unread.pop() {
+            if old == new {
+                continue;
+            }
+            let old = old.map(|id| repo.find_tree(id)).transpose()?;
+            let new = new.map(|id| repo.find_tree(id)).transpose()?;
+            let a: Vec<TreeEntry<'_>> = old.iter().flat_map(Tree::iter).collect();
+            let b: Vec<TreeEntry<'_>> = new.iter().flat_map(Tree::iter).collect();
+            entries += a.len() + b.len();
+            if entries > MAX_ENTRIES {
+                return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
+            }
+            if self.strict {
+                for side in [&a, &b] {
+                    if let Some(bad) = side.windows(2).find(|w| !git_order(&w[0], &w[1]).is_lt()) {
+                        return Err(GitError::NamedTwice([&dir, bad[1].name_bytes()].concat()));
+                    }
+                }
+            }
+            for (name, before, after) in side_by_side(&a, &b) {
+                if before == after || (!self.hidden && name.starts_with(b".")) {
+                    continue;
+                }
+                let mut path = dir.clone();
+                path.extend_from_slice(name);
+                spelled += path.len();
+                if spelled > MAX_PATH_BYTES {
+                    return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
+                }
+                visit(&path, (before, after));
+                let inner = |e: Option<Entry>| e.filter(|(_, m)| *m == FOLDER).map(|(id, _)| id);
+                if inner(before).is_some() || inner(after).is_some() {
+                    path.push(b'/');
+                    unread.push((path, inner(before), inner(after)));
+                }
             }
         }
+        Ok(())
     }
-    Ok(changed)
 }
 
 /// A tree entry as [`changes_in`] compares it: its object and its mode.
@@ -190,10 +225,11 @@ pub fn regular(mode: Mode) -> bool {
 /// What differs between the trees `old` and `new` (`None`: the empty tree) under the folder
 /// `prefix` (its path in the tree followed by `/`, or empty for the root), at the paths
 /// [`read_by_folder_check`] takes, whatever entry is there (a file, a link, a folder so named),
-/// by path with both sides. Unlike [`changes`], which reads every folder of two whole trees
-/// that differ, the folders on the way to `prefix` are found by name and a folder is read only
-/// where its object differs: a commit that changed one game costs the folders on that game's
-/// path. (libgit2's `git_diff_tree_to_tree` flattens both trees and visits every entry.)
+/// by path with both sides. As [`changes`], a folder is read only where its object differs,
+/// so that a commit that changed one game costs the folders on that game's path (libgit2's
+/// `git_diff_tree_to_tree` flattens both trees and visits every entry); unlike it, the folders
+/// on the way to `prefix` are found by name, hidden entries are passed over as `verify FOLDER`
+/// passes them over, and trees are read as the audit always read them, in git's order or not.
 ///
 /// # Errors
 /// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`] entries
@@ -214,44 +250,24 @@ pub fn changes_in(
         old = folder_in(repo, old, name)?;
         new = folder_in(repo, new, name)?;
     }
-    let mut unread = vec![(prefix.to_vec(), old, new)];
-    let (mut entries, mut spelled) = (0usize, 0usize);
-    while let Some((dir, old, new)) = unread.pop() {
-        if old == new {
-            continue;
-        }
-        let old = old.map(|id| repo.find_tree(id)).transpose()?;
-        let new = new.map(|id| repo.find_tree(id)).transpose()?;
-        let a: Vec<TreeEntry<'_>> = old.iter().flat_map(Tree::iter).collect();
-        let b: Vec<TreeEntry<'_>> = new.iter().flat_map(Tree::iter).collect();
-        entries += a.len() + b.len();
-        if entries > MAX_ENTRIES {
-            return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
-        }
-        for (name, before, after) in side_by_side(&a, &b) {
-            if before == after || name.starts_with(b".") {
-                continue;
-            }
-            let mut path = dir.clone();
-            path.extend_from_slice(name);
-            spelled += path.len();
-            if spelled > MAX_PATH_BYTES {
-                return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
-            }
-            if read_by_folder_check(&path) {
-                // A name that is a folder on one side and a file on the other sorts apart
-                // (`x/` after `x`): its two halves meet here.
-                let slot = found.entry(path.clone()).or_default();
+    let walk = Walk {
+        hidden: false,
+        strict: false,
+    };
+    walk.differences(
+        repo,
+        (old, new),
+        prefix.to_vec(),
+        &mut |path, (before, after)| {
+            if read_by_folder_check(path) {
+                // A name that is a folder on one side and a file on the other sorts apart (`x/`
+                // after `x`): its two halves meet here.
+                let slot = found.entry(path.to_vec()).or_default();
                 slot.0 = slot.0.or(before);
                 slot.1 = slot.1.or(after);
             }
-            let inner = |e: Option<Entry>| e.filter(|(_, m)| *m == FOLDER).map(|(id, _)| id);
-            if inner(before).is_some() || inner(after).is_some() {
-                path.push(b'/');
-                unread.push((path, inner(before), inner(after)));
-            }
-        }
-    }
+        },
+    )?;
     found.retain(|_, (a, b)| a != b);
     Ok(found)
 }
