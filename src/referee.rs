@@ -36,7 +36,41 @@ pub struct Versions<'a> {
     /// holds the game already.
     pub known: Option<&'a Entry>,
     /// As the push leaves it (`None`: not there).
-    pub after: Option<&'a [u8]>,
+    pub after: Option<&'a Pushed>,
+}
+
+/// A pushed version of a game file, read once: its bytes, and its documents with their digests
+/// when it reads as a game file (the reason it does not is given where [`judge_file`] comes to
+/// it, after the checks against the branch's version).
+#[derive(Clone, Debug)]
+pub struct Pushed {
+    bytes: Vec<u8>,
+    read: Result<(GameFile, Vec<Digest>), LogError>,
+}
+
+impl Pushed {
+    /// Reads a pushed version.
+    #[must_use]
+    pub fn read(bytes: Vec<u8>) -> Pushed {
+        let read = GameFile::parse(&bytes).map(|file| {
+            let digests = digests_of(&file);
+            (file, digests)
+        });
+        Pushed { bytes, read }
+    }
+
+    /// Its bytes.
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The digests of its documents, in order (the first is the game id); none when it does
+    /// not read as a game file.
+    #[must_use]
+    pub fn digests(&self) -> &[Digest] {
+        self.read.as_ref().map_or(&[], |(_, digests)| digests)
+    }
 }
 
 /// Why the referee refuses a push, for a game file or for the branch.
@@ -253,9 +287,10 @@ pub fn judge_branch(deleted: bool, fast_forward: bool, held: usize) -> Result<()
 /// # Errors
 /// The first refusal.
 pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Refusal> {
-    let Some(after) = versions.after else {
+    let Some(pushed) = versions.after else {
         return Err(Refusal::Deleted { commit: None });
     };
+    let after = pushed.bytes();
     let size = after.len() as u64;
     if size > MAX_FILE_SIZE {
         return Err(Refusal::TooLarge { size, commit: None });
@@ -271,35 +306,37 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
         }
         held = file.documents();
     }
-    let file = GameFile::parse(after).map_err(|e| Refusal::Invalid(e.into()))?;
-    let digests: Vec<Digest> = (0..file.documents()).map(|d| file.digest(d)).collect();
+    let (file, digests) = match &pushed.read {
+        Ok((file, digests)) => (file, digests),
+        Err(e) => return Err(Refusal::Invalid(e.clone().into())),
+    };
     let mut base = held;
     if let Some(line) = versions
         .known
         .filter(|l| l.digests.first() == digests.first())
     {
-        if let Some(document) = line.parts(&digests) {
+        if let Some(document) = line.parts(digests) {
             return Err(Refusal::Forked {
                 at: line.longest().map(shown_place).unwrap_or_default(),
                 document,
                 line: file.line(document),
             });
         }
-        base = base.max(line.known(&digests));
+        base = base.max(line.known(digests));
     }
     // A defect in what the branch held already cannot be mended by appending: said so apart.
-    let replayer = AnyReplayer::start(&file)
-        .and_then(|r| r.advance_vouched(&file, 1, base))
+    let replayer = AnyReplayer::start(file)
+        .and_then(|r| r.advance_vouched(file, 1, base))
         .map_err(|e| match e.document {
             Some(document) if document < held => Refusal::InvalidBefore(e),
             _ => Refusal::Invalid(e),
         })?;
-    check_times(&file, base, terms)?;
+    check_times(file, base, terms)?;
     Ok(Accepted {
         added: base..file.documents(),
         summary: replayer.summary(),
         ends: (0..file.documents()).map(|d| file.span(d).end).collect(),
-        digests,
+        digests: digests.clone(),
     })
 }
 
@@ -307,8 +344,11 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
 /// as one.
 #[must_use]
 pub fn digests(bytes: &[u8]) -> Option<Vec<Digest>> {
-    let file = GameFile::parse(bytes).ok()?;
-    Some((0..file.documents()).map(|d| file.digest(d)).collect())
+    GameFile::parse(bytes).ok().map(|file| digests_of(&file))
+}
+
+fn digests_of(file: &GameFile) -> Vec<Digest> {
+    (0..file.documents()).map(|d| file.digest(d)).collect()
 }
 
 /// A copy's place as a refusal shows it: the path, then the branch, escaped.

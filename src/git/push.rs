@@ -110,7 +110,7 @@ pub enum Blob {
 type Entry = Option<(Oid, Mode)>;
 
 /// A pushed commit, and the paths it changes against its parents.
-struct Pushed {
+struct PushedCommit {
     commit: Oid,
     changed: BTreeSet<Vec<u8>>,
 }
@@ -227,7 +227,7 @@ impl Receiving {
         let pushed = self.pushed(new, old, &others)?;
         // Each path with the pushed commits that change it: a commit that does not holds its
         // parent's version, which a pushed commit or a branch brought.
-        let mut changed_by: BTreeMap<Vec<u8>, Vec<&Pushed>> = BTreeMap::new();
+        let mut changed_by: BTreeMap<Vec<u8>, Vec<&PushedCommit>> = BTreeMap::new();
         for p in &pushed {
             for path in &p.changed {
                 changed_by.entry(path.clone()).or_default().push(p);
@@ -256,13 +256,13 @@ impl Receiving {
                 Some(_) => was,
                 None => entry(base_tree.as_ref(), &path)?,
             };
-            self.judge_path(&path, (was, held, is), &between, &mut update)?;
+            self.classify(&path, (was, held, is), &between, &mut update)?;
         }
         Ok(update)
     }
 
     /// Sorts one changed path's versions into what the referee judges.
-    fn judge_path(
+    fn classify(
         &self,
         path: &[u8],
         (was, held, is): (Entry, Entry, Entry),
@@ -357,7 +357,12 @@ impl Receiving {
 
     /// The commits reachable from `new` that neither `old` nor any other branch holds, other
     /// than `new` itself, oldest first, each with the paths it changes against its parents.
-    fn pushed(&self, new: Oid, old: Option<Oid>, others: &[Oid]) -> Result<Vec<Pushed>, GitError> {
+    fn pushed(
+        &self,
+        new: Oid,
+        old: Option<Oid>,
+        others: &[Oid],
+    ) -> Result<Vec<PushedCommit>, GitError> {
         let mut walk = self.repo.revwalk()?;
         walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
         walk.push(new)?;
@@ -379,7 +384,7 @@ impl Receiving {
             for parent in commit.parents() {
                 changed.extend(changes(&self.repo, Some(parent.tree_id()), tree)?);
             }
-            pushed.push(Pushed {
+            pushed.push(PushedCommit {
                 commit: id,
                 changed,
             });

@@ -35,8 +35,14 @@ fn push<'a>(before: Option<&'a [u8]>, after: Option<&'a [u8]>) -> Versions<'a> {
     Versions {
         before,
         known: None,
-        after,
+        after: after.map(pushed),
     }
+}
+
+/// A pushed version read, kept for the rest of the test run (a few kilobytes each), so that
+/// the versions built from it can be passed around as the hook passes its own.
+fn pushed(bytes: &[u8]) -> &'static Pushed {
+    Box::leak(Box::new(Pushed::read(bytes.to_vec())))
 }
 
 #[test]
@@ -157,7 +163,7 @@ fn the_games_line_in_the_index_is_extended_never_parted_from() {
     let versions = Versions {
         before: None,
         known: Some(&ahead),
-        after: Some(&text[..ends[6]]),
+        after: Some(pushed(&text[..ends[6]])),
     };
     let accepted = judge_file(&versions, at("09:07:00")).expect("one record added");
     assert_eq!(accepted.added, 6..7);

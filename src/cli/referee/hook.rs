@@ -11,8 +11,8 @@ use correspond::digest::Digest;
 use correspond::git::{Attributes, Blob, FileUpdate, GitError, Oid, Receiving};
 use correspond::log::Timestamp;
 use correspond::referee::{
-    Accepted, Entry, Index, Refusal, Taken, Terms, Versions, converting, dropped, judge_between,
-    judge_branch, judge_file,
+    Accepted, Entry, Index, Place, Pushed, Refusal, Taken, Terms, Versions, converting, dropped,
+    judge_between, judge_branch, judge_file,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -222,7 +222,7 @@ impl Judging<'_> {
         }
         let mut games = Vec::new();
         for file in &update.files {
-            match self.judge_file(file, out)? {
+            match self.judge_file(branch, file, out)? {
                 Ok(accepted) => {
                     writeln!(
                         out,
@@ -231,7 +231,6 @@ impl Judging<'_> {
                         taken(&accepted.added),
                         correspond::text::escape(&accepted.summary.status)
                     )?;
-                    self.bring(branch, &file.path, &accepted.digests);
                     games.push((file.path.clone(), accepted.digests));
                 }
                 Err(refusal) => refuse(out, &file.path, &refusal)?,
@@ -288,21 +287,15 @@ impl Judging<'_> {
         )
     }
 
-    /// What the push brings of a game joins its line, for the updates judged after.
-    fn bring(&mut self, branch: &[u8], path: &[u8], digests: &[Digest]) {
+    /// What the push brings of a game joins its line (`known`, as the file was judged against
+    /// it), for the updates judged after.
+    fn bring(&mut self, place: Place, digests: &[Digest], known: Option<Entry>) {
         let Some(game) = digests.first() else {
             return;
         };
-        let place = (branch.to_vec(), path.to_vec());
-        match self.brought.get_mut(game) {
-            Some(entry) => entry.take(digests, place),
-            None => {
-                let known = self.index.entry(game).ok().flatten();
-                let mut entry = known.unwrap_or_else(|| Entry::new(digests, place.clone()));
-                entry.take(digests, place);
-                self.brought.insert(*game, entry);
-            }
-        }
+        let mut entry = known.unwrap_or_else(|| Entry::new(digests, place.clone()));
+        entry.take(digests, place);
+        self.brought.insert(*game, entry);
     }
 
     /// The game's line: what this push brought of it, else the index's, read again from its
@@ -373,8 +366,10 @@ impl Judging<'_> {
 
     /// Reads one file's versions and judges them: the new version against the game's line and
     /// the branch's version, then each pushed commit's version against it, one at a time.
+    /// What it accepts joins the game's line for the rest of the push.
     fn judge_file(
-        &self,
+        &mut self,
+        branch: &[u8],
         file: &FileUpdate,
         out: &mut Out<'_>,
     ) -> Result<Result<Accepted, Refusal>, CliError> {
@@ -387,28 +382,25 @@ impl Judging<'_> {
             Some(Blob::TooLarge(size)) => {
                 return Ok(Err(Refusal::TooLarge { size, commit: None }));
             }
-            Some(Blob::Bytes(bytes)) => Some(bytes),
+            Some(Blob::Bytes(bytes)) => Some(Pushed::read(bytes)),
             None => None,
         };
         let before = match read(file.before)? {
             Some(Blob::Bytes(bytes)) => Some(bytes),
             _ => None,
         };
-        let digests = after
-            .as_deref()
-            .and_then(correspond::referee::digests)
-            .unwrap_or_default();
-        let known = self.line(&digests, before.is_some(), out)?;
+        let digests = after.as_ref().map(Pushed::digests).unwrap_or_default();
+        let known = self.line(digests, before.is_some(), out)?;
         let versions = Versions {
             before: before.as_deref(),
             known: known.as_ref(),
-            after: after.as_deref(),
+            after: after.as_ref(),
         };
         let accepted = match judge_file(&versions, self.terms) {
             Ok(accepted) => accepted,
             Err(refusal) => return Ok(Err(refusal)),
         };
-        let after = after.unwrap_or_default();
+        let after = after.as_ref().map(Pushed::bytes).unwrap_or_default();
         for between in &file.between {
             let commit = short(between.commit);
             let version = match read(between.blob)? {
@@ -423,7 +415,7 @@ impl Judging<'_> {
             };
             if let Err(refusal) = judge_between(
                 &accepted,
-                &after,
+                after,
                 &commit,
                 version.as_deref(),
                 between.parent_held,
@@ -431,6 +423,11 @@ impl Judging<'_> {
                 return Ok(Err(refusal));
             }
         }
+        self.bring(
+            (branch.to_vec(), file.path.clone()),
+            &accepted.digests,
+            known,
+        );
         Ok(Ok(accepted))
     }
 }

@@ -8,7 +8,6 @@ use crate::cli::Out;
 use crate::cli::error::ExitStatus;
 use correspond::git::{GitError, Receiving};
 use correspond::referee::{Conflict, Index, shown_place};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -116,12 +115,8 @@ fn check(receiving: &Receiving, repo: &Path, out: &mut Out<'_>) -> Result<String
             }
         }
     }
-    let stands: BTreeMap<Vec<u8>, String> = branches
-        .iter()
-        .map(|(name, tip)| (name.clone(), tip.to_string()))
-        .collect();
     let conflicts = index
-        .rebuild(&copies, &stands)
+        .rebuild(&copies, &super::stands(&branches))
         .map_err(|e| CliError::usage(format!("cannot build the referee's index: {e}")))?;
     if invalid.is_empty() && conflicts.is_empty() {
         return Ok(format!(
