@@ -6,9 +6,7 @@ use super::keys;
 use super::pgn::ChessGame;
 use super::record;
 use crate::cli::Out;
-use correspond::log::{
-    self, Action, Header, Player, Settlement, header_document, header_unsigned, valid_name,
-};
+use correspond::log::{self, Action, Header, Player, Settlement, header_document, header_unsigned};
 use correspond::replay::{self, Seat};
 use correspond::rules::chess::{Chess, Color, Insurrection};
 use correspond::rules::{Decision, Line, MoveError};
@@ -113,39 +111,23 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     }
 }
 
-/// A PGN player name as a game-file name: the characters names may hold, at most 40.
+/// A PGN player name as a game-file name ([`log::name_from_pgn`]), or `fallback`.
 fn player_name(tag: Option<&str>, fallback: &str) -> String {
-    let cleaned: String = tag
-        .unwrap_or("")
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '\'' | '@') {
-                c
-            } else {
-                ' '
-            }
-        })
-        .collect();
-    let mut name: String = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
-    name = name
-        .chars()
-        .take(40)
-        .collect::<String>()
-        .trim_end()
-        .to_owned();
-    if valid_name(&name) && name != "?" {
-        name
-    } else {
-        fallback.to_owned()
-    }
+    log::name_from_pgn(tag.unwrap_or("")).unwrap_or_else(|| fallback.to_owned())
 }
 
 /// The tags of the PGN game that its header keeps, values made fit for one
 /// ([`log::clean_tag_value`]): every tag but those PGN export writes from the game itself
 /// ([`log::DERIVED_TAGS`]) and those that say nothing export would not say without them
 /// (`White` and `Black` as the players' names, `Site "?"`, `Round "-"`); a name a header cannot
-/// hold is left out, and past [`log::MAX_TAGS`] the rest.
-fn kept_tags(pgn: &correspond::pgn::PgnGame, names: &[String; 2]) -> BTreeMap<String, String> {
+/// hold ([`log::check_tags`], [`log::check_game_tags`]) is left out, and past [`log::MAX_TAGS`]
+/// the rest.
+fn kept_tags(
+    pgn: &correspond::pgn::PgnGame,
+    header: &Header,
+    writes_pgn: bool,
+) -> BTreeMap<String, String> {
+    let names = header.players.each_ref().map(|p| p.name.as_str());
     let mut kept = BTreeMap::new();
     for (name, value) in &pgn.tags {
         let value = log::clean_tag_value(value);
@@ -160,7 +142,13 @@ fn kept_tags(pgn: &correspond::pgn::PgnGame, names: &[String; 2]) -> BTreeMap<St
         // A tag a header cannot hold (a name of another shape, a tag written from the game
         // itself, a date that is no PGN date) is left out rather than refused.
         let single = BTreeMap::from([(name.clone(), value.clone())]);
-        if implied || log::check_tags(&single).is_err() || kept.len() == log::MAX_TAGS {
+        let alone = Header {
+            tags: single,
+            ..header.clone()
+        };
+        let holds = log::check_tags(&alone.tags).is_ok()
+            && log::check_game_tags(&alone, writes_pgn).is_ok();
+        if implied || !holds || kept.len() == log::MAX_TAGS {
             continue;
         }
         kept.insert(name.clone(), value);
@@ -296,7 +284,7 @@ impl Importer<'_> {
             side: side.into(),
             key: self.signers[seat].public_key().clone(),
         };
-        let header = Header {
+        let mut header = Header {
             game: G::NAME.to_owned(),
             options: G::options_map(options),
             players: [player(0, "white"), player(1, "black")],
@@ -307,8 +295,9 @@ impl Importer<'_> {
             time_control: None,
             leave_days: 0,
             arbiter: None,
-            tags: kept_tags(self.pgn, &self.names),
+            tags: BTreeMap::new(),
         };
+        header.tags = kept_tags(self.pgn, &header, G::PGN);
         let signature = self.signers[0]
             .sign(header_unsigned(&header).as_bytes())
             .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;

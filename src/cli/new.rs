@@ -141,8 +141,16 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         time_control: args.time_control,
         leave_days: args.leave.unwrap_or(0),
         arbiter,
-        tags: tags::<G>(&args.tags, mine == TOSS, args.time_control.is_some())?,
+        tags: tags(&args.tags, args.time_control.is_some())?,
     };
+    log::check_game_tags(&header, G::PGN).map_err(|e| {
+        let error = CliError::usage(e);
+        if mine == TOSS {
+            error.hint("choose your side with --side white or --side black")
+        } else {
+            error
+        }
+    })?;
     let toss = G::TOSS_FOR_FIRST_MOVE || mine == TOSS;
     let text = signed_header(header, toss, &*signer)?;
     write_new::<G>(args, &text, &*signer, tracked, out)
@@ -317,33 +325,14 @@ fn parse_tag(text: &str) -> Result<(String, String), String> {
     Ok((name.to_owned(), value.to_owned()))
 }
 
-/// The tags given, each once. They are for PGN, so for the games PGN writes; `White` and
-/// `Black` are the players themselves, and a tag about one colour (`WhiteElo`) cannot be given
-/// before a coin flip has said who plays it.
-fn tags<G: CliGame>(
+/// The tags given, each once, and not `TimeControl`, which `--time-control` writes. What else a
+/// header may hold is [`log::check_game_tags`]'s to say, as the reader says it.
+fn tags(
     given: &[(String, String)],
-    tossed: bool,
     timed: bool,
 ) -> Result<std::collections::BTreeMap<String, String>, CliError> {
-    if !given.is_empty() && !matches!(G::NAME, "chess" | "insurrection") {
-        return Err(CliError::usage(format!(
-            "tags are for PGN, which is for chess and insurrection; {} has none",
-            G::NAME
-        )));
-    }
     let mut tags = std::collections::BTreeMap::new();
     for (name, value) in given {
-        if name == "White" || name == "Black" {
-            return Err(CliError::usage(format!(
-                "the tag {name} is the player's name, which --name and --opponent give"
-            )));
-        }
-        if tossed && (name.starts_with("White") || name.starts_with("Black")) {
-            return Err(CliError::usage(format!(
-                "the tag {name} is about one colour, and a coin flip will say who plays it"
-            ))
-            .hint("choose your side with --side white or --side black"));
-        }
         if name == "TimeControl" {
             // The clock's terms are written from the game's own clock, which a tag alone would
             // claim the game has.

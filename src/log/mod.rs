@@ -40,12 +40,12 @@ pub use append::{
 };
 pub use format::{
     Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, FORMAT, Header,
-    Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, header_unsigned, preamble,
-    record_unsigned, signature_line, valid_comment, valid_name,
+    Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, header_unsigned, name_from_pgn,
+    preamble, record_unsigned, signature_line, valid_comment, valid_name,
 };
 pub use tags::{
-    DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_tags, clean_tag_value, valid_date, valid_tag_name,
-    valid_tag_value,
+    DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_game_tags, check_tags, clean_tag_value,
+    valid_date, valid_tag_name, valid_tag_value,
 };
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
 

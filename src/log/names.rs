@@ -18,6 +18,32 @@ pub fn valid_name(name: &str) -> bool {
         })
 }
 
+/// A name as a PGN tag spells it (`Kasparov, Garry`), read as a player's name: every character a
+/// name cannot hold read as a space, spaces run together, cut to 40 characters; `None` when
+/// nothing is left that is a name (PGN's `?` for an unknown player leaves nothing). `import-pgn` names
+/// players so, and a header's `White` and `Black` tags must read as their players' names.
+#[must_use]
+pub fn name_from_pgn(text: &str) -> Option<String> {
+    let spaced: String = text
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '\'' | '@') {
+                c
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let joined = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = joined
+        .chars()
+        .take(40)
+        .collect::<String>()
+        .trim_end()
+        .to_owned();
+    valid_name(&name).then_some(name)
+}
+
 /// A lower-case word with hyphens: game names, sides, options, claims.
 pub(super) fn valid_word(word: &str) -> bool {
     !word.is_empty()

@@ -2,6 +2,7 @@
 //! game imported from PGN, or one a club names, is written back to PGN with them. Each value
 //! has one spelling in YAML: quoted, with nothing YAML would escape.
 
+use super::format::Header;
 use crate::text::shown;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -116,6 +117,62 @@ pub fn check_tags(tags: &BTreeMap<String, String>) -> Result<(), String> {
                  either end)",
                 shown(value)
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a header's tags against the game it describes, after [`check_tags`] (`pgn`: whether
+/// `correspond pgn` writes the game): tags only on a game PGN export writes; `White` and `Black` only as the PGN spelling of that player's name
+/// (the name once [`crate::log::name_from_pgn`] reads it, as `import-pgn` names players: so
+/// `Kasparov, Garry` for the player `Kasparov Garry`); no tag about one colour (`White...` or
+/// `Black...`, as `WhiteElo`) while a coin flip has still to say who plays it; no
+/// `TimeControl` beside the game's own clock, which PGN export writes in its place.
+///
+/// # Errors
+/// Says which tag is at fault, and why.
+pub fn check_game_tags(header: &Header, pgn: bool) -> Result<(), String> {
+    let game = &header.game;
+    if !pgn && !header.tags.is_empty() {
+        return Err(format!(
+            "`tags` are for PGN export, which {game} does not have; a header of {game} holds none"
+        ));
+    }
+    // PGN's colours, as the header names the players' sides (`toss` until a coin flip).
+    let playing = |side: &str| {
+        let player = header.players.iter().find(|p| p.side == side);
+        player.map(|p| p.name.as_str())
+    };
+    for (name, value) in &header.tags {
+        let colour = [("White", playing("white")), ("Black", playing("black"))]
+            .into_iter()
+            .find(|(colour, _)| name.starts_with(colour));
+        match colour {
+            Some((colour, None)) => {
+                return Err(format!(
+                    "the tag `{name}` is about {}, and a coin flip has still to say who plays it",
+                    colour.to_ascii_lowercase()
+                ));
+            }
+            Some((colour, Some(player)))
+                if name == colour
+                    && crate::log::name_from_pgn(value).as_deref() != Some(player) =>
+            {
+                return Err(format!(
+                    "the tag `{name}` is `{}`, which is not a spelling of the name of the player \
+                     of {} (`{player}`): PGN export writes that name",
+                    shown(value),
+                    colour.to_ascii_lowercase()
+                ));
+            }
+            _ => {}
+        }
+        if name == "TimeControl" && header.time_control.is_some() {
+            return Err(
+                "the tag `TimeControl` stands beside the game's clock (`time-control`), which \
+                 PGN export writes in its place"
+                    .into(),
+            );
         }
     }
     Ok(())

@@ -294,6 +294,7 @@ impl<G: Protocol> Replayer<G> {
         let options =
             G::options_from(&header.options).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let named = seats::<G>(file).map_err(|e| at_header(ErrorKind::Header(e)))?;
+        crate::log::check_game_tags(header, G::PGN).map_err(|e| at_header(ErrorKind::Header(e)))?;
         let state = State::<G>::new(file, named, options.clone())
             .map_err(|e| at_header(ErrorKind::Header(e)))?;
         let creator = Signatory::Player(Seat::Creator);

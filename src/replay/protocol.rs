@@ -18,6 +18,10 @@ pub trait Protocol: Game<Options: 'static> {
     /// position says who does.
     const TOSS_FOR_FIRST_MOVE: bool;
 
+    /// Whether `correspond pgn` writes the game (chess and its variants): only such a game's
+    /// header holds PGN tags.
+    const PGN: bool;
+
     /// The side a header's `side` field names.
     fn side_named(name: &str) -> Option<Self::Side>;
 
@@ -143,6 +147,7 @@ pub fn no_option<G: Protocol>(unknown: &str) -> String {
 impl Protocol for Campaign {
     const SIDES: [campaign::Side; 2] = [campaign::Side::Heads, campaign::Side::Tails];
     const TOSS_FOR_FIRST_MOVE: bool = true;
+    const PGN: bool = false;
     const SETTLEMENT: Option<Settlement> = Some(Settlement::RunOff);
     const OPTIONS: &'static [Switch<campaign::Options>] = &[
         Switch {
@@ -234,6 +239,7 @@ impl Protocol for Campaign {
 impl Protocol for Guerrilla {
     const SIDES: [guerrilla::Side; 2] = [guerrilla::Side::Guerrilla, guerrilla::Side::Coin];
     const TOSS_FOR_FIRST_MOVE: bool = false;
+    const PGN: bool = false;
     const SETTLEMENT: Option<Settlement> = None;
     const OPTIONS: &'static [Switch<()>] = &[];
 
@@ -317,6 +323,7 @@ macro_rules! chess_protocol {
             const OPTIONS: &'static [Switch<Self::Options>] = $options;
             const SIDES: [chess::Color; 2] = [chess::Color::White, chess::Color::Black];
             const TOSS_FOR_FIRST_MOVE: bool = false;
+            const PGN: bool = true;
             const SETTLEMENT: Option<Settlement> = Some(Settlement::Draw);
 
             fn side_named(name: &str) -> Option<chess::Color> {

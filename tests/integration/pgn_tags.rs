@@ -1,8 +1,15 @@
 //! The PGN tags a game's header holds, given when the game is made: a tag a header cannot hold
 //! is refused with nothing written; tags are for the games PGN writes, and a tag about one
-//! colour is refused while a coin flip is still to say who plays it.
+//! colour is refused while a coin flip is still to say who plays it; and the reader holds a
+//! header to the same rule.
 
-use crate::util::{correspond, keys_dir, transcript};
+use crate::util::{correspond, keys_dir, ssh_sign, transcript};
+use correspond::digest::Digest;
+use correspond::log::{Header, Player, TimeControl, Timestamp, header_unsigned, preamble};
+use correspond::replay::Protocol as _;
+use correspond::rules::campaign::Campaign;
+use std::collections::BTreeMap;
+use std::path::Path;
 
 #[test]
 fn a_tag_a_header_cannot_hold_is_refused_and_nothing_is_written() {
@@ -92,7 +99,8 @@ fn a_tag_a_header_cannot_hold_is_refused_and_nothing_is_written() {
         (
             2,
             String::new(),
-            "error: the tag White is the player's name, which --name and --opponent give\n"
+            "error: the tag `White` is `Kasparov`, which is not a spelling of the name of the \
+             player of white (`alice`): PGN export writes that name\n"
                 .to_owned()
         )
     );
@@ -120,7 +128,8 @@ fn tags_are_for_the_games_pgn_writes_and_wait_for_the_colours() {
         (
             2,
             String::new(),
-            "error: tags are for PGN, which is for chess and insurrection; campaign has none\n"
+            "error: `tags` are for PGN export, which campaign does not have; a header of \
+             campaign holds none\n"
                 .to_owned()
         )
     );
@@ -129,9 +138,123 @@ fn tags_are_for_the_games_pgn_writes_and_wait_for_the_colours() {
         (
             2,
             String::new(),
-            "error: the tag WhiteElo is about one colour, and a coin flip will say who plays it\n\
+            "error: the tag `WhiteElo` is about white, and a coin flip has still to say who \
+             plays it\n\
              hint: choose your side with --side white or --side black\n"
                 .to_owned()
+        )
+    );
+}
+
+/// A game file of `game` whose header alone (alice's and bob's sides `sides`, the tags `tags`,
+/// a clock of a day a move when `timed`) is signed by alice with OpenSSH: a header this program
+/// would not write, made as another program could.
+fn header_only(dir: &Path, game: &str, sides: [&str; 2], tags: &[(&str, &str)], timed: bool) {
+    let key = |who: &str| {
+        let text = std::fs::read_to_string(keys_dir().join(format!("{who}.pub"))).expect("a key");
+        ssh_key::PublicKey::from_openssh(text.trim()).expect("an OpenSSH key")
+    };
+    let player = |name: &str, side: &str| Player {
+        name: name.to_owned(),
+        side: side.to_owned(),
+        key: key(name),
+    };
+    let header = Header {
+        game: game.to_owned(),
+        // Campaign's options as `new` sets them; chess has none.
+        options: if game == "campaign" {
+            Campaign::options_map(&Campaign::usual_options())
+        } else {
+            BTreeMap::new()
+        },
+        players: [player("alice", sides[0]), player("bob", sides[1])],
+        created: Timestamp::parse("2026-03-01T10:00:00Z").expect("a time"),
+        salt: Digest::parse(crate::util::SALT).expect("a salt"),
+        commitment: None,
+        time_control: timed.then_some(TimeControl::PerMove { days: 1 }),
+        leave_days: 0,
+        arbiter: None,
+        tags: tags
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect(),
+    };
+    let unsigned = header_unsigned(&header);
+    let signature = ssh_sign(dir, "alice", &unsigned);
+    let text = format!("{}{unsigned}signature: {signature}\n", preamble(&header));
+    std::fs::write(dir.join("g.yaml"), text).expect("write the game");
+}
+
+#[test]
+fn the_reader_holds_a_header_to_the_rule_new_writes_by() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let verify = |game: &str, sides: [&str; 2], tags: &[(&str, &str)], timed: bool| {
+        header_only(dir.path(), game, sides, tags, timed);
+        transcript(
+            correspond()
+                .current_dir(dir.path())
+                .args(["verify", "g.yaml"]),
+        )
+    };
+    let refused = |why: &str| {
+        (
+            1,
+            format!(
+                "g.yaml: INVALID: header (line 4): invalid header: {why}\n\
+                 1 file: 0 valid, 1 invalid\n"
+            ),
+            String::new(),
+        )
+    };
+    let colours = ["white", "black"];
+    assert_eq!(
+        verify("chess", colours, &[("White", "mallory")], false),
+        refused(
+            "the tag `White` is `mallory`, which is not a spelling of the name of the player of \
+             white (`alice`): PGN export writes that name"
+        )
+    );
+    assert_eq!(
+        verify("chess", colours, &[("Black", "alice")], false),
+        refused(
+            "the tag `Black` is `alice`, which is not a spelling of the name of the player of \
+             black (`bob`): PGN export writes that name"
+        )
+    );
+    assert_eq!(
+        verify("campaign", ["heads", "tails"], &[("Event", "Club")], false),
+        refused(
+            "`tags` are for PGN export, which campaign does not have; a header of campaign holds none"
+        )
+    );
+    assert_eq!(
+        verify("chess", ["toss", "toss"], &[("WhiteElo", "2100")], false),
+        refused("the tag `WhiteElo` is about white, and a coin flip has still to say who plays it")
+    );
+    assert_eq!(
+        verify("chess", colours, &[("TimeControl", "1/86400")], true),
+        refused(
+            "the tag `TimeControl` stands beside the game's clock (`time-control`), which PGN \
+             export writes in its place"
+        )
+    );
+    // What a writer may write, the reader accepts: a name as PGN spells it (as `import-pgn`
+    // keeps it), an imported game's own TimeControl where the game has no clock, and Date as
+    // PGN writes one.
+    let tags = [
+        ("White", "alice!"),
+        ("Black", "bob,"),
+        ("TimeControl", "40/7200"),
+        ("Date", "2026.??.??"),
+    ];
+    assert_eq!(
+        verify("chess", colours, &tags, false),
+        (
+            0,
+            "g.yaml: valid: chess, alice (white) v bob (black), 0 records: in progress, waiting \
+             for bob (black) to accept the game\n1 file: 1 valid, 0 invalid\n"
+                .to_owned(),
+            String::new()
         )
     );
 }

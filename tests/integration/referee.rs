@@ -2,9 +2,9 @@
 //! writes, and two players' clones pushing over `file://`. Valid pushes land; each kind of bad
 //! push is refused with the lines git shows the player, and leaves the server as it was.
 
-use crate::util::{correspond, git, keys_dir, transcript};
+use crate::util::{correspond, git, keys_dir, ssh_sign, transcript};
 use correspond::log::{Action, GameFile, Record, Timestamp, record_unsigned};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A bare repository with the referee, its clock pinned, and alice's and bob's clones.
 pub(crate) struct Server {
@@ -230,33 +230,6 @@ impl Server {
         }
         Pushed { landed, remote }
     }
-}
-
-/// `bytes` signed by the test key `key` with `ssh-keygen -Y sign`: the signature line's value.
-fn ssh_sign(dir: &Path, key: &str, bytes: &str) -> String {
-    use std::os::unix::fs::PermissionsExt as _;
-    let private = dir.join(format!("{key}.key"));
-    std::fs::copy(keys_dir().join(key), &private).expect("copy the key");
-    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
-    let message = dir.join("record.bytes");
-    std::fs::write(&message, bytes).expect("write");
-    let _ = std::fs::remove_file(dir.join("record.bytes.sig"));
-    let out = std::process::Command::new("ssh-keygen")
-        .args(["-Y", "sign", "-n", "correspond", "-f"])
-        .arg(&private)
-        .arg(&message)
-        .output()
-        .expect("ssh-keygen");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read_to_string(dir.join("record.bytes.sig"))
-        .expect("the signature")
-        .lines()
-        .filter(|l| !l.starts_with("-----"))
-        .collect()
 }
 
 #[test]

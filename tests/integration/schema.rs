@@ -260,3 +260,86 @@ fn the_schema_and_the_docs_list_the_programs_record_kinds() {
     documented.sort_unstable();
     assert_eq!(documented, kinds, "docs/file-format.md");
 }
+
+/// The header schema holds tags to the reader's rule (src/log/tags.rs) where JSON Schema can say
+/// it: a PGN date, no tags on a game PGN does not write (the registry's list), no tag about one
+/// colour before a coin flip, no `TimeControl` beside a clock.
+#[test]
+fn the_header_schema_holds_tags_to_the_readers_rule() {
+    use correspond::games::GameKind;
+    use correspond::replay::Protocol as _;
+    let (header, _) = validators();
+    let schema = schema("header.schema.json");
+    let without_pgn: Vec<&str> = schema["allOf"][0]["if"]["properties"]["game"]["enum"]
+        .as_array()
+        .expect("the games without PGN")
+        .iter()
+        .map(|v| v.as_str().expect("a name"))
+        .collect();
+    let registry: Vec<&str> = GameKind::ALL
+        .iter()
+        .filter(|kind| !correspond::with_game!(**kind, G => G::PGN))
+        .map(|kind| kind.name())
+        .collect();
+    assert_eq!(without_pgn, registry, "schemas/header.schema.json allOf[0]");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let chess = std::fs::read_to_string(root.join("games/chess/morphy-opera-game-1858.yaml"))
+        .expect("read");
+    let tagged = documents(&chess)[0].clone();
+    assert_eq!(errors(&header, &tagged), Vec::<String>::new());
+    let with = |change: &dyn Fn(&mut Value)| {
+        let mut doc = tagged.clone();
+        change(&mut doc);
+        errors(&header, &doc)
+    };
+    assert!(
+        !with(&|d| d["tags"]["Date"] = json!("1858-11-02")).is_empty(),
+        "an ISO date"
+    );
+    assert!(
+        with(&|d| d["tags"]["Date"] = json!("1858.11.??")).is_empty(),
+        "a PGN date"
+    );
+    let tossed = |d: &mut Value| {
+        d["players"][0]["side"] = json!("toss");
+        d["players"][1]["side"] = json!("toss");
+    };
+    assert!(
+        !with(&|d| {
+            tossed(d);
+            d["tags"]["WhiteElo"] = json!("2100");
+        })
+        .is_empty(),
+        "a colour's tag before the toss"
+    );
+    assert!(
+        with(&|d| {
+            tossed(d);
+            d["tags"].as_object_mut().expect("tags").remove("Black");
+        })
+        .is_empty(),
+        "tags about no colour before the toss"
+    );
+    let clock = json!({"days-per-move": 3});
+    assert!(
+        !with(&|d| {
+            d["time-control"] = clock.clone();
+            d["tags"]["TimeControl"] = json!("1/86400");
+        })
+        .is_empty(),
+        "TimeControl beside a clock"
+    );
+    assert!(
+        with(&|d| d["tags"]["TimeControl"] = json!("40/7200")).is_empty(),
+        "an imported game's TimeControl"
+    );
+    let campaign =
+        std::fs::read_to_string(root.join("games/campaign/resignation.yaml")).expect("read");
+    let mut doc = documents(&campaign)[0].clone();
+    assert_eq!(errors(&header, &doc), Vec::<String>::new());
+    doc["tags"] = json!({"Event": "Club"});
+    assert!(
+        !errors(&header, &doc).is_empty(),
+        "tags on a Campaign header"
+    );
+}

@@ -235,3 +235,30 @@ pub fn chess_accepted(dir: &std::path::Path, time: &str, file: &str, extra: &[&s
     signed(dir, time, "alice", &new);
     signed(dir, time, "bob", &["accept", file]);
 }
+
+/// `bytes` signed by the test key `key` with `ssh-keygen -Y sign`: the signature line's value.
+pub fn ssh_sign(dir: &std::path::Path, key: &str, bytes: &str) -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let private = dir.join(format!("{key}.key"));
+    std::fs::copy(keys_dir().join(key), &private).expect("copy the key");
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    let message = dir.join("record.bytes");
+    std::fs::write(&message, bytes).expect("write");
+    let _ = std::fs::remove_file(dir.join("record.bytes.sig"));
+    let out = std::process::Command::new("ssh-keygen")
+        .args(["-Y", "sign", "-n", "correspond", "-f"])
+        .arg(&private)
+        .arg(&message)
+        .output()
+        .expect("ssh-keygen");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(dir.join("record.bytes.sig"))
+        .expect("the signature")
+        .lines()
+        .filter(|l| !l.starts_with("-----"))
+        .collect()
+}
