@@ -9,10 +9,10 @@
 //! [`History::of`] would.
 
 use super::history::{FolderPart, Move, cuts, first_parent_line, moves};
-use super::tree::{Change, changes_in, regular};
+use super::tree::{Change, Trees, changes_in, regular};
 use super::{Boundary, Cut, GitError, History, Rewind, Step, Version, file_at, locate};
 use git2::{Oid, Repository};
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -30,6 +30,9 @@ struct Shared {
     prefix: Vec<u8>,
     /// Each commit of the first-parent line from `HEAD` and its place on it, oldest first.
     place: HashMap<Oid, usize>,
+    /// Whether a commit of the line has more than one parent: without one, no commit is off
+    /// the line.
+    merges: bool,
     // Read at the first file whose audit asks, so that an error comes where it came when each
     // file was read alone.
     steps: OnceCell<BTreeMap<Vec<u8>, Vec<Step>>>,
@@ -66,6 +69,8 @@ pub struct Histories {
     shared: Rc<Shared>,
     logs: BTreeMap<Vec<u8>, Log>,
     held: Vec<Held>,
+    /// Where each folder of the working copy asked about lies in the tree ([`Histories::placed`]).
+    folders: RefCell<HashMap<PathBuf, Option<PathBuf>>>,
 }
 
 /// One file's share of a folder's [`Histories`]: what [`History`] asks of it.
@@ -82,7 +87,8 @@ impl Histories {
     /// Every game file that the first-parent line from `HEAD` holds or ever held under
     /// `folder` (a folder of a work tree), found as `correspond verify FOLDER` finds them in a
     /// checkout, in any commit of the line, so that a game deleted since is audited too; and
-    /// each one's history, as [`History::of`] reads it, all in one walk.
+    /// each one's history, as [`History::of`] reads it, all in one walk. Turns libgit2's cache
+    /// of objects off for the process, as a walk that reads each object once needs no cache.
     ///
     /// # Errors
     /// When no repository holds the folder, it has no commits, or git fails.
@@ -134,11 +140,17 @@ impl Histories {
     fn read(repo: Repository, prefix: Vec<u8>) -> Result<Histories, GitError> {
         // As History::of: the audit checks every byte it reads against the signatures.
         git2::opts::strict_hash_verification(false);
+        // The walk reads each tree once and keeps what the next commit needs (`Trees`), and
+        // each file's versions are read once: libgit2's cache of objects would only hold the
+        // whole history's trees, at 10,000 games five times the memory and a tenth more time.
+        git2::opts::enable_caching(false);
         let (branch, walk) = first_parent_line(&repo)?;
         let mut logs: BTreeMap<Vec<u8>, Log> = BTreeMap::new();
         let mut place = HashMap::new();
         // The tree of the commit walked before (not its first parent: a graft may differ).
         let mut previous: Option<Oid> = None;
+        let mut trees = Trees::new(&repo);
+        let mut merges = false;
         for id in walk {
             let id = id?;
             let at = place.len();
@@ -147,7 +159,7 @@ impl Histories {
             let tree = commit.tree_id();
             // Each path the commit changed, and for a merge what its other parents held there.
             let mut touched: BTreeMap<Vec<u8>, Vec<(Oid, Oid)>> = BTreeMap::new();
-            for (path, (before, after)) in changes_in(&repo, previous, Some(tree), &prefix)? {
+            for (path, (before, after)) in changes_in(&mut trees, previous, Some(tree), &prefix)? {
                 let log = logs.entry(path.clone()).or_default();
                 if let Some((blob, mode)) = after
                     && regular(mode)
@@ -161,7 +173,8 @@ impl Histories {
                 }
             }
             for parent in commit.parents().skip(1) {
-                let theirs = changes_in(&repo, Some(parent.tree_id()), Some(tree), &prefix)?;
+                merges = true;
+                let theirs = changes_in(&mut trees, Some(parent.tree_id()), Some(tree), &prefix)?;
                 for (path, (theirs, ours)) in theirs {
                     if let Some((theirs, _)) = theirs
                         && Some(theirs) != ours.map(|(id, _)| id)
@@ -174,13 +187,16 @@ impl Histories {
                 record(&commit, at, touched, &mut logs);
             }
             previous = Some(tree);
+            trees.turn();
         }
+        drop(trees);
         let shared = Shared {
             git_dir: repo.path().canonicalize().ok(),
             repo,
             branch,
             prefix,
             place,
+            merges,
             steps: OnceCell::new(),
             rewinds: OnceCell::new(),
             boundaries: OnceCell::new(),
@@ -189,6 +205,7 @@ impl Histories {
             shared: Rc::new(shared),
             logs,
             held: Vec::new(),
+            folders: RefCell::new(HashMap::new()),
         })
     }
 
@@ -205,13 +222,8 @@ impl Histories {
     /// # Errors
     /// When git cannot read the repository that holds the file.
     pub fn history(&self, held: &Held) -> Result<Option<History>, GitError> {
-        let Some((repo, relative)) = locate(&held.path)? else {
-            return Ok(None);
-        };
-        if repo.path().canonicalize().ok() != self.shared.git_dir
-            || self.shared.git_dir.is_none()
-            || relative.as_os_str().as_bytes() != held.key.as_slice()
-        {
+        let placed = self.placed(&held.path)?;
+        if placed.is_none_or(|relative| relative.as_os_str().as_bytes() != held.key.as_slice()) {
             return Ok(None);
         }
         let log = self.logs.get(&held.key);
@@ -224,6 +236,40 @@ impl Histories {
         };
         let branch = self.shared.branch.clone();
         Ok(Some(History::part(Box::new(part), branch, versions)))
+    }
+}
+
+impl Histories {
+    /// Where `path` lies in the walked repository's tree, as [`History::of`] would find it
+    /// (through a symbolic link, at its target); `None` in another repository or none.
+    /// Finding the repository costs a discovery, so a folder's answer serves the files in it
+    /// that are not links: they lie where it lies.
+    fn placed(&self, path: &Path) -> Result<Option<PathBuf>, GitError> {
+        let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        let (Some(folder), Some(name), false) = (folder, path.file_name(), link) else {
+            return self.locate(path);
+        };
+        if !folder.is_dir() {
+            return self.locate(path);
+        }
+        if let Some(found) = self.folders.borrow().get(folder) {
+            return Ok(found.as_ref().map(|f| f.join(name)));
+        }
+        let found = self.locate(path)?;
+        let there = found.as_ref().and_then(|f| f.parent()).map(Path::to_owned);
+        self.folders.borrow_mut().insert(folder.to_owned(), there);
+        Ok(found)
+    }
+
+    /// [`locate`], when it finds the walked repository.
+    fn locate(&self, path: &Path) -> Result<Option<PathBuf>, GitError> {
+        let Some((repo, relative)) = locate(path)? else {
+            return Ok(None);
+        };
+        let ours =
+            self.shared.git_dir.is_some() && repo.path().canonicalize().ok() == self.shared.git_dir;
+        Ok(ours.then_some(relative))
     }
 }
 
@@ -355,6 +401,9 @@ impl Shared {
         }
         let repo = &self.repo;
         let mut steps: BTreeMap<Vec<u8>, Vec<Step>> = BTreeMap::new();
+        if !self.merges {
+            return Ok(self.steps.get_or_init(|| steps));
+        }
         let mut walk = repo.revwalk()?;
         walk.push_head()?;
         walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
@@ -366,7 +415,7 @@ impl Shared {
             let commit = repo.find_commit(id)?;
             for parent in commit.parents() {
                 let changes = changes_in(
-                    repo,
+                    &mut Trees::new(repo),
                     Some(parent.tree_id()),
                     Some(commit.tree_id()),
                     &self.prefix,
@@ -401,8 +450,12 @@ impl Shared {
                 let (Ok(old), Ok(new)) = (repo.find_commit(from), repo.find_commit(to)) else {
                     continue;
                 };
-                let changes =
-                    changes_in(repo, Some(old.tree_id()), Some(new.tree_id()), &self.prefix)?;
+                let changes = changes_in(
+                    &mut Trees::new(repo),
+                    Some(old.tree_id()),
+                    Some(new.tree_id()),
+                    &self.prefix,
+                )?;
                 for (path, (before, after)) in changes {
                     let Some((from_blob, _)) = before else {
                         continue;
@@ -433,7 +486,7 @@ impl Shared {
         let mut found = Vec::new();
         for (commit, cut, met) in cuts(repo)? {
             let files = match repo.find_commit(commit) {
-                Ok(c) => changes_in(repo, None, Some(c.tree_id()), &self.prefix)?,
+                Ok(c) => changes_in(&mut Trees::new(repo), None, Some(c.tree_id()), &self.prefix)?,
                 Err(e) if met => return Err(e.into()),
                 Err(_) => BTreeMap::new(),
             };

@@ -11,6 +11,7 @@ mod histories;
 mod history;
 mod push;
 mod tree;
+mod tree_bytes;
 
 pub use commit::Tracked;
 pub use push::{Attributes, Between, Blob, FileUpdate, Link, Receiving, Update};

@@ -5,9 +5,12 @@
 //! changed.
 
 use super::GitError;
-use git2::{ObjectType, Oid, Repository, Tree, TreeEntry};
+pub use super::tree_bytes::Trees;
+use super::tree_bytes::{Entries, Raw, git_order};
+use git2::{ObjectType, Oid, Repository, Tree};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// A file entry's mode as git stores it: a regular file (`0o100644`, `0o100755`), a symbolic
 /// link (`0o120000`) or a submodule (`0o160000`).
@@ -130,17 +133,16 @@ pub fn changes(
         hidden: true,
         strict: true,
     };
-    walk.differences(
-        repo,
-        (from, to),
-        Vec::new(),
-        &mut |path, (before, after)| {
-            let file = |e: Option<Entry>| e.is_some_and(|(_, m)| m != FOLDER);
-            if file(before) || file(after) {
-                changed.insert(path.to_vec());
-            }
-        },
-    )?;
+    walk.differences(&mut Trees::new(repo), (from, to), Vec::new(), &mut |path,
+                                                                          (
+        before,
+        after,
+    )| {
+        let file = |e: Option<Entry>| e.is_some_and(|(_, m)| m != FOLDER);
+        if file(before) || file(after) {
+            changed.insert(path.to_vec());
+        }
+    })?;
     Ok(changed)
 }
 
@@ -159,7 +161,7 @@ impl Walk {
     /// to read are kept on a list, not on the call stack.
     fn differences(
         &self,
-        repo: &Repository,
+        trees: &mut Trees<'_>,
         (old, new): (Option<Oid>, Option<Oid>),
         dir: Vec<u8>,
         visit: &mut dyn FnMut(&[u8], Change),
@@ -170,22 +172,37 @@ impl Walk {
             if old == new {
                 continue;
             }
-            let old = old.map(|id| repo.find_tree(id)).transpose()?;
-            let new = new.map(|id| repo.find_tree(id)).transpose()?;
-            let a: Vec<TreeEntry<'_>> = old.iter().flat_map(Tree::iter).collect();
-            let b: Vec<TreeEntry<'_>> = new.iter().flat_map(Tree::iter).collect();
-            entries += a.len() + b.len();
-            if entries > MAX_ENTRIES {
-                return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
-            }
-            if self.strict {
-                for side in [&a, &b] {
-                    if let Some(bad) = side.windows(2).find(|w| !git_order(&w[0], &w[1]).is_lt()) {
-                        return Err(GitError::NamedTwice([&dir, bad[1].name_bytes()].concat()));
+            let bytes = |id: Option<Oid>, trees: &mut Trees<'_>| {
+                id.map(|id| Ok::<_, GitError>((id, trees.get(id)?)))
+                    .transpose()
+            };
+            let (a, b) = (bytes(old, trees)?, bytes(new, trees)?);
+            let (mut a, mut b) = (Side::new(entries_of(&a))?, Side::new(entries_of(&b))?);
+            loop {
+                let (x, y) = match (a.now, b.now) {
+                    (None, None) => break,
+                    // The same entry on both sides: nothing to parse or compare.
+                    (Some(x), Some(y)) if x == y => {
+                        a.advance(self.strict, &dir)?;
+                        b.advance(self.strict, &dir)?;
+                        continue;
                     }
+                    (x, y) => (a.parsed(x)?, b.parsed(y)?),
+                };
+                let order = match (&x, &y) {
+                    (Some(x), Some(y)) => git_order(x, y),
+                    (_, None) => Ordering::Less,
+                    (None, _) => Ordering::Greater,
+                };
+                let (x, y) = (x.filter(|_| order.is_le()), y.filter(|_| order.is_ge()));
+                let name = x.or(y).map_or(&[][..], |e| e.name);
+                let (before, after) = (x.map(|e| (e.id, e.mode)), y.map(|e| (e.id, e.mode)));
+                if order.is_le() {
+                    a.advance(self.strict, &dir)?;
                 }
-            }
-            for (name, before, after) in side_by_side(&a, &b) {
+                if order.is_ge() {
+                    b.advance(self.strict, &dir)?;
+                }
                 if before == after || (!self.hidden && name.starts_with(b".")) {
                     continue;
                 }
@@ -201,9 +218,80 @@ impl Walk {
                     path.push(b'/');
                     unread.push((path, inner(before), inner(after)));
                 }
+                // Past the last difference both sides hold the same bytes; a strict reading
+                // goes on to check their order.
+                if !self.strict && a.rest() == b.rest() {
+                    break;
+                }
+            }
+            entries += a.read + b.read;
+            if entries > MAX_ENTRIES {
+                return Err(GitError::TooManyEntries { limit: MAX_ENTRIES });
             }
         }
         Ok(())
+    }
+}
+
+/// The entries of a tree read, none of none.
+fn entries_of(tree: &Option<(Oid, Rc<[u8]>)>) -> Entries<'_> {
+    match tree {
+        Some((id, bytes)) => Entries::of(*id, bytes),
+        None => Entries::of(Oid::ZERO_SHA1, &[]),
+    }
+}
+
+/// One tree of two being compared, read an entry at a time.
+struct Side<'t> {
+    entries: Entries<'t>,
+    /// The entry read and not yet compared, as stored, with what was left before it.
+    now: Option<&'t [u8]>,
+    from: &'t [u8],
+    /// The entry before it, in a strict reading.
+    last: Option<Raw<'t>>,
+    /// How many entries were read.
+    read: usize,
+}
+
+impl<'t> Side<'t> {
+    fn new(mut entries: Entries<'t>) -> Result<Self, GitError> {
+        let from = entries.rest();
+        let now = entries.next_bytes().transpose()?;
+        let read = usize::from(now.is_some());
+        Ok(Side {
+            entries,
+            now,
+            from,
+            last: None,
+            read,
+        })
+    }
+
+    fn parsed(&self, bytes: Option<&'t [u8]>) -> Result<Option<Raw<'t>>, GitError> {
+        bytes.map(|b| self.entries.parse(b)).transpose()
+    }
+
+    /// Reads the next entry; `strict`: refuses one that does not come after the one before in
+    /// git's order (a name twice, or out of order).
+    fn advance(&mut self, strict: bool, dir: &[u8]) -> Result<(), GitError> {
+        if strict {
+            let now = self.parsed(self.now)?;
+            if let (Some(last), Some(now)) = (self.last, now)
+                && !git_order(&last, &now).is_lt()
+            {
+                return Err(GitError::NamedTwice([dir, now.name].concat()));
+            }
+            self.last = now;
+        }
+        self.from = self.entries.rest();
+        self.now = self.entries.next_bytes().transpose()?;
+        self.read += usize::from(self.now.is_some());
+        Ok(())
+    }
+
+    /// The bytes of the entries not yet compared.
+    fn rest(&self) -> &'t [u8] {
+        self.from
     }
 }
 
@@ -235,7 +323,7 @@ pub fn regular(mode: Mode) -> bool {
 /// When git cannot read a tree; [`GitError::TooManyEntries`] past [`MAX_ENTRIES`] entries
 /// read, or past [`MAX_PATH_BYTES`] of paths spelled out.
 pub fn changes_in(
-    repo: &Repository,
+    trees: &mut Trees<'_>,
     old: Option<Oid>,
     new: Option<Oid>,
     prefix: &[u8],
@@ -247,91 +335,28 @@ pub fn changes_in(
         if old == new || name.starts_with(b".") {
             return Ok(found);
         }
-        old = folder_in(repo, old, name)?;
-        new = folder_in(repo, new, name)?;
+        old = trees.folder_in(old, name)?;
+        new = trees.folder_in(new, name)?;
     }
     let walk = Walk {
         hidden: false,
         strict: false,
     };
-    walk.differences(
-        repo,
-        (old, new),
-        prefix.to_vec(),
-        &mut |path, (before, after)| {
-            if read_by_folder_check(path) {
-                // A name that is a folder on one side and a file on the other sorts apart (`x/`
-                // after `x`): its two halves meet here.
-                let slot = found.entry(path.to_vec()).or_default();
-                slot.0 = slot.0.or(before);
-                slot.1 = slot.1.or(after);
-            }
-        },
-    )?;
+    walk.differences(trees, (old, new), prefix.to_vec(), &mut |path,
+                                                               (
+        before,
+        after,
+    )| {
+        if read_by_folder_check(path) {
+            // A name that is a folder on one side and a file on the other sorts apart (`x/`
+            // after `x`): its two halves meet here.
+            let slot = found.entry(path.to_vec()).or_default();
+            slot.0 = slot.0.or(before);
+            slot.1 = slot.1.or(after);
+        }
+    })?;
     found.retain(|_, (a, b)| a != b);
     Ok(found)
-}
-
-/// Two trees' entries, both in git's order, walked side by side: each name with its entry on
-/// either side.
-fn side_by_side<'a>(
-    a: &'a [TreeEntry<'_>],
-    b: &'a [TreeEntry<'_>],
-) -> impl Iterator<Item = (&'a [u8], Option<Entry>, Option<Entry>)> {
-    let (mut i, mut j) = (0, 0);
-    std::iter::from_fn(move || {
-        let (x, y) = (a.get(i), b.get(j));
-        let order = match (x, y) {
-            (Some(x), Some(y)) => git_order(x, y),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => return None,
-        };
-        Some(match order {
-            Ordering::Less => {
-                i += 1;
-                let x = x?;
-                (x.name_bytes(), Some(entry(x)), None)
-            }
-            Ordering::Greater => {
-                j += 1;
-                let y = y?;
-                (y.name_bytes(), None, Some(entry(y)))
-            }
-            Ordering::Equal => {
-                i += 1;
-                j += 1;
-                let (x, y) = (x?, y?);
-                (x.name_bytes(), Some(entry(x)), Some(entry(y)))
-            }
-        })
-    })
-}
-
-/// git's order of a tree's entries: by name, a folder's as if it ended in `/`.
-fn git_order(a: &TreeEntry<'_>, b: &TreeEntry<'_>) -> Ordering {
-    let (x, y) = (a.name_bytes(), b.name_bytes());
-    let n = x.len().min(y.len());
-    let end = |e: &TreeEntry<'_>, name: &[u8]| {
-        name.get(n)
-            .copied()
-            .unwrap_or(if e.filemode() == FOLDER { b'/' } else { 0 })
-    };
-    x[..n].cmp(&y[..n]).then_with(|| end(a, x).cmp(&end(b, y)))
-}
-
-fn entry(e: &TreeEntry<'_>) -> Entry {
-    (e.id(), e.filemode())
-}
-
-/// The folder `name` of the tree `tree`, if it is one (`get_path` goes down folders only).
-fn folder_in(repo: &Repository, tree: Option<Oid>, name: &[u8]) -> Result<Option<Oid>, GitError> {
-    let Some(tree) = tree else { return Ok(None) };
-    Ok(repo
-        .find_tree(tree)?
-        .get_name_bytes(name)
-        .filter(|e| e.filemode() == FOLDER)
-        .map(|e| e.id()))
 }
 
 /// The path of the file `name` in folder `folder` of `folders` (see [`yaml_blobs`]).
@@ -357,7 +382,9 @@ fn path(folders: &[(Option<usize>, Vec<u8>)], folder: usize, name: &[u8]) -> Vec
 
 #[cfg(test)]
 mod tests {
-    use super::{GitError, MAX_ENTRIES, changes_in, files, read_by_folder_check, yaml_blobs};
+    use super::{
+        GitError, MAX_ENTRIES, Trees, changes_in, files, read_by_folder_check, yaml_blobs,
+    };
     use git2::{Oid, Repository};
 
     /// A new bare repository, in a folder removed when dropped, holding a blob of a game.
@@ -478,7 +505,8 @@ mod tests {
             &repo,
             &[("games", new_games, folder), ("top.yaml", other, file)],
         );
-        let found = changes_in(&repo, Some(old), Some(new), b"games/").expect("a diff");
+        let found =
+            changes_in(&mut Trees::new(&repo), Some(old), Some(new), b"games/").expect("a diff");
         let paths: Vec<&[u8]> = found.keys().map(Vec::as_slice).collect();
         assert_eq!(
             paths,
@@ -501,7 +529,8 @@ mod tests {
         );
         // Against nothing, the folder's every entry; the whole tree's, matching `files`.
         for (side, prefix) in [(new, &b"games/"[..]), (old, b""), (new, b"")] {
-            let listed = changes_in(&repo, None, Some(side), prefix).expect("a listing");
+            let listed =
+                changes_in(&mut Trees::new(&repo), None, Some(side), prefix).expect("a listing");
             let whole = files(&repo, &repo.find_tree(side).expect("a tree"), &|p| {
                 p.starts_with(prefix) && read_by_folder_check(p)
             })
@@ -516,7 +545,7 @@ mod tests {
         }
         // A hidden folder on the way is passed over, as `verify FOLDER` passes it over.
         assert!(
-            changes_in(&repo, Some(old), Some(new), b"games/.h/")
+            changes_in(&mut Trees::new(&repo), Some(old), Some(new), b"games/.h/")
                 .expect("a diff")
                 .is_empty()
         );
