@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 /// Write a game file as one HTML page that needs nothing else: the board at every record, to
 /// step through with the buttons or the ←, →, Home and End keys, the records to click (signer,
 /// time, comment), the clocks, the verdict and the players' key fingerprints. A file that does
-/// not verify is shown up to its first defect, which the page names (exit code 1).
+/// not verify is shown up to its first defect, which the page names (exit code 1); where its
+/// header does not verify, the page names the defect and shows no game.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
@@ -23,69 +24,111 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, bytes) = record::read_game(&args.file)?;
-    let file = GameFile::parse(&bytes).map_err(|e| {
-        CliError::rejected(format!(
-            "{} does not verify: {e}",
-            correspond::text::path(&args.file)
-        ))
-        .hint("a page needs at least the header to read")
-    })?;
-    let (page, defect) = with_game!(kind, G => page_of::<G>(&args.file, file))?;
+    let page = with_game!(kind, G => page_of_bytes::<G>(&args.file, &bytes));
     match &args.output {
         Some(path) => {
-            write_page(path, page.as_bytes())?;
+            write_page(path, page.html.as_bytes())?;
             writeln!(out, "wrote {}", correspond::text::path(path))?;
         }
-        None => out.write_all(page.as_bytes())?,
+        None => out.write_all(page.html.as_bytes())?,
     }
-    match defect {
+    match page.defect {
         Some(defect) => Err(CliError::rejected(format!(
-            "{} does not verify: {defect}; the page shows the game up to there",
-            correspond::text::path(&args.file)
+            "{} does not verify: {defect}; the page {}",
+            correspond::text::path(&args.file),
+            if page.shows_game {
+                "shows the game up to there"
+            } else {
+                "names the defect and shows no game"
+            }
         ))),
         None => Ok(()),
     }
 }
 
-/// The page, and the first defect of a file that does not verify.
-pub(crate) fn page_of<G: super::game::CliGame + Protocol>(
+/// A game file's page, and what it says of a file that does not verify.
+pub(crate) struct Page {
+    pub html: String,
+    /// The file's first defect, where it does not verify.
+    pub defect: Option<String>,
+    /// Whether the page shows the game (up to the defect), or only names the defect.
+    pub shows_game: bool,
+}
+
+impl Page {
+    /// The page of a file whose header does not verify: the defect, and no game.
+    pub(crate) fn defect(path: &Path, defect: String) -> Page {
+        Page {
+            html: super::page::defect_page(&title(path), &defect),
+            defect: Some(defect),
+            shows_game: false,
+        }
+    }
+}
+
+/// A page's title: the game file's name.
+fn title(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.to_string_lossy().into_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The page of a game file's bytes: the game, up to its first defect for a file that does not
+/// verify (a document that cannot be read among them); where the header itself does not
+/// verify, a page that names the defect and shows no game.
+pub(crate) fn page_of_bytes<G: super::game::CliGame + Protocol>(path: &Path, bytes: &[u8]) -> Page {
+    match GameFile::parse(bytes) {
+        Ok(file) => page_of::<G>(path, file, None),
+        Err(e) => {
+            // The documents before the one that cannot be read, as a file of their own.
+            let before = e.document.filter(|d| *d > 0).and_then(|d| {
+                let end = correspond::log::raw_document(bytes, d - 1).ok()?.end;
+                GameFile::parse(&bytes[..end]).ok()
+            });
+            match before {
+                Some(file) => page_of::<G>(path, file, Some(e.to_string())),
+                None => Page::defect(path, e.to_string()),
+            }
+        }
+    }
+}
+
+/// The page of `file`, whose documents end before `later`, a defect after them.
+fn page_of<G: super::game::CliGame + Protocol>(
     path: &Path,
     mut file: GameFile,
-) -> Result<(String, Option<String>), CliError> {
+    later: Option<String>,
+) -> Page {
     let (replay, defect) = match replay::replay::<G>(&file) {
-        Ok(replay) => (replay, None),
+        Ok(replay) => (replay, later),
         Err(e) => {
             // Up to the defect: the documents before it verify.
             let Some(document) = e.document.filter(|d| *d > 0) else {
-                return Err(CliError::rejected(format!(
-                    "{} does not verify: {e}",
-                    correspond::text::path(path)
-                )));
+                return Page::defect(path, e.to_string());
             };
             file.truncate(document);
-            let replay = replay::replay::<G>(&file).map_err(|e| {
-                CliError::rejected(format!(
-                    "{} does not verify: {e}",
-                    correspond::text::path(path)
-                ))
-            })?;
-            (replay, Some(e.to_string()))
+            match replay::replay::<G>(&file) {
+                Ok(replay) => (replay, Some(e.to_string())),
+                Err(_) => return Page::defect(path, e.to_string()),
+            }
         }
     };
+    let title = title(path);
     let clocks = replay.clocks.as_ref().map(|clocks| {
         let names = replay.seats.each_ref().map(ToString::to_string);
         super::clocks::summary(clocks, &names)
     });
-    let title = path.file_name().map_or_else(
-        || path.to_string_lossy().into_owned(),
-        |n| n.to_string_lossy().into_owned(),
-    );
     let context = super::page::Context {
         title: &title,
         defect: defect.clone(),
         clocks,
     };
-    Ok((super::page::page::<G>(&file, &replay, &context), defect))
+    Page {
+        html: super::page::page::<G>(&file, &replay, &context),
+        defect,
+        shows_game: true,
+    }
 }
 
 /// Refuses a page's `path` that holds something other than an older page: above all a game

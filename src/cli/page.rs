@@ -65,6 +65,20 @@ else if(e.key==='ArrowRight')show(i+1);else if(e.key==='Home')show(0);\
 else if(e.key==='End')show(f.length-1);else return;e.preventDefault()});\
 document.querySelector('nav').hidden=false;show(f.length-1)})();";
 
+/// The page of a file that does not verify as far as its header (or cannot be read as a game
+/// file at all): it names the defect and shows no game, since there is none to trust.
+pub(crate) fn defect_page(title: &str, defect: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n\
+         <title>{title} (does not verify)</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
+         <h1>{title}</h1>\n<p class=\"defect\">This file does not verify: {}. No game is \
+         shown: nothing in it can be trusted before its header is.</p>\n</body>\n</html>\n",
+        esc(defect),
+        title = esc(title)
+    )
+}
+
 /// The page of `replay`, the replay of `file` (up to its first defect, for one that does not
 /// verify).
 pub(crate) fn page<G: CliGame>(

@@ -6,7 +6,6 @@
 use super::game::with_game;
 use super::verify::Checked;
 use super::{CliError, ExitStatus, Out};
-use correspond::log::GameFile;
 use correspond::picture::escape as esc;
 use correspond::standings::standings;
 use std::collections::BTreeSet;
@@ -34,6 +33,8 @@ struct Entry {
     file: PathBuf,
     page: String,
     checked: Checked,
+    /// Whether its page was written (what the index links to, and counts).
+    written: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
@@ -72,7 +73,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let forks = super::verify::forks(&files, &checked);
     std::fs::create_dir_all(&args.output).map_err(|e| CliError::io(&args.output, &e))?;
     let mut taken = BTreeSet::from(["index".to_owned()]);
-    let entries: Vec<Entry> = files
+    let mut entries: Vec<Entry> = files
         .into_iter()
         .zip(checked)
         .map(|(file, checked)| {
@@ -81,6 +82,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 file,
                 page,
                 checked,
+                written: false,
             }
         })
         .collect();
@@ -92,9 +94,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     {
         super::html::only_over_a_page(&args.output.join(page))?;
     }
-    for entry in &entries {
-        if let Some(page) = game_page(&entry.file)? {
+    for entry in &mut entries {
+        if let Some(page) = game_page(&entry.file) {
             super::html::write_page(&args.output.join(&entry.page), page.as_bytes())?;
+            entry.written = true;
         }
     }
     let index = index(&entries, &forks);
@@ -103,10 +106,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     for line in &unreadable {
         writeln!(out, "{line}")?;
     }
-    let pages = entries
-        .iter()
-        .filter(|e| !matches!(e.checked, Checked::Unreadable(_)))
-        .count();
+    let pages = entries.iter().filter(|e| e.written).count();
     writeln!(
         out,
         "wrote index.html and {} into {}",
@@ -116,19 +116,11 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     Ok(status)
 }
 
-/// The page of one game file; none for a file that cannot be read as one.
-fn game_page(path: &Path) -> Result<Option<String>, CliError> {
-    let Ok((kind, bytes)) = super::record::read_game(path) else {
-        return Ok(None);
-    };
-    let Ok(file) = GameFile::parse(&bytes) else {
-        return Ok(None);
-    };
-    match with_game!(kind, G => super::html::page_of::<G>(path, file)) {
-        Ok((page, _)) => Ok(Some(page)),
-        // A header that does not verify: there is nothing to show but the index's line.
-        Err(_) => Ok(None),
-    }
+/// The page of one game file (one that names the defect where its header does not verify);
+/// none for a file that cannot be read as a game file of a game this program plays.
+fn game_page(path: &Path) -> Option<String> {
+    let (kind, bytes) = super::record::read_game(path).ok()?;
+    Some(with_game!(kind, G => super::html::page_of_bytes::<G>(path, &bytes)).html)
 }
 
 /// The longest page name before its `.html`: well under the 255 bytes a file name may have
@@ -214,7 +206,12 @@ fn index(entries: &[Entry], forks: &[super::copies::Forked]) -> String {
 /// does not verify.
 fn game_row(out: &mut String, entry: &Entry, forked: bool) {
     let file = esc(&entry.file.to_string_lossy());
-    let link = format!("<a href=\"{}\">{file}</a>", entry.page);
+    // Only a page that was written is linked to.
+    let link = if entry.written {
+        format!("<a href=\"{}\">{file}</a>", entry.page)
+    } else {
+        file.clone()
+    };
     let row = if forked {
         "<tr class=\"forked\">"
     } else {

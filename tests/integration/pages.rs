@@ -157,6 +157,62 @@ fn a_file_that_does_not_verify_is_shown_up_to_its_defect() {
 }
 
 #[test]
+fn a_file_whose_header_does_not_verify_gets_a_page_that_names_the_defect_and_shows_no_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let html = |file: &str| {
+        let out = dir.path().join("page.html");
+        let _ = std::fs::remove_file(&out);
+        let (code, stdout, stderr) = transcript(
+            correspond()
+                .current_dir(here())
+                .args(["html", file, "-o"])
+                .arg(&out),
+        );
+        let stdout = stdout.replace(&dir.path().display().to_string(), "DIR");
+        let page = std::fs::read_to_string(&out).expect("a page was written");
+        ((code, stdout, stderr), page)
+    };
+    let (said, page) = html("tests/invalid/forged-header.yaml");
+    assert_eq!(
+        said,
+        (
+            1,
+            "wrote DIR/page.html\n".to_owned(),
+            "error: tests/invalid/forged-header.yaml does not verify: header (line 4): signed by \
+             bob's key, but names alice as its signer; the page names the defect and shows no \
+             game\n"
+                .to_owned()
+        )
+    );
+    assert!(
+        page.contains(
+            "<h1>forged-header.yaml</h1>\n<p class=\"defect\">This file does not verify: header \
+             (line 4): signed by bob&#39;s key, but names alice as its signer. No game is shown: \
+             nothing in it can be trusted before its header is.</p>"
+        ),
+        "{page}"
+    );
+    assert!(
+        !page.contains("<svg") && !page.contains("<figure"),
+        "no game: {page}"
+    );
+    // A record that cannot be read: the game up to it, as for one that does not verify.
+    let (said, page) = html("tests/invalid/unparseable.yaml");
+    assert_eq!(
+        said,
+        (
+            1,
+            "wrote DIR/page.html\n".to_owned(),
+            "error: tests/invalid/unparseable.yaml does not verify: record 4 (line 50): invalid \
+             YAML: simple key expected ':'; the page shows the game up to there\n"
+                .to_owned()
+        )
+    );
+    let (figures, _) = read(&page, "unparseable");
+    assert_eq!(figures.len(), 4, "the header and records 1 to 3");
+}
+
+#[test]
 fn a_page_goes_over_an_older_page_never_over_a_game_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let game = dir.path().join("opera.yaml");

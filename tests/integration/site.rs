@@ -14,7 +14,8 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         transcript(
             correspond()
                 .current_dir(root)
-                .args(["site", "games/", "tests/invalid/forged-move.yaml", "-o"])
+                .args(["site", "games/", "tests/invalid/forged-move.yaml"])
+                .args(["tests/invalid/forged-header.yaml", "-o"])
                 .arg(&site),
         )
     };
@@ -27,7 +28,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         ),
         (
             1,
-            "wrote index.html and 19 game pages into SITE\n".to_owned(),
+            "wrote index.html and 20 game pages into SITE\n".to_owned(),
             ""
         )
     );
@@ -44,15 +45,26 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         .descendants()
         .filter_map(|n| n.attribute("href"))
         .collect();
-    assert_eq!(links.len(), 19);
+    assert_eq!(links.len(), 20, "as many as the pages it says it wrote");
     for link in &links {
         assert!(
             !link.contains('/') && !link.contains(':') && link.ends_with(".html"),
             "a relative link: {link}"
         );
         let page = std::fs::read_to_string(site.join(link)).expect("the page linked to");
-        assert!(page.contains("<figure class=\"frame last\""), "{link}");
+        // A header that does not verify: a page that names the defect, and no game.
+        let shown = if *link == "tests-invalid-forged-header.html" {
+            "<p class=\"defect\">This file does not verify: header (line 4)"
+        } else {
+            "<figure class=\"frame last\""
+        };
+        assert!(page.contains(shown), "{link}");
     }
+    assert_eq!(
+        read_all(&site).len(),
+        21,
+        "the index and the pages it links to"
+    );
     assert!(links.contains(&"games-chess-morphy-opera-game-1858.html"));
     // The invalid file is listed with its defect; the standings name each game's table.
     assert!(
