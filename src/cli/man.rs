@@ -5,10 +5,13 @@ use super::{Cli, CliError, Out};
 use clap::CommandFactory;
 
 /// Print the manual page of correspond, or of one command, in roff; or write every page into
-/// a folder: `correspond man --dir ~/.local/share/man/man1`, then `man correspond`.
+/// a folder: `correspond man --dir ~/.local/share/man/man1`, then `man correspond`. Every
+/// command at every depth has its page (`correspond-journal-export`), and every page a page
+/// names is written.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The command whose page to print; without it, the program's.
+    /// The command whose page to print (`play`, or `journal-export` for a command within
+    /// another); without it, the program's.
     #[arg(value_name = "COMMAND", conflicts_with = "dir", value_hint = clap::ValueHint::Other)]
     command: Option<String>,
     /// Write the program's page and every command's (correspond.1, correspond-play.1, ...)
@@ -18,19 +21,28 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    let mut program = Cli::command();
-    // Built, each command knows its full name (correspond-play), which its page is named by.
+    // Without clap's `help` commands, which a page would name (`correspond-help-play(1)`) and
+    // no page is written for: `man correspond-play` is that help.
+    let mut program = Cli::command().disable_help_subcommand(true);
+    // Built, each command knows its full name (correspond-journal-export), which its page is
+    // named by.
     program.build();
+    let pages = pages(&program);
     if let Some(dir) = &args.dir {
-        return write_all(&program, dir, out);
+        return write_all(&pages, dir, out);
     }
     let page = match &args.command {
         None => program,
         Some(name) => {
-            let Some(sub) = program
-                .get_subcommands()
-                .find(|c| c.get_name() == name || c.get_all_aliases().any(|a| a == name))
-            else {
+            let full = format!("correspond-{name}");
+            // By its page's name, or a command by one of its aliases (`reveal` for `flip`).
+            let sub = pages[1..]
+                .iter()
+                .find(|c| c.get_display_name() == Some(full.as_str()))
+                .or_else(|| {
+                    (program.get_subcommands()).find(|c| c.get_all_aliases().any(|a| a == name))
+                });
+            let Some(sub) = sub else {
                 return Err(CliError::usage(format!(
                     "there is no command `{}`",
                     correspond::text::escape(name)
@@ -44,29 +56,53 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// One page in roff.
+/// The program and every command it names, at every depth, that is not hidden: a page each.
+fn pages(program: &clap::Command) -> Vec<clap::Command> {
+    let mut pages = vec![program.clone()];
+    let mut i = 0;
+    while let Some(page) = pages.get(i) {
+        let inner: Vec<clap::Command> = page
+            .get_subcommands()
+            .filter(|c| !c.is_hide_set())
+            .cloned()
+            .collect();
+        pages.extend(inner);
+        i += 1;
+    }
+    pages
+}
+
+/// One page in roff, in ASCII: troff reads a page as Latin-1 unless told otherwise, so a help
+/// text's `½` came out as `Â½`, and `←` or `×` as warnings. Each character outside ASCII is
+/// written as groff's `\[uXXXX]`; `--help` keeps them as they are.
 fn roff(page: clap::Command) -> Result<Vec<u8>, CliError> {
+    use std::fmt::Write as _;
     let mut roff = Vec::new();
     clap_mangen::Man::new(page.version(env!("CARGO_PKG_VERSION")))
         .render(&mut roff)
         .map_err(|e| CliError::usage(format!("cannot make the page: {e}")))?;
-    Ok(roff)
+    let text = String::from_utf8(roff)
+        .map_err(|e| CliError::usage(format!("cannot make the page: {e}")))?;
+    let mut ascii = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            ascii.push(c);
+        } else {
+            let _ = write!(ascii, "\\[u{:04X}]", u32::from(c));
+        }
+    }
+    Ok(ascii.into_bytes())
 }
 
 /// Every page into `dir`, each written whole or not at all; says which.
 fn write_all(
-    program: &clap::Command,
+    pages: &[clap::Command],
     dir: &std::path::Path,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     std::fs::create_dir_all(dir).map_err(|e| CliError::io(dir, &e))?;
-    let mut pages = vec![("correspond".to_owned(), program.clone())];
-    pages.extend(
-        program
-            .get_subcommands()
-            .map(|c| (format!("correspond-{}", c.get_name()), c.clone())),
-    );
-    for (name, page) in &pages {
+    for page in pages {
+        let name = page.get_display_name().unwrap_or(page.get_name());
         let path = dir.join(format!("{name}.1"));
         // Written whole under a temporary name and renamed into place, over an older page.
         super::html::write_page(&path, &roff(page.clone())?)?;

@@ -238,19 +238,63 @@ fn manual_pages_for_the_program_and_each_command() {
         std::fs::read_to_string(man1.join("correspond-play.1")).expect("the page"),
         play
     );
-    // Every command the program's page names has its page.
-    for referred in page.split("correspond\\-").skip(1) {
-        let name: String = referred
-            .chars()
-            .take_while(|c| c.is_ascii_lowercase() || *c == '\\' || *c == '-')
-            .collect::<String>()
-            .replace("\\-", "-");
-        if !name.is_empty() {
+    // Every page any page names is written, at every depth, and none is a `help` page.
+    assert!(
+        pages.contains(&"correspond-journal-export.1".to_owned()),
+        "{pages:?}"
+    );
+    assert!(
+        pages.contains(&"correspond-referee-install.1".to_owned()),
+        "{pages:?}"
+    );
+    assert!(!pages.iter().any(|p| p.contains("help")), "{pages:?}");
+    let mut named = 0;
+    for file in &pages {
+        let text = std::fs::read_to_string(man1.join(file)).expect("a page");
+        assert!(text.is_ascii(), "{file}: groff reads a page as Latin-1");
+        for referred in text.split("correspond\\-").skip(1) {
+            let Some((name, _)) = referred.split_once("(1)") else {
+                continue;
+            };
+            let name = name.replace("\\-", "-");
+            named += 1;
             assert!(
                 pages.contains(&format!("correspond-{name}.1")),
-                "the program's page names correspond-{name}, which has no page"
+                "{file} names correspond-{name}(1), which has no page"
             );
         }
+    }
+    assert!(named > 40, "only {named} references");
+    // A command within another by its page's name.
+    assert_eq!(
+        stdout_of(&["man", "journal-export"]),
+        std::fs::read_to_string(man1.join("correspond-journal-export.1")).expect("the page")
+    );
+    // Every page as groff reads it, without a warning; the characters outside ASCII as groff's
+    // escapes, drawn as the help text has them.
+    if groff_present() {
+        for file in &pages {
+            let out = std::process::Command::new("groff")
+                .args(["-man", "-ww", "-z"])
+                .arg(man1.join(file))
+                .output()
+                .expect("run groff");
+            assert_eq!(
+                (
+                    out.status.success(),
+                    String::from_utf8_lossy(&out.stderr).as_ref()
+                ),
+                (true, ""),
+                "{file}"
+            );
+        }
+        let out = std::process::Command::new("groff")
+            .args(["-man", "-Tutf8"])
+            .arg(man1.join("correspond-standings.1"))
+            .output()
+            .expect("run groff");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("a draw ½") && !text.contains('Â'), "{text}");
     }
     // An alias names its command's page.
     assert_eq!(stdout_of(&["man", "reveal"]), stdout_of(&["man", "flip"]));
@@ -263,4 +307,25 @@ fn manual_pages_for_the_program_and_each_command() {
                 .to_owned()
         )
     );
+}
+
+/// Whether groff is there to read the manual pages. Where it is not, the test says plainly that
+/// it skipped that part; CI (`.ci/run` installs groff and sets `CORRESPOND_REQUIRE_TOOLS`) fails
+/// instead.
+fn groff_present() -> bool {
+    let present = std::process::Command::new("groff")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        assert!(
+            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
+            "groff is not installed, and CORRESPOND_REQUIRE_TOOLS says every test must run"
+        );
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"SKIPPED: the manual pages were not read by groff, which is not installed\n",
+        );
+    }
+    present
 }
