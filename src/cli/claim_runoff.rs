@@ -14,7 +14,9 @@ use correspond::replay::Protocol;
 pub(crate) struct Args {
     #[command(flatten)]
     sign: SignArgs,
-    /// What you claim by: repetition or halfmove-clock.
+    /// What you claim by: Campaign's repetition or halfmove-clock, chess's repetition or
+    /// fifty-moves. Without it, the first the position allows.
+    #[arg(value_parser = super::game::Offered::claims(), hide_possible_values = true)]
     reason: Option<String>,
 }
 

@@ -44,6 +44,22 @@ impl Offered {
         Offered(sides)
     }
 
+    /// Every game's claims (`repetition`, `fifty-moves`, ...).
+    pub(crate) fn claims() -> Offered {
+        use correspond::replay::Protocol as _;
+        let mut names: Vec<String> = GameKind::ALL
+            .iter()
+            .flat_map(|kind| {
+                with_game!(*kind, G => {
+                    G::claim_names().iter().map(ToString::to_string).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        Offered(names)
+    }
+
     /// Every game's variants.
     pub(crate) fn variants() -> Offered {
         use correspond::replay::Protocol as _;

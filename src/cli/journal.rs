@@ -38,7 +38,8 @@ enum Command {
     /// one place: those keys signed both, and the conflicts are listed.
     Import {
         /// The exported journal (`-`: standard input).
-        file: PathBuf,
+        #[arg(value_name = "FILE")]
+        journal: PathBuf,
     },
     /// Append to a game file the records your keys signed for it that it lacks (a command cut
     /// short after signing, or a copy left behind), when they follow on from its last record.
@@ -75,7 +76,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             }
             Ok(ExitStatus::Success)
         }
-        Command::Import { file } => import(file, out),
+        Command::Import { journal } => import(journal, out),
         Command::Restore {
             file,
             no_commit,

@@ -1,5 +1,5 @@
-//! The program in the shell: completion scripts for every shell clap knows, bash's tried in a
-//! real bash, and manual pages for the program and each command.
+//! The program in the shell: completion scripts for every shell clap knows, bash's, zsh's and
+//! fish's tried in the real shells, and manual pages for the program and each command.
 
 use crate::util::{correspond, stdout_of, transcript};
 use std::collections::BTreeSet;
@@ -14,8 +14,9 @@ fn bash_completes(words: &[&str]) -> Vec<String> {
     let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
     let last = words.len() - 1;
     let program = format!(
-        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={last}\n_correspond correspond '{}' '{}'\n\
-         printf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        "source '{}'\nCOMP_WORDS=({})\nCOMP_CWORD={last}\n\
+         f=$(complete -p correspond | sed -E 's/.* -F ([^ ]+) .*/\\1/')\n\
+         \"$f\" correspond '{}' '{}'\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
         script.display(),
         quoted.join(" "),
         words[last],
@@ -103,16 +104,166 @@ fn bash_completes_commands_options_and_values() {
     }
     assert_eq!(
         bash_completes(&["correspond", "completions", ""]),
-        [
-            "-h",
-            "--help",
-            "bash",
-            "elvish",
-            "fish",
-            "powershell",
-            "zsh"
-        ]
+        ["bash", "elvish", "fish", "powershell", "zsh"]
     );
+}
+
+/// A folder holding game files, another file and a folder, where completion is tried.
+fn folder_of_games() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["alice.yaml", "bob.yml", "notes.txt"] {
+        std::fs::write(dir.path().join(name), "").expect("write");
+    }
+    std::fs::create_dir(dir.path().join("club")).expect("a folder");
+    dir
+}
+
+/// The command lines tried in every shell, each up to the cursor, with what is offered there:
+/// game files and folders where a game file goes, at an empty word too; the claims after a
+/// game file; a shell's name.
+const BY_POSITION: [(&str, &[&str]); 7] = [
+    ("correspond status ", &["alice.yaml", "bob.yml", "club"]),
+    ("correspond status a", &["alice.yaml"]),
+    (
+        "correspond verify alice.yaml ",
+        &["alice.yaml", "bob.yml", "club"],
+    ),
+    ("correspond play ", &["alice.yaml", "bob.yml", "club"]),
+    (
+        "correspond claim-runoff alice.yaml ",
+        &["fifty-moves", "halfmove-clock", "repetition"],
+    ),
+    (
+        "correspond claim-draw --key k alice.yaml h",
+        &["halfmove-clock"],
+    ),
+    (
+        "correspond completions ",
+        &["bash", "elvish", "fish", "powershell", "zsh"],
+    ),
+];
+
+/// Whether a shell is there to be tried. Where it is not, the test says plainly that it was
+/// skipped; CI (`.ci/run` installs the shells and sets `CORRESPOND_REQUIRE_TOOLS`) fails
+/// instead.
+fn shell_present(shell: &str) -> bool {
+    let present = std::process::Command::new(shell)
+        .args(["-c", "exit 0"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        assert!(
+            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
+            "{shell} is not installed, and CORRESPOND_REQUIRE_TOOLS says every test must run"
+        );
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            format!("SKIPPED: completion in {shell}, which is not installed\n").as_bytes(),
+        );
+    }
+    present
+}
+
+/// What a shell offers at the end of `line`, in `dir`, with `script` loaded as its user would:
+/// sorted, each once, a folder without its `/`.
+fn offered(shell: &str, script: &str, dir: &std::path::Path, line: &str) -> Vec<String> {
+    let program = match shell {
+        "bash" => format!(
+            "source {script}\nread -ra COMP_WORDS <<< '{line}'\n[[ '{line}' == *' ' ]] && \
+             COMP_WORDS+=('')\nCOMP_CWORD=$((${{#COMP_WORDS[@]}} - 1))\nCOMP_LINE='{line}'\n\
+             COMP_POINT=${{#COMP_LINE}}\nf=$(complete -p correspond | sed -E 's/.* -F ([^ ]+) \
+             .*/\\1/')\n\"$f\" correspond \"${{COMP_WORDS[COMP_CWORD]}}\" \
+             \"${{COMP_WORDS[COMP_CWORD-1]}}\"\nprintf '%s\\n' \"${{COMPREPLY[@]}}\"\n"
+        ),
+        "fish" => format!("source {script}\ncomplete -C'{line}'\n"),
+        // The matches zsh's completion adds, as it adds them, in a zsh on a pseudo-terminal.
+        _ => ZSH_HARNESS
+            .replace(
+                "FPATH",
+                &std::path::Path::new(script)
+                    .parent()
+                    .expect("its folder")
+                    .display()
+                    .to_string(),
+            )
+            .replace("LINE", line),
+    };
+    let mut command = std::process::Command::new(shell);
+    match shell {
+        "bash" => command.args(["--noprofile", "--norc", "-c"]),
+        "fish" => command.args(["-N", "-c"]),
+        _ => command.args(["-f", "-c"]),
+    };
+    let out = command
+        .arg(program)
+        .current_dir(dir)
+        .output()
+        .expect("run the shell");
+    assert!(
+        out.status.success(),
+        "{shell}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut offered: Vec<String> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| {
+            l.split('\t')
+                .next()
+                .unwrap_or(l)
+                .trim_end_matches('/')
+                .to_owned()
+        })
+        .filter(|l| !l.is_empty())
+        .collect();
+    offered.sort();
+    offered.dedup();
+    offered
+}
+
+/// zsh's completion driven on a pseudo-terminal, each match it adds printed (as
+/// zsh-capture-completion does it).
+const ZSH_HARNESS: &str = r#"zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z "PROMPT= ; fpath=(FPATH \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z 'compadd () {
+  if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin compadd "$@"; return $?; fi
+  typeset -a __hits; builtin compadd -A __hits "$@"
+  local h; for h in $__hits; do echo -E - "MATCH:$h"; done
+}'
+zpty -w z "bindkey '^I' complete-word"
+zpty -w z "null-line () { echo -E - \$'\\0' }"
+zpty -w z "compprefuncs=( null-line ); comppostfuncs=( null-line exit )"
+zpty -w z "LINE"$'\t'
+integer tog=0
+while zpty -r z; do :; done | while IFS= read -r line; do
+  if [[ $line == *$'\0\r' ]]; then (( tog++ )) && exit 0 || continue; fi
+  (( tog )) && [[ $line == MATCH:* ]] && echo -E - ${${line#MATCH:}%$'\r'}
+done
+zpty -d z
+"#;
+
+#[test]
+fn bash_zsh_and_fish_complete_arguments_by_position() {
+    let dir = folder_of_games();
+    let scripts = tempfile::tempdir().expect("temp dir");
+    for shell in ["bash", "zsh", "fish"] {
+        if !shell_present(shell) {
+            continue;
+        }
+        // zsh finds `_correspond` on its fpath, the others are given their script.
+        let name = if shell == "zsh" { "_correspond" } else { shell };
+        let script = scripts.path().join(name);
+        std::fs::write(&script, stdout_of(&["completions", shell])).expect("write the script");
+        let script = script.display().to_string();
+        for (line, expected) in BY_POSITION {
+            assert_eq!(
+                offered(shell, &script, dir.path(), line),
+                expected.to_vec(),
+                "{shell}: {line}"
+            );
+        }
+    }
 }
 
 /// fish's script says of each option that takes a value whether it completes file names: only
