@@ -24,7 +24,7 @@ use correspond::sign::Signer as _;
 use correspond::writer::Writer;
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -33,9 +33,12 @@ const MOVES: [&str; 4] = ["e2e4", "e7e5", "g1f3", "b8c6"];
 /// The pushes timed at each size, each of one record to another game.
 const PUSHES: usize = 7;
 /// The audits timed at each size, of which the fastest counts: on a shared machine a run can
-/// lose a tenth of its time to others, and the least disturbed run is the cost.
+/// lose a tenth of its time to others, and the least disturbed run is the cost. The sizes take
+/// turns, push by push and audit by audit, so that a slow minute of the machine falls on all of
+/// them alike and not on one size's ratio.
 const AUDITS: usize = 5;
 const TIME: &str = "2026-01-01T00:00:00Z";
+const CORRESPOND: &str = env!("CARGO_BIN_EXE_correspond");
 
 fn main() {
     if !std::env::args().any(|a| a == "--bench") {
@@ -51,9 +54,24 @@ fn main() {
         games.len(),
         started.elapsed().as_secs_f64()
     );
+    let clubs: Vec<Club> = SIZES
+        .iter()
+        .map(|&size| Club::new(&games[..size]))
+        .collect();
+    for push in 0..PUSHES {
+        for club in &clubs {
+            club.push(push);
+        }
+    }
+    let mut audits = vec![Vec::new(); clubs.len()];
+    for _ in 0..AUDITS {
+        for (club, times) in clubs.iter().zip(&mut audits) {
+            times.push(club.audit());
+        }
+    }
     let mut measured = Vec::new();
-    for size in SIZES {
-        let m = measure(&games[..size]);
+    for ((size, club), times) in SIZES.iter().zip(&clubs).zip(audits) {
+        let m = club.measured(times.into_iter().min().expect("audits"));
         println!(
             "{size:>6} games: install {:.2} s; hook for one record {:.1} ms (pushes {:.1} to \
              {:.1} ms), peak memory {:.1} MiB; audit games/ {:.2} s",
@@ -219,97 +237,116 @@ fn build(dir: &Path, games: &[[String; 6]]) {
     git(&dir.join("club.git"), &["gc", "-q"]);
 }
 
-fn measure(games: &[[String; 6]]) -> Measured {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dir = dir.path();
-    build(dir, games);
-    let server = dir.join("club.git");
-    let correspond = env!("CARGO_BIN_EXE_correspond");
-    let started = Instant::now();
-    let out = Command::new(correspond)
-        .current_dir(dir)
-        .args(["referee", "install", "club.git"])
-        .output()
-        .expect("install");
-    let install = started.elapsed();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    git(
-        &server,
-        &["config", "correspond.refereeTime", "2026-01-01T00:05:00Z"],
-    );
-    // The hook, timed by a wrapper that reads its resource use when it ends.
-    let log = dir.join("hook.log");
-    let wrapper = format!(
-        "#!/bin/sh\nexec python3 -c 'import resource, subprocess, sys, time\n\
-         t = time.perf_counter(); r = subprocess.run(sys.argv[1:]); t = time.perf_counter() - t\n\
-         m = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n\
-         open(\"{log}\", \"a\").write(f\"{{t}} {{m}}\\n\"); sys.exit(r.returncode)' {correspond} \
-         referee hook --max-skew 10 --wait 60\n",
-        log = log.display()
-    );
-    std::fs::write(server.join("hooks/pre-receive"), wrapper).expect("write the wrapper");
-    git(dir, &["clone", "-q", "club.git", "clone"]);
-    let clone = dir.join("clone");
-    git(&clone, &["config", "user.name", "Club"]);
-    git(&clone, &["config", "user.email", "club@example.org"]);
-    let time = Timestamp::parse("2026-01-01T00:04:00Z").expect("a time");
-    let alice = key("alice");
-    for push in 0..PUSHES {
-        let i = push * games.len() / PUSHES + push;
-        let file = clone.join(path(i));
+/// A club's repository on a server with the referee's hook, timed by a wrapper, and a clone.
+struct Club<'g> {
+    _dir: tempfile::TempDir,
+    games: &'g [[String; 6]],
+    clone: PathBuf,
+    log: PathBuf,
+    install: Duration,
+}
+
+impl<'g> Club<'g> {
+    /// The repository of `games`, the referee installed (timed), and a clone.
+    fn new(games: &'g [[String; 6]]) -> Self {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
+        build(dir, games);
+        let server = dir.join("club.git");
+        let started = Instant::now();
+        let out = Command::new(CORRESPOND)
+            .current_dir(dir)
+            .args(["referee", "install", "club.git"])
+            .output()
+            .expect("install");
+        let install = started.elapsed();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        git(
+            &server,
+            &["config", "correspond.refereeTime", "2026-01-01T00:05:00Z"],
+        );
+        // The hook, timed by a wrapper that reads its resource use when it ends.
+        let log = dir.join("hook.log");
+        let wrapper = format!(
+            "#!/bin/sh\nexec python3 -c 'import resource, subprocess, sys, time\n\
+             t = time.perf_counter(); r = subprocess.run(sys.argv[1:]); t = time.perf_counter() - t\n\
+             m = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n\
+             open(\"{log}\", \"a\").write(f\"{{t}} {{m}}\\n\"); sys.exit(r.returncode)' {CORRESPOND} \
+             referee hook --max-skew 10 --wait 60\n",
+            log = log.display()
+        );
+        std::fs::write(server.join("hooks/pre-receive"), wrapper).expect("write the wrapper");
+        git(dir, &["clone", "-q", "club.git", "clone"]);
+        let clone = dir.join("clone");
+        git(&clone, &["config", "user.name", "Club"]);
+        git(&clone, &["config", "user.email", "club@example.org"]);
+        Club {
+            _dir: tmp,
+            games,
+            clone,
+            log,
+            install,
+        }
+    }
+
+    /// Push `push` of [`PUSHES`]: one record to another game.
+    fn push(&self, push: usize) {
+        let time = Timestamp::parse("2026-01-01T00:04:00Z").expect("a time");
+        let i = push * self.games.len() / PUSHES + push;
+        let file = self.clone.join(path(i));
         let text = std::fs::read_to_string(&file).expect("the game");
         let writer = Writer::<Chess>::open(text.as_bytes()).expect("a game");
-        let record = writer.next(Seat::BOTH[0], Action::Move("d2d4".to_owned()), time.clone());
-        let written = writer.write(record, &alice, None).expect("a legal move");
+        let record = writer.next(Seat::BOTH[0], Action::Move("d2d4".to_owned()), time);
+        let written = writer
+            .write(record, &key("alice"), None)
+            .expect("a legal move");
         std::fs::write(&file, text + &written.text).expect("write");
-        git(&clone, &["commit", "-q", "-am", "d4"]);
-        git(&clone, &["push", "-q", "origin", "main"]);
+        git(&self.clone, &["commit", "-q", "-am", "d4"]);
+        git(&self.clone, &["push", "-q", "origin", "main"]);
     }
-    let mut hooks: Vec<(f64, u64)> = std::fs::read_to_string(&log)
-        .expect("the hook's log")
-        .lines()
-        .map(|l| {
-            let (t, m) = l.split_once(' ').expect("two figures");
-            (t.parse().expect("a time"), m.parse().expect("a size"))
-        })
-        .collect();
-    assert_eq!(hooks.len(), PUSHES);
-    hooks.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let seconds = |s: f64| Duration::from_secs_f64(s);
-    let (hook, hook_min, hook_max) = (
-        seconds(hooks[PUSHES / 2].0),
-        seconds(hooks[0].0),
-        seconds(hooks[PUSHES - 1].0),
-    );
-    let mut memory: Vec<u64> = hooks.iter().map(|h| h.1).collect();
-    memory.sort_unstable();
-    let audit = (0..AUDITS)
-        .map(|_| {
-            let started = Instant::now();
-            let out = Command::new(correspond)
-                .current_dir(&clone)
-                .args(["audit", "games"])
-                .output()
-                .expect("audit");
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stdout)
-            );
-            started.elapsed()
-        })
-        .min()
-        .expect("runs");
-    Measured {
-        install,
-        hook,
-        hook_min,
-        hook_max,
-        memory: memory[PUSHES / 2],
-        audit,
+
+    /// One audit of the clone's `games/`, timed.
+    fn audit(&self) -> Duration {
+        let started = Instant::now();
+        let out = Command::new(CORRESPOND)
+            .current_dir(&self.clone)
+            .args(["audit", "games"])
+            .output()
+            .expect("audit");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        started.elapsed()
+    }
+
+    /// What the pushes' hooks measured, with the fastest audit.
+    fn measured(&self, audit: Duration) -> Measured {
+        let mut hooks: Vec<(f64, u64)> = std::fs::read_to_string(&self.log)
+            .expect("the hook's log")
+            .lines()
+            .map(|l| {
+                let (t, m) = l.split_once(' ').expect("two figures");
+                (t.parse().expect("a time"), m.parse().expect("a size"))
+            })
+            .collect();
+        assert_eq!(hooks.len(), PUSHES);
+        hooks.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let seconds = |s: f64| Duration::from_secs_f64(s);
+        let mut memory: Vec<u64> = hooks.iter().map(|h| h.1).collect();
+        memory.sort_unstable();
+        Measured {
+            install: self.install,
+            hook: seconds(hooks[PUSHES / 2].0),
+            hook_min: seconds(hooks[0].0),
+            hook_max: seconds(hooks[PUSHES - 1].0),
+            memory: memory[PUSHES / 2],
+            audit,
+        }
     }
 }

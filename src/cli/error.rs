@@ -119,6 +119,18 @@ impl CliError {
         self
     }
 
+    /// A refusal by the game's rules said of the file `path` (`g.yaml: it is not your turn`),
+    /// unless it names it already: which game refused the record. Other errors (a key, the
+    /// command line) are not about the file, and stay as they are.
+    #[must_use]
+    pub(crate) fn of_file(mut self, path: &std::path::Path) -> Self {
+        let shown = correspond::text::path(path).to_string();
+        if self.kind == Kind::Rejected && !self.message.starts_with(&shown) {
+            self.message = format!("{shown}: {}", self.message);
+        }
+        self
+    }
+
     /// Adds a hint: what the user can do about it.
     #[must_use]
     pub(crate) fn hint(mut self, hint: impl fmt::Display) -> Self {

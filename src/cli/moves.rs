@@ -8,7 +8,8 @@ use correspond::rules::Game;
 /// List the legal moves of a position in canonical notation, one per line, sorted by byte
 /// order. Prints nothing when the game is over by the position alone (checkmate, stalemate,
 /// Campaign's and Guerrilla Checkers' endings); chess and Insurrection list the moves of a drawn
-/// position, as perft counts them.
+/// position, as perft counts them. A game file whose game is over (a resignation, an agreement,
+/// an arbiter, a clock, the rules) is refused: no move can be played in it (exit code 1).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -24,7 +25,7 @@ const BLOCK: usize = 1 << 16;
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, file) = args.position.resolve()?;
     with_game!(kind, G => {
-        let pos = args.position.start::<G>(file.as_deref())?;
+        let pos = args.position.playable::<G>(file.as_deref())?;
         // Streamed, in blocks: a crowded Guerrilla Checkers board has tens of millions of
         // moves, gigabytes of text.
         let mut block = String::with_capacity(BLOCK + 256);

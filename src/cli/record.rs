@@ -382,7 +382,8 @@ fn sign_and_write<G: CliGame + Protocol>(
         signatory,
         time: &time,
         key,
-    })?;
+    })
+    .map_err(|e| e.of_file(path))?;
     if signatory == Signatory::Arbiter && !matches!(action, Action::Adjudicate(_)) {
         return Err(arbiters_key());
     }

@@ -38,6 +38,31 @@ impl PositionArgs {
             _ => start(self.position.as_deref(), &self.variants),
         }
     }
+
+    /// As [`Self::start`], for the moves that can be played: a game file whose game is over
+    /// (by a resignation, an agreement, an arbiter, a clock or the rules) is refused, since
+    /// none can, whatever its last position would allow.
+    pub(crate) fn playable<G: CliGame>(&self, file: Option<&[u8]>) -> Result<G, CliError> {
+        match (&self.game, file) {
+            (Target::File(path), Some(bytes)) => {
+                let (_, replay) = super::record::verified::<G>(path, bytes)?;
+                let last = replay.last();
+                if let correspond::replay::Phase::Over(_) = &last.phase {
+                    return Err(CliError::rejected(format!(
+                        "{}: no move can be played: {}",
+                        correspond::text::path(path),
+                        last.phase.describe(&replay.seats)
+                    ))
+                    .hint(format!(
+                        "`correspond position {}` shows its last position",
+                        correspond::text::path(path)
+                    )));
+                }
+                Ok(last.position.clone())
+            }
+            _ => start(self.position.as_deref(), &self.variants),
+        }
+    }
 }
 
 /// A bare word that is no file was meant as a game: the error that says what games there are,

@@ -74,7 +74,7 @@ fn the_arbiter_adjudicates_and_nobody_else_does() {
         (
             1,
             String::new(),
-            "error: there is nothing to adjudicate: waiting for bob (black) to accept the game\n"
+            "error: g.yaml: there is nothing to adjudicate: waiting for bob (black) to accept the game\n"
                 .into()
         ),
         "before the arbiter is accepted"
@@ -232,7 +232,7 @@ fn a_game_without_an_arbiter_is_adjudicated_by_nobody_and_an_arbiter_is_someone_
         (
             1,
             String::new(),
-            "error: this game has no arbiter, so nobody may adjudicate it\n".into()
+            "error: g.yaml: this game has no arbiter, so nobody may adjudicate it\n".into()
         )
     );
     let bob = keys_dir().join("bob.pub");

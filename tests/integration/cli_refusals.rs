@@ -25,14 +25,14 @@ fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
             "alice",
             &["play", "game.yaml", "e2e3"],
             1,
-            "error: it is not your turn: bob (tails) to move\n",
+            "error: game.yaml: it is not your turn: bob (tails) to move\n",
         ),
         (
             "bob",
             &["play", "game.yaml", "c6c4"],
             1,
             concat!(
-                "error: c6c4: an intern moves one square forward",
+                "error: game.yaml: c6c4: an intern moves one square forward",
                 hint!(MOVES)
             ),
         ),
@@ -40,13 +40,16 @@ fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
             "bob",
             &["play", "game.yaml", "c7c5"],
             1,
-            concat!("error: c7c5: a candidate moves one square", hint!(MOVES)),
+            concat!(
+                "error: game.yaml: c7c5: a candidate moves one square",
+                hint!(MOVES)
+            ),
         ),
         (
             "bob",
             &["play", "game.yaml", "c6-c5"],
             1,
-            "error: c6-c5: `c6-c5` is not a move: write the from-square and the to-square, like \
+            "error: game.yaml: c6-c5: `c6-c5` is not a move: write the from-square and the to-square, like \
              c2c3 or b6b7g\n",
         ),
         (
@@ -62,7 +65,7 @@ fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
             "bob",
             &["flip", "game.yaml"],
             1,
-            "error: no coin flip step is yours to take: bob (tails) to move\n",
+            "error: game.yaml: no coin flip step is yours to take: bob (tails) to move\n",
         ),
         (
             "bob",
@@ -77,7 +80,7 @@ fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
             "bob",
             &["claim-runoff", "game.yaml"],
             1,
-            "error: there is nothing to claim in this position\n",
+            "error: game.yaml: there is nothing to claim in this position\n",
         ),
         (
             "bob",
@@ -111,7 +114,7 @@ fn refusals_leave_the_file_untouched_with_a_reason_and_an_exit_code() {
             "alice",
             &["claim-runoff", "game.yaml"],
             1,
-            "error: it is not your turn to claim: bob (tails) to move\n",
+            "error: game.yaml: it is not your turn to claim: bob (tails) to move\n",
         ),
     ];
     for (who, args, code, message) in cases {

@@ -142,7 +142,7 @@ fn a_time_per_move_runs_out_and_the_game_is_claimed_on_time() {
         (
             1,
             String::new(),
-            "error: bob (black) has until 2026-03-05T12:00:00Z to act; it is \
+            "error: g.yaml: bob (black) has until 2026-03-05T12:00:00Z to act; it is \
              2026-03-05T12:00:00Z now\nhint: `correspond status g.yaml` shows the clocks\n"
                 .to_owned()
         )
@@ -157,7 +157,7 @@ fn a_time_per_move_runs_out_and_the_game_is_claimed_on_time() {
         (
             1,
             String::new(),
-            "error: the game waits for you (bob (black)), until 2026-03-05T12:00:00Z: it is \
+            "error: g.yaml: the game waits for you (bob (black)), until 2026-03-05T12:00:00Z: it is \
              your clock that runs\n"
                 .to_owned()
         )
@@ -339,7 +339,7 @@ fn leave_stops_a_clock_and_the_players_own_move_ends_it() {
         (
             1,
             String::new(),
-            "error: you (bob (black)) are on leave until 2026-03-05T12:00:00Z\n".to_owned()
+            "error: g.yaml: you (bob (black)) are on leave until 2026-03-05T12:00:00Z\n".to_owned()
         )
     );
     assert_eq!(
@@ -352,7 +352,7 @@ fn leave_stops_a_clock_and_the_players_own_move_ends_it() {
         (
             1,
             String::new(),
-            "error: you (alice (white)) have 5d of leave left, not 6 days\n".to_owned()
+            "error: g.yaml: you (alice (white)) have 5d of leave left, not 6 days\n".to_owned()
         )
     );
     // bob comes back early and moves: the day of leave not taken is his again, and the time
@@ -404,7 +404,7 @@ fn a_leave_past_the_deadline_is_refused_and_the_claim_stands() {
         (
             1,
             String::new(),
-            "error: you (alice (white)) are past your deadline (2026-03-04T12:00:00Z): a leave \
+            "error: g.yaml: you (alice (white)) are past your deadline (2026-03-04T12:00:00Z): a leave \
              cannot stop a clock that has run out\n\
              hint: what the game waits for from you still counts until your opponent claims the \
              game on time: sign it now\n"

@@ -91,7 +91,7 @@ fn a_comment_is_signed_with_its_record_and_shown_by_log_status_and_pgn() {
         (code, err.as_str()),
         (
             1,
-            "error: your offer of a draw stands already, until your opponent's next record\n"
+            "error: g.yaml: your offer of a draw stands already, until your opponent's next record\n"
         )
     );
     assert_eq!(std::fs::read(dir.join("g.yaml")).expect("read"), before);
@@ -176,7 +176,7 @@ fn a_comment_the_format_cannot_hold_and_an_offer_a_game_has_not_are_refused_befo
     let (code, out, err) = run(dir, Some("alice"), &["play", "g.yaml", "e5f4", "--offer"]);
     assert_eq!((code, out.as_str()), (1, ""), "{err}");
     assert!(
-        err.starts_with("error: guerrilla has no offers or claims\n"),
+        err.starts_with("error: g.yaml: guerrilla has no offers or claims\n"),
         "{err}"
     );
     assert_eq!(

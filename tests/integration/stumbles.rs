@@ -137,7 +137,7 @@ fn a_move_in_the_wrong_case_is_named_as_it_is_written() {
         (
             1,
             String::new(),
-            "error: nf3: `nf3` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n\
+            "error: g.yaml: nf3: `nf3` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n\
              hint: did you mean `Nf3`?\n"
                 .to_owned()
         )
@@ -149,7 +149,7 @@ fn a_move_in_the_wrong_case_is_named_as_it_is_written() {
             &["play", "g.yaml", "G1F3", "--key", key, "--no-commit"]
         )
         .2,
-        "error: G1F3: `G1F3` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n\
+        "error: g.yaml: G1F3: `G1F3` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n\
          hint: did you mean `Nf3`?\n"
     );
     assert_eq!(std::fs::read(dir.join("g.yaml")).expect("the file"), before);
@@ -204,7 +204,7 @@ fn everything_is_checked_before_a_passphrase_is_asked_for() {
         (
             1,
             String::new(),
-            "error: Zz9: `Zz9` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n"
+            "error: g.yaml: Zz9: `Zz9` is not a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q)\n"
                 .to_owned()
         )
     );
@@ -213,7 +213,8 @@ fn everything_is_checked_before_a_passphrase_is_asked_for() {
         (
             1,
             String::new(),
-            "error: this game has no time control: there is nothing to claim on time\n".to_owned()
+            "error: g.yaml: this game has no time control: there is nothing to claim on time\n"
+                .to_owned()
         )
     );
     // ...and only a record that would be signed needs the key.
@@ -293,6 +294,39 @@ fn moves_position_and_perft_start_from_a_game_files_current_position() {
              and variants\n"
                 .into()
         )
+    );
+    // A game that is over has no moves to play, whatever its last position would allow: said,
+    // with where to see that position, for a resignation as for any other ending.
+    sign("bob", &["resign", "g.yaml"]);
+    let over = "g.yaml: no move can be played: game over: white wins: bob (black) resigned";
+    assert_eq!(
+        run(&["moves", "g.yaml"]),
+        (
+            1,
+            String::new(),
+            format!("error: {over}\nhint: `correspond position g.yaml` shows its last position\n")
+        )
+    );
+    assert_eq!(run(&["moves", "g.yaml", "--json"]).0, 1);
+    assert_eq!(
+        run(&["position", "g.yaml"]),
+        (0, format!("{after_e4}\n"), String::new())
+    );
+    let played = transcript(
+        correspond()
+            .current_dir(dir)
+            .args(["play", "g.yaml", "e5", "--no-commit", "--key"])
+            .arg(keys_dir().join("bob")),
+    );
+    assert_eq!(
+        played,
+        (
+            1,
+            String::new(),
+            "error: g.yaml: you cannot move now: game over: white wins: bob (black) resigned\n"
+                .to_owned()
+        ),
+        "a refusal names its file"
     );
 }
 
