@@ -27,7 +27,7 @@ mod state;
 
 pub use block::{BEGIN, END, armor, find, game_file};
 pub use message::{Envelope, Mailbox, Parsed, compose, in_message, mailbox};
-pub use receive::receive;
+pub use receive::{receive, receive_each};
 
 use crate::digest::Digest;
 use crate::fork;
@@ -308,7 +308,8 @@ pub struct Found {
     pub packet: Result<Packet, MailError>,
     /// Whether it came from a mailbox. A mailbox holds whatever arrived: its blocks are
     /// applied where they can be and the others passed over, with the reason. A message given
-    /// on its own is meant for this game and is refused whole if any block in it is wrong.
+    /// on its own is meant for this game and is refused whole if any block in it is wrong (and,
+    /// with [`receive_each`], left out while the other messages are taken).
     pub in_mailbox: bool,
     /// The message it came from, by number: the blocks of one message share it.
     pub message: usize,
@@ -328,6 +329,9 @@ pub struct Received {
     /// Blocks passed over, and why: damaged copies of what a good block carried, and in
     /// mailboxes whatever could not be applied.
     pub passed_over: Vec<ReceiveError>,
+    /// Messages given on their own that were refused while the others were taken
+    /// ([`receive_each`]), each with why.
+    pub refused: Vec<ReceiveError>,
 }
 
 /// A block that cannot be applied, and where it was found.

@@ -61,7 +61,50 @@ pub fn receive(local: Option<&GameFile>, found: &[Found]) -> Result<Received, Re
         known: state.known,
         other_games: state.other_games,
         passed_over,
+        refused: Vec::new(),
     })
+}
+
+/// [`receive`], each message given on its own judged on its own: one that is refused is left
+/// out, with its reason in [`Received::refused`], and the others are applied as if it had not
+/// been given. A message is not left out where that could change what another brings: its
+/// record and another version of it (a fork, two versions that both arrived), which are for
+/// the player to settle; nor where it is the only message given.
+///
+/// # Errors
+/// As [`receive`], once no other message is left to take: the refusal, with the messages left
+/// out before it among what was passed over.
+pub fn receive_each(local: Option<&GameFile>, found: &[Found]) -> Result<Received, ReceiveError> {
+    let mut found = found.to_vec();
+    let mut refused = Vec::new();
+    loop {
+        let mut error = match receive(local, &found) {
+            Ok(received) => {
+                return Ok(Received {
+                    refused,
+                    ..received
+                });
+            }
+            Err(error) => error,
+        };
+        let message = (error.origin.as_ref())
+            .and_then(|o| found.iter().find(|f| !f.in_mailbox && f.origin == *o))
+            .map(|f| f.message);
+        let alone = !matches!(
+            *error.error,
+            MailError::Fork { .. } | MailError::Undecided(_)
+        );
+        match message {
+            Some(m) if alone && found.iter().any(|f| !f.in_mailbox && f.message != m) => {
+                found.retain(|f| f.in_mailbox || f.message != m);
+                refused.push(error);
+            }
+            _ => {
+                error.passed_over.extend(refused);
+                return Err(error);
+            }
+        }
+    }
 }
 
 /// An error about no one block.

@@ -534,3 +534,59 @@ fn an_equivocation_received_again_points_to_the_proof_already_written() {
         opera_upto(16)
     );
 }
+
+/// Messages given on their own are each judged on their own, as a mailbox's are: one that is
+/// refused is said, with its reason and advice, and the others are taken (exit code 1); where
+/// every message is refused, nothing is written, as for one alone.
+#[test]
+fn one_refused_message_does_not_sink_the_others() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    std::fs::write(dir.join("good.eml"), mail_of(dir, 15)).expect("write");
+    std::fs::write(dir.join("opera.yaml"), opera_upto(14)).expect("write");
+    let other = arg(&fixture("other-game.eml")).to_owned();
+    let another = "the records are from another game \
+         (99591b579d3728dbe0ef3a53d8d8fcee6631ebdb54e26892df0d045dd0df0e70), not this file's \
+         (73b6cf72ea1014d0451bf863d285a6887895fc0f1534b0000a78ba74189785ff)";
+    let (code, out, err) = receive(dir, &["opera.yaml", "good.eml", &other]);
+    assert_eq!(
+        (code, out, err),
+        (
+            1,
+            format!(
+                "record 15: Duke Karl Count Isouard (black) Qe7\n\
+                 refused {other}: {another}\n\
+                 \x20 is it the right game file?\n\
+                 now: Paul Morphy (white) to move\n\
+                 next: Paul Morphy (white): correspond play opera.yaml MOVE\n"
+            ),
+            String::new()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("opera.yaml")).expect("read"),
+        opera_upto(15)
+    );
+    // Every message refused: nothing written, the first refusal said with the others.
+    let damaged = arg(&fixture("damaged.eml")).to_owned();
+    std::fs::write(dir.join("opera.yaml"), opera_upto(14)).expect("write");
+    let (code, out, err) = receive(dir, &["opera.yaml", &other, &damaged]);
+    assert_eq!(
+        (code, out.as_str(), err),
+        (
+            1,
+            "",
+            format!(
+                "error: {damaged}: a record block is damaged: its content does not match its \
+                 checksum (was a line lost or changed?)\n\
+                 hint: also passed over: {other}: {another}\n\
+                 hint: ask for the message again, or for the game file itself as an attachment\n\
+                 hint: nothing was written to the game file\n"
+            )
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("opera.yaml")).expect("read"),
+        opera_upto(14)
+    );
+}

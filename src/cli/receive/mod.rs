@@ -23,7 +23,10 @@ use std::path::{Path, PathBuf};
 /// another game, with a bad signature, that disagrees with the file, or whose records come
 /// after a gap (an earlier message not yet received) is refused with the reason, and nothing
 /// is written (exit code 1); when the other player signed two different records with one
-/// number, a proof of it is written for an arbiter.
+/// number, a proof of it is written for an arbiter. Several messages are each judged on their
+/// own: one refused is listed with the reason, the others are taken as if it had not been
+/// given, and the exit code is 1 (a fork between two of them stops them all, for the player
+/// to settle).
 ///
 /// A mailbox (--mbox, `-` for standard input) holds whatever arrived: what verifies is applied,
 /// and each block passed over is listed with the reason; the exit code is 1 when one was forged
@@ -138,7 +141,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(|e| CliError::from(e).hint(done))?;
-    Ok(if alarming(&received) {
+    Ok(if alarming(&received) || !received.refused.is_empty() {
         ExitStatus::Rejected
     } else {
         ExitStatus::Success
@@ -245,7 +248,7 @@ impl Writing<'_> {
 
     /// A new file from a challenge.
     fn start(&mut self, found: &[Found]) -> Result<Received, Stop> {
-        let received = mail::receive(None, found).map_err(Stop::Refused)?;
+        let received = mail::receive_each(None, found).map_err(Stop::Refused)?;
         if self.commit {
             self.tracked = commit::find_for_new(self.path)?;
         }
@@ -263,7 +266,7 @@ impl Writing<'_> {
         let mut locked = self.wait.lock(path)?;
         let file = GameFile::parse(locked.bytes()).map_err(|e| invalid(path, &e))?;
         // The file is replayed once, by `receive`; a defect of its own is not the mail's.
-        let outcome = mail::receive(Some(&file), found);
+        let outcome = mail::receive_each(Some(&file), found);
         // A record of the file's that is void by the crossing rule: refused in a message given
         // alone, passed over in a mailbox.
         let void = match &outcome {
@@ -357,9 +360,6 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
         error = error.hint(format!("also passed over: {other}"));
     }
     let error = match &*e.error {
-        MailError::Gap { .. } => {
-            error.hint("receive the earlier message first (or all of them at once, in any order)")
-        }
         MailError::Fork { fork, .. } if fork.equivocation => match write_evidence(&e.error, args) {
             Some(said) => error.hint(said),
             None => error,
@@ -386,16 +386,29 @@ fn refused(e: &ReceiveError, args: &Args) -> CliError {
                 "if the message only quotes the other version (a reply), receive the message \
                      it answers, or the new block alone",
             ),
-        MailError::Damaged { .. } => {
-            error.hint("ask for the message again, or for the game file itself as an attachment")
-        }
-        MailError::WrongGame { .. } => error.hint("is it the right game file?"),
-        MailError::SeveralGames(_) => {
-            error.hint("choose one with --game ID (its id's first 8 characters or more)")
-        }
-        _ => error,
+        other => match advice(other) {
+            Some(advice) => error.hint(advice),
+            None => error,
+        },
     };
     error.hint("nothing was written to the game file")
+}
+
+/// What to do about a message refused for `error`, where that does not depend on the game.
+fn advice(error: &MailError) -> Option<&'static str> {
+    match error {
+        MailError::Gap { .. } => {
+            Some("receive the earlier message first (or all of them at once, in any order)")
+        }
+        MailError::Damaged { .. } => {
+            Some("ask for the message again, or for the game file itself as an attachment")
+        }
+        MailError::WrongGame { .. } => Some("is it the right game file?"),
+        MailError::SeveralGames(_) => {
+            Some("choose one with --game ID (its id's first 8 characters or more)")
+        }
+        _ => None,
+    }
 }
 
 /// For a fork where one player signed both records, writes the proof (to --proof, or next to
@@ -510,6 +523,18 @@ fn passed_over(
             writeln!(out, "  {said}")?;
         }
     }
+    // A message given on its own that was refused while the others were taken (exit code 1).
+    for refused in &received.refused {
+        let shown = correspond::text::escape(&refused.to_string()).into_owned();
+        writeln!(out, "refused {shown}")?;
+        for passed in &refused.passed_over {
+            let shown = correspond::text::escape(&passed.to_string()).into_owned();
+            writeln!(out, "  also passed over: {shown}")?;
+        }
+        if let Some(advice) = advice(&refused.error) {
+            writeln!(out, "  {advice}")?;
+        }
+    }
     Ok(())
 }
 
@@ -527,7 +552,7 @@ fn report<G: CliGame>(
     if received.added.is_empty() {
         let shown = correspond::text::path(path);
         let last = file.documents() - 1;
-        if received.passed_over.is_empty() {
+        if received.passed_over.is_empty() && received.refused.is_empty() {
             writeln!(
                 out,
                 "nothing new: {shown} already holds every record received (records 0 to {last})"
