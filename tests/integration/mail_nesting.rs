@@ -175,3 +175,48 @@ fn many_messages_forwarded_side_by_side_are_read() {
         "{out}"
     );
 }
+
+/// A challenge forwarded as an attachment sent in base64 (which RFC 2046 forbids, and some
+/// clients do) is refused with the reason, as README.md decides; given with the challenge
+/// itself, it does not sink it: the game starts, and the exit code says one was refused.
+#[test]
+fn a_forward_sent_encoded_is_refused_without_sinking_the_message_beside_it() {
+    use base64ct::{Base64, Encoding};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let challenge = std::fs::read(crate::mail::fixture("challenge.eml")).expect("a challenge");
+    std::fs::write(dir.join("c.eml"), &challenge).expect("write");
+    let encoded = Base64::encode_string(&challenge);
+    let lines: Vec<&str> = encoded
+        .as_bytes()
+        .chunks(76)
+        .map(|l| std::str::from_utf8(l).expect("base64"))
+        .collect();
+    let forward = format!(
+        "From: bob@example.org\nSubject: Fwd: challenge\nMIME-Version: 1.0\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\n\n--b\nContent-Type: text/plain\n\n\
+         See attached.\n--b\nContent-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n\
+         {}\n--b--\n",
+        lines.join("\n")
+    );
+    std::fs::write(dir.join("fwd.eml"), forward).expect("write");
+    let (code, out, err) = receive(dir, &["--new", "g.yaml", "c.eml", "fwd.eml"]);
+    assert_eq!(
+        (code, out, err),
+        (
+            1,
+            "record 0: Paul Morphy (white) game proposed\n\
+             refused fwd.eml: a record block is damaged: a message inside it is sent encoded \
+             (base64 or quoted-printable), which hides how deep the messages inside it nest, \
+             and which no game's mail does; save that message by itself and receive it\n\
+             \x20 ask for the message again, or for the game file itself as an attachment\n\
+             players: Paul Morphy (white) SHA256:emKI0eGvaPwYizUW9RXDn4NMH5hnUkJacDU90clW98w, \
+             Duke Karl Count Isouard (black) SHA256:7lbdfvoKgRes1tFovb9RRc5LHhXiprHwlUv0ZiagV8U\n\
+             now: waiting for Duke Karl Count Isouard (black) to accept the game\n\
+             next: Duke Karl Count Isouard (black): correspond accept g.yaml\n"
+                .to_owned(),
+            String::new()
+        )
+    );
+    assert!(dir.join("g.yaml").exists(), "the game started from c.eml");
+}
