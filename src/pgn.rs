@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 pub struct PgnGame {
     /// The tag pairs, in file order.
     pub tags: Vec<(String, String)>,
+    /// The comments before the first move of the main line, joined by a space.
+    pub before: Option<String>,
     /// The moves of the main line, in order.
     pub moves: Vec<PgnMove>,
     /// The result token: `1-0`, `0-1`, `1/2-1/2` or `*`.
@@ -128,7 +130,9 @@ impl Reader {
                 if c == '}' {
                     self.comment_from = None;
                     let text = std::mem::take(&mut self.comment);
-                    attach(self.current.as_mut(), self.depth, &text);
+                    // A comment before anything else is the game's, before its first move.
+                    let game = self.current.get_or_insert_with(empty);
+                    attach(Some(game), self.depth, &text);
                 } else {
                     self.comment.push(c);
                 }
@@ -209,17 +213,21 @@ impl Reader {
     }
 }
 
-/// A comment read in the main line, given to the move before it; one inside a variation, or
-/// before the first move, belongs to no move of the main line.
+/// A comment read in the main line, given to the move before it, or to the game's start
+/// before the first move; one inside a variation belongs to no move of the main line.
 fn attach(game: Option<&mut PgnGame>, depth: usize, text: &str) {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let Some(last) = game.and_then(|g| g.moves.last_mut()).filter(|_| depth == 0) else {
+    let Some(game) = game.filter(|_| depth == 0) else {
         return;
     };
     if text.is_empty() {
         return;
     }
-    last.comment = Some(match last.comment.take() {
+    let slot = match game.moves.last_mut() {
+        Some(last) => &mut last.comment,
+        None => &mut game.before,
+    };
+    *slot = Some(match slot.take() {
         Some(before) => format!("{before} {text}"),
         None => text,
     });
@@ -228,6 +236,7 @@ fn attach(game: Option<&mut PgnGame>, depth: usize, text: &str) {
 fn empty() -> PgnGame {
     PgnGame {
         tags: Vec::new(),
+        before: None,
         moves: Vec::new(),
         result: "*".into(),
     }
@@ -263,13 +272,14 @@ fn comment_tokens(comment: &str, tokens: &mut Vec<String>) {
     }
 }
 
-/// Writes one game: the tags (quoted and escaped), then the moves numbered, with optional
-/// comments after moves, an optional last comment (why the result is what it is), then the
-/// result; lines wrap before 80 characters, except inside a comment longer than a line.
+/// Writes one game: the tags (quoted and escaped), then an optional comment before the moves,
+/// the moves numbered, with optional comments after moves, an optional last comment (why the
+/// result is what it is), then the result; lines wrap before 80 characters, except inside a
+/// comment longer than a line.
 #[must_use]
 pub fn write(
     tags: &[(String, String)],
-    moves: &[(String, Option<String>)],
+    (first_comment, moves): (Option<&str>, &[(String, Option<String>)]),
     last_comment: Option<&str>,
     result: &str,
 ) -> String {
@@ -280,6 +290,9 @@ pub fn write(
     }
     out.push('\n');
     let mut tokens = Vec::new();
+    if let Some(comment) = first_comment {
+        comment_tokens(comment, &mut tokens);
+    }
     for (i, (san, comment)) in moves.iter().enumerate() {
         // A move number stays on the line of its move; Black's move after a comment is
         // numbered again (`1... e5`), as the export format asks.
@@ -373,12 +386,12 @@ mod tests {
                 .iter()
                 .map(|m| ((*m).to_owned(), None))
                 .collect();
-        let text = write(&tags, &moves, None, "1-0");
+        let text = write(&tags, (None, &moves), None, "1-0");
         assert!(text.contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"));
         let mut commented = moves.clone();
         commented[0].1 = Some("the king's pawn".to_owned());
         commented[2].1 = Some("early".to_owned());
-        assert!(write(&tags, &commented, None, "1-0").contains(
+        assert!(write(&tags, (None, &commented), None, "1-0").contains(
             "1. e4 {the king's pawn} 1... e5 2. Qh5 {early} 2... Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
         ));
         let back = parse(&text).expect("valid");
@@ -386,13 +399,24 @@ mod tests {
         assert_eq!(back[0].moves.len(), 7);
         let long: Vec<(String, Option<String>)> =
             (0..200).map(|_| ("Nf3".to_owned(), None)).collect();
-        assert!(write(&[], &long, None, "*").lines().all(|l| l.len() < 80));
+        assert!(
+            write(&[], (None, &long), None, "*")
+                .lines()
+                .all(|l| l.len() < 80)
+        );
         let ended = write(
             &[],
-            &[],
+            (None, &[]),
             Some("alice won by resignation, } before colours"),
             "*",
         );
         assert_eq!(ended, "\n{alice won by resignation, ) before colours} *\n");
+        // A comment before the moves (an acceptance's), read back as the game's, not a move's.
+        let one = [("e4".to_owned(), None)];
+        let text = write(&[], (Some("bob (black): good luck"), &one), None, "*");
+        assert_eq!(text, "\n{bob (black): good luck} 1. e4 *\n");
+        let game = &parse(&text).expect("PGN")[0];
+        assert_eq!(game.before.as_deref(), Some("bob (black): good luck"));
+        assert_eq!(game.moves[0].comment, None);
     }
 }

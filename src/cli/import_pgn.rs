@@ -120,15 +120,19 @@ fn player_name(tag: Option<&str>, fallback: &str) -> String {
 /// ([`log::clean_tag_value`]): every tag but those PGN export writes from the game itself
 /// ([`log::DERIVED_TAGS`]) and those that say nothing export would not say without them
 /// (`White` and `Black` as the players' names, `Site "?"`, `Round "-"`); a name a header cannot
-/// hold ([`log::check_tags`], [`log::check_game_tags`]) is left out, and past [`log::MAX_TAGS`]
-/// the rest.
+/// hold ([`log::check_tags`], [`log::check_game_tags`]) is left out.
+///
+/// # Errors
+/// More tags than a header holds ([`log::MAX_TAGS`]): the import is refused, naming those it
+/// cannot keep, rather than losing them without a word.
 fn kept_tags(
     pgn: &correspond::pgn::PgnGame,
     header: &Header,
     writes_pgn: bool,
-) -> BTreeMap<String, String> {
+) -> Result<BTreeMap<String, String>, CliError> {
     let names = header.players.each_ref().map(|p| p.name.as_str());
     let mut kept = BTreeMap::new();
+    let mut beyond = Vec::new();
     for (name, value) in &pgn.tags {
         let value = log::clean_tag_value(value);
         let implied = match name.as_str() {
@@ -148,17 +152,28 @@ fn kept_tags(
         };
         let holds = log::check_tags(&alone.tags).is_ok()
             && log::check_game_tags(&alone, writes_pgn).is_ok();
-        if implied || !holds || kept.len() == log::MAX_TAGS {
+        if implied || !holds {
+            continue;
+        }
+        if kept.len() == log::MAX_TAGS {
+            beyond.push(name.clone());
             continue;
         }
         kept.insert(name.clone(), value);
     }
-    kept
+    if !beyond.is_empty() {
+        return Err(CliError::rejected(format!(
+            "the PGN has more tags than a game file's header holds ({}): {} cannot be kept",
+            log::MAX_TAGS,
+            beyond.join(", ")
+        ))
+        .hint("remove the tags you can spare from the PGN; nothing was written"));
+    }
+    Ok(kept)
 }
 
-/// The part of a PGN move's comment that `signer` signs, as the comment of their record:
-/// cleaned as a tag value is, cut to [`log::MAX_COMMENT`] characters, without the braces a
-/// record's comment cannot hold. `correspond pgn` writes each player's comment after their
+/// The part of a PGN move's comment that `signer` signs, as the comment of their record, made
+/// fit for one ([`log::clean_comment`]). `correspond pgn` writes each player's comment after their
 /// `name (side): `, and a coup, which the replay says anyway: the parts another signer wrote
 /// are not `signer`'s to sign, and the coups are left out. The mover (`moved`) also signs the
 /// parts nobody's name is before, as another program's PGN writes them.
@@ -183,17 +198,29 @@ fn signed_part(comment: Option<&str>, signer: &str, moved: bool) -> Option<Strin
             (moved && !by_someone).then_some(part)
         })
         .collect();
-    let text: String = log::clean_tag_value(&parts.join("; "))
-        .chars()
-        .map(|c| match c {
-            '{' => '(',
-            '}' => ')',
-            c => c,
-        })
-        .take(log::MAX_COMMENT)
-        .collect();
-    let text = text.trim_end().to_owned();
+    let text = log::clean_comment(&parts.join("; "));
     log::valid_comment(&text).then_some(text)
+}
+
+/// A PGN's `PlyCount`, where it has one, is the number of its moves (half-moves, as PGN counts
+/// them): the tag is written from the game itself, so it is checked, not kept.
+///
+/// # Errors
+/// A count the moves do not make.
+fn plies_counted(pgn: &correspond::pgn::PgnGame, path: &Path) -> Result<(), CliError> {
+    let Some(count) = pgn.tag("PlyCount") else {
+        return Ok(());
+    };
+    if count.parse::<usize>().ok() == Some(pgn.moves.len()) {
+        return Ok(());
+    }
+    Err(CliError::rejected(format!(
+        "{}: the PlyCount tag says {}, but the game has {} half-moves",
+        correspond::text::path(path),
+        correspond::text::shown(count),
+        pgn.moves.len()
+    ))
+    .hint("is the PGN cut short? nothing was written"))
 }
 
 /// The key `option` names, with hints that name that option (not `--key`, which this command
@@ -243,6 +270,7 @@ fn import<G: ChessGame>(
         )
         .hint("give each player's own key; nothing was written"));
     }
+    plies_counted(pgn, &args.pgn)?;
     let mut names = [
         player_name(pgn.tag("White"), "white"),
         player_name(pgn.tag("Black"), "black"),
@@ -260,7 +288,15 @@ fn import<G: ChessGame>(
     let header = importer.header::<G>(&options)?;
     let writer = Writer::<G>::open(header.as_bytes())
         .map_err(|e| CliError::rejected(format!("the imported game does not verify: {e}")))?;
-    let writer = importer.append(writer, Seat::Opponent, Action::Accept { nonce: None }, None)?;
+    // The comment before the first move that black signs: the acceptance's, as `pgn` writes it.
+    let black = format!("{} (black)", importer.names[1]);
+    let accepted = signed_part(pgn.before.as_deref(), &black, false);
+    let writer = importer.append(
+        writer,
+        Seat::Opponent,
+        Action::Accept { nonce: None },
+        accepted,
+    )?;
     let (writer, line) = importer.moves(writer, Line::new(G::start(&options)))?;
     let writer = importer.ending(writer, &line)?;
     importer.write(&writer, out)
@@ -297,7 +333,7 @@ impl Importer<'_> {
             arbiter: None,
             tags: BTreeMap::new(),
         };
-        header.tags = kept_tags(self.pgn, &header, G::PGN);
+        header.tags = kept_tags(self.pgn, &header, G::PGN)?;
         let signature = self.signers[0]
             .sign(header_unsigned(&header).as_bytes())
             .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;

@@ -16,9 +16,10 @@ use std::path::{Path, PathBuf};
 /// day the game was created), the header's other tags, `Variant` for Insurrection, the standard
 /// `Termination` value (`normal`, `time forfeit`, `abandoned`, `adjudication`, `rules
 /// infraction`, `unterminated`), under a clock `TimeControl` (`1/259200` for three days a
-/// move, `10/4320000` for ten moves in 50 days), the moves in SAN with coups and the players'
-/// signed comments as comments, and the result; a last comment says who won where the result
-/// cannot (a win before a coin flip gave out the colours).
+/// move, `10/4320000` for ten moves in 50 days), `PlyCount` (the half-moves played), the moves
+/// in SAN with coups and the players' signed comments as comments (those signed before the
+/// first move, as the acceptance's, before the moves), and the result; a last comment says who
+/// won where the result cannot (a win before a coin flip gave out the colours).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
@@ -92,22 +93,30 @@ fn export<G: ChessGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<
     Ok(())
 }
 
-/// The comments the players signed, by the move they follow: a move's own, then those of the
-/// records after it up to the next move (an offer, a resignation), each after its signer's
-/// name. Comments before the first move are left out: PGN has no place before the moves.
-fn signed_comments<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> Vec<Vec<String>> {
+/// The comments the players signed: those before the first move (the acceptance's, a coin
+/// flip's), which PGN writes before the moves, then by the move they follow: a move's own, then
+/// those of the records after it up to the next move (an offer, a resignation); each after its
+/// signer's name.
+fn signed_comments<G: ChessGame>(
+    replay: &Replay<G>,
+    file: &GameFile,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut before = Vec::new();
     let mut by_move: Vec<Vec<String>> = Vec::new();
     for (n, record) in file.records().iter().enumerate() {
         if matches!(record.action, correspond::log::Action::Move(_)) {
             by_move.push(Vec::new());
         }
-        let (Some(comment), Some(last)) = (&record.comment, by_move.last_mut()) else {
+        let Some(comment) = &record.comment else {
             continue;
         };
         let signer = replay.signed_by(replay.steps[n + 1].signer);
-        last.push(format!("{signer}: {comment}"));
+        by_move
+            .last_mut()
+            .unwrap_or(&mut before)
+            .push(format!("{signer}: {comment}"));
     }
-    by_move
+    (before, by_move)
 }
 
 /// The `Event` of a game whose header names none.
@@ -202,13 +211,22 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
         others.insert("TimeControl".to_owned(), time_control(control));
     }
     others.insert("GameId".to_owned(), replay.game_id.to_string());
-    tags.extend(others);
     let mut moves = replay.line.as_ref().map(annotated).unwrap_or_default();
-    for ((_, comment), signed) in moves.iter_mut().zip(signed_comments(replay, file)) {
+    // PGN's count of the moves, in half-moves, as its standard (9.2.1) defines it.
+    others.insert("PlyCount".to_owned(), moves.len().to_string());
+    tags.extend(others);
+    let (before, by_move) = signed_comments(replay, file);
+    for ((_, comment), signed) in moves.iter_mut().zip(by_move) {
         let all: Vec<String> = comment.take().into_iter().chain(signed).collect();
         *comment = (!all.is_empty()).then(|| all.join("; "));
     }
-    pgn::write(&tags, &moves, last_comment.as_deref(), result)
+    let first = (!before.is_empty()).then(|| before.join("; "));
+    pgn::write(
+        &tags,
+        (first.as_deref(), &moves),
+        last_comment.as_deref(),
+        result,
+    )
 }
 
 /// A game's clock as PGN's `TimeControl` value: one period of MOVES/SECONDS, which repeats.

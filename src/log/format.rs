@@ -9,7 +9,7 @@
 
 use super::kind::Field;
 pub use super::kind::{Action, Adjudged, Adjudication, AdjudicationReason, Kind, Settlement};
-pub use super::names::{MAX_COMMENT, name_from_pgn, valid_comment, valid_name};
+pub use super::names::{MAX_COMMENT, clean_comment, name_from_pgn, valid_comment, valid_name};
 use super::names::{check_signature_text, valid_move_text, valid_word};
 use super::tags::{check_tags, tag_lines};
 use super::time_control::{RawTimeControl, TimeControl, leave_line};

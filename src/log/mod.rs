@@ -40,8 +40,8 @@ pub use append::{
 };
 pub use format::{
     Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, FORMAT, Header,
-    Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, header_unsigned, name_from_pgn,
-    preamble, record_unsigned, signature_line, valid_comment, valid_name,
+    Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, clean_comment, header_unsigned,
+    name_from_pgn, preamble, record_unsigned, signature_line, valid_comment, valid_name,
 };
 pub use tags::{
     DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_game_tags, check_tags, clean_tag_value,

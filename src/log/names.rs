@@ -82,6 +82,27 @@ pub fn valid_comment(comment: &str) -> bool {
             .all(|c| !c.is_control() && !crate::text::is_unsafe(c) && !"\"\\{}".contains(c))
 }
 
+/// A comment from elsewhere (a PGN's) made fit for a record, as [`valid_comment`] asks: control
+/// characters as spaces, `"` as `'`, `\` as `/`, braces as parentheses, what a terminal would
+/// obey left out, spaces trimmed, cut to [`MAX_COMMENT`] characters.
+#[must_use]
+pub fn clean_comment(text: &str) -> String {
+    let replaced: String = text
+        .chars()
+        .filter(|&c| !crate::text::is_unsafe(c) || c.is_control())
+        .map(|c| match c {
+            '"' => '\'',
+            '\\' => '/',
+            '{' => '(',
+            '}' => ')',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    let cut: String = replaced.trim().chars().take(MAX_COMMENT).collect();
+    cut.trim_end().to_owned()
+}
+
 /// The bytes a signature's text may hold: base64's alphabet and its padding. A table, since a
 /// file's signatures are a third of its bytes and each is looked at here.
 const BASE64_BYTES: [bool; 256] = {

@@ -232,6 +232,7 @@ fn a_club_game_keeps_its_tags_comments_and_ending_for_another_reader() {
             ("Black", "bob"),
             ("Result", "1-0"),
             ("Annotator", "the club"),
+            ("PlyCount", "3"),
             ("Termination", "normal"),
         ]
     );
@@ -470,4 +471,96 @@ fn a_timeout_an_abandoned_game_and_a_game_going_on_have_the_standard_termination
             )
         )
     );
+}
+
+/// `pgn`, then `import-pgn`, then `pgn` keeps the acceptance's comment (before the moves, which
+/// is black's to sign again), a comment of the longest length a record holds, and the count of
+/// half-moves; a `PlyCount` the moves do not make, and more tags than a header holds, are
+/// refused with what cannot be kept, and nothing is written.
+#[test]
+fn a_round_trip_keeps_the_acceptances_comment_long_comments_and_the_ply_count() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let time = "2026-03-01T10:00:00Z";
+    let bob = keys_dir().join("bob.pub");
+    let new = [
+        "new",
+        "chess",
+        "g.yaml",
+        "--name",
+        "alice",
+        "--side",
+        "white",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        bob.to_str().expect("UTF-8"),
+    ];
+    signed(dir, time, "alice", &new);
+    signed(dir, time, "bob", &["accept", "g.yaml", "-m", "good luck"]);
+    let long = "x".repeat(280);
+    signed(dir, time, "alice", &["play", "g.yaml", "e4", "-m", &long]);
+    signed(dir, time, "bob", &["play", "g.yaml", "e5"]);
+    let pgn = run(dir, &["pgn", "g.yaml"]);
+    assert!(pgn.contains("[PlyCount \"2\"]\n"), "{pgn}");
+    assert!(
+        pgn.contains("\n\n{bob (black): good luck} 1. e4 {alice (white):\n"),
+        "{pgn}"
+    );
+    std::fs::write(dir.join("g.pgn"), &pgn).expect("write");
+    let key = |who: &str| keys_dir().join(who).display().to_string();
+    let import = |pgn: &str, file: &str| {
+        transcript(
+            correspond()
+                .current_dir(dir)
+                .env("CORRESPOND_TIME", "2026-03-01T12:00:00Z")
+                .args(["import-pgn", pgn, file, "--white-key", &key("alice")])
+                .args(["--black-key", &key("bob"), "--no-commit"]),
+        )
+    };
+    assert_eq!(import("g.pgn", "again.yaml").0, 0);
+    let again = run(dir, &["pgn", "again.yaml"]);
+    let id = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("[GameId "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    assert_eq!(id(&again), id(&pgn), "all but the new game's id");
+    // A count the moves do not make.
+    std::fs::write(
+        dir.join("short.pgn"),
+        pgn.replace("[PlyCount \"2\"]", "[PlyCount \"89\"]"),
+    )
+    .expect("write");
+    assert_eq!(
+        import("short.pgn", "short.yaml"),
+        (
+            1,
+            String::new(),
+            "error: short.pgn: the PlyCount tag says 89, but the game has 2 half-moves\n\
+             hint: is the PGN cut short? nothing was written\n"
+                .to_owned()
+        )
+    );
+    // Thirty-four tags a header would keep (the PGN's Date, and 33 more): the last ones in the
+    // PGN's order cannot be.
+    let many: String = (1..=33).map(|i| format!("[Extra{i:02} \"x\"]\n")).collect();
+    std::fs::write(
+        dir.join("many.pgn"),
+        pgn.replace("[Result \"*\"]\n", &format!("[Result \"*\"]\n{many}")),
+    )
+    .expect("write");
+    assert_eq!(
+        import("many.pgn", "many.yaml"),
+        (
+            1,
+            String::new(),
+            "error: the PGN has more tags than a game file's header holds (32): Extra32, \
+             Extra33 cannot be kept\n\
+             hint: remove the tags you can spare from the PGN; nothing was written\n"
+                .to_owned()
+        )
+    );
+    assert!(!dir.join("short.yaml").exists() && !dir.join("many.yaml").exists());
 }
