@@ -206,7 +206,11 @@ impl Reader {
                 message: "a variation `(` is never closed".into(),
             });
         }
-        if let Some(game) = self.current {
+        // A comment alone, with no tag, move or result, is no game.
+        if let Some(game) = self
+            .current
+            .filter(|g| !g.tags.is_empty() || !g.moves.is_empty() || g.result != "*")
+        {
             self.games.push(game);
         }
         Ok(self.games)

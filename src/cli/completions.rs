@@ -249,7 +249,8 @@ function __correspond_at
     end
 end
 function __correspond_game_files
-    set -l cur (commandline -ct)
+    # As typed, quotes and escapes read (a folder `my games` is typed `my\ games`).
+    set -l cur (commandline -ct | string unescape)
     __fish_complete_directories $cur ''
     # Not __fish_complete_suffix, which lists every file, those with the suffix first.
     for file in $cur*.yaml $cur*.yml $cur*.YAML $cur*.YML

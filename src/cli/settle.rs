@@ -62,7 +62,7 @@ pub(crate) fn settle(
     }
     let mut base = file.clone();
     base.truncate(document);
-    let mut received = mail::receive(Some(&base), found).map_err(|e| {
+    let mut received = mail::receive_each(Some(&base), found).map_err(|e| {
         CliError::rejected(format!(
             "the settlement does not hold: with your record {document} dropped, what arrived \
              still cannot be taken: {e}"

@@ -94,6 +94,14 @@ pub enum GitError {
         crate::text::bytes(.0)
     )]
     NamedTwice(Vec<u8>),
+    /// A tree entry's name is one git never writes: with a `/`, or `.`, `..` or `.git`, which a
+    /// checkout reads as a path of several parts or refuses.
+    #[error(
+        "a tree holds an entry named {}, which git never writes (git fsck calls it fullPathname, \
+         hasDot, hasDotdot or hasDotgit)",
+        crate::text::bytes(.0)
+    )]
+    BadName(Vec<u8>),
     /// `HEAD` holds another version of the file than the one the command read: another
     /// program committed it meanwhile (a `git pull --autostash`), and a commit on top would
     /// take back what that one brought.

@@ -6,10 +6,10 @@
 
 use super::GitError;
 pub use super::tree_bytes::Trees;
-use super::tree_bytes::{Entries, Raw, git_order};
+use super::tree_bytes::{Entries, Raw, git_order, name_git_writes};
 use git2::{ObjectType, Oid, Repository, Tree};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::rc::Rc;
 
 /// A file entry's mode as git stores it: a regular file (`0o100644`, `0o100755`), a symbolic
@@ -243,6 +243,9 @@ fn entries_of(tree: &Option<(Oid, Rc<[u8]>)>) -> Entries<'_> {
 
 /// One tree of two being compared, read an entry at a time.
 struct Side<'t> {
+    /// The names read, in a strict reading: a file and a folder of one name are not
+    /// neighbours in git's order, and a checkout keeps one of them.
+    names: HashSet<&'t [u8]>,
     entries: Entries<'t>,
     /// The entry read and not yet compared, as stored, with what was left before it.
     now: Option<&'t [u8]>,
@@ -259,6 +262,7 @@ impl<'t> Side<'t> {
         let now = entries.next_bytes().transpose()?;
         let read = usize::from(now.is_some());
         Ok(Side {
+            names: HashSet::new(),
             entries,
             now,
             from,
@@ -272,14 +276,18 @@ impl<'t> Side<'t> {
     }
 
     /// Reads the next entry; `strict`: refuses one that does not come after the one before in
-    /// git's order (a name twice, or out of order).
+    /// git's order, a name twice (a file and a folder too), and a name git never writes.
     fn advance(&mut self, strict: bool, dir: &[u8]) -> Result<(), GitError> {
         if strict {
             let now = self.parsed(self.now)?;
-            if let (Some(last), Some(now)) = (self.last, now)
-                && !git_order(&last, &now).is_lt()
-            {
-                return Err(GitError::NamedTwice([dir, now.name].concat()));
+            if let Some(now) = now {
+                if !name_git_writes(now.name) {
+                    return Err(GitError::BadName([dir, now.name].concat()));
+                }
+                let ordered = self.last.is_none_or(|last| git_order(&last, &now).is_lt());
+                if !ordered || !self.names.insert(now.name) {
+                    return Err(GitError::NamedTwice([dir, now.name].concat()));
+                }
             }
             self.last = now;
         }
@@ -383,7 +391,8 @@ fn path(folders: &[(Option<usize>, Vec<u8>)], folder: usize, name: &[u8]) -> Vec
 #[cfg(test)]
 mod tests {
     use super::{
-        GitError, MAX_ENTRIES, Trees, changes_in, files, read_by_folder_check, yaml_blobs,
+        GitError, LINK, MAX_ENTRIES, Trees, changes, changes_in, files, read_by_folder_check,
+        yaml_blobs,
     };
     use git2::{Oid, Repository};
 
@@ -402,6 +411,53 @@ mod tests {
             builder.insert(name, *id, *mode).expect("an entry");
         }
         builder.write().expect("a tree")
+    }
+
+    /// A tree written as raw bytes, which no tree builder would write: each entry its mode, name
+    /// and object.
+    fn raw_tree(repo: &Repository, entries: &[(&str, &[u8], Oid)]) -> Oid {
+        let mut bytes = Vec::new();
+        for (mode, name, id) in entries {
+            bytes.extend_from_slice(mode.as_bytes());
+            bytes.push(b' ');
+            bytes.extend_from_slice(name);
+            bytes.push(0);
+            bytes.extend_from_slice(id.as_bytes());
+        }
+        let odb = repo.odb().expect("the object database");
+        odb.write(git2::ObjectType::Tree, &bytes).expect("a tree")
+    }
+
+    #[test]
+    fn a_strict_reading_refuses_what_git_never_writes_and_reads_modes_as_git_checks_out() {
+        let (_dir, repo, game) = repository();
+        let empty = tree(&repo, &[]);
+        // A name of two parts, which a push's check of `zz2/` would never see; `.git`.
+        for name in [&b"zz2/bad.yaml"[..], b".git", b".", b".."] {
+            let t = raw_tree(&repo, &[("100644", name, game)]);
+            assert!(
+                matches!(changes(&repo, None, Some(t)), Err(GitError::BadName(_))),
+                "{name:?}"
+            );
+        }
+        // A file and a folder of one name, in git's order with an entry between them: a
+        // checkout keeps one, and the game would vanish from every clone.
+        let t = raw_tree(
+            &repo,
+            &[
+                ("100644", b"g.yaml", game),
+                ("100644", b"g.yaml-x", game),
+                ("40000", b"g.yaml", empty),
+            ],
+        );
+        assert!(matches!(
+            changes(&repo, None, Some(t)),
+            Err(GitError::NamedTwice(_))
+        ));
+        // `120755` is checked out as a symbolic link, and read as one.
+        let t = raw_tree(&repo, &[("120755", b"k.yaml", game)]);
+        let found = changes_in(&mut Trees::new(&repo), None, Some(t), b"").expect("a diff");
+        assert_eq!(found.get(&b"k.yaml"[..]), Some(&(None, Some((game, LINK)))));
     }
 
     #[test]

@@ -190,21 +190,24 @@ fn octal(text: &[u8]) -> Option<u32> {
     (!negative || value == 0).then_some(value)
 }
 
-/// libgit2's `normalize_filemode`.
+/// A mode as git checks the entry out (`create_ce_mode`): by its type first, a folder, a link
+/// or a submodule; anything else a regular file, executable where the owner's execute bit is
+/// set. libgit2's `normalize_filemode` looks at the execute bit first, and so would take
+/// `120755`, which git checks out as a symbolic link, for an executable file.
 fn normalized(mode: u32) -> Mode {
-    let kind = mode & 0o170_000;
-    let mode = if kind == 0o040_000 {
-        0o040_000
-    } else if mode & 0o100 != 0 {
-        0o100_755
-    } else if kind == 0o160_000 {
-        0o160_000
-    } else if kind == 0o120_000 {
-        0o120_000
-    } else {
-        0o100_644
+    let mode = match mode & 0o170_000 {
+        0o040_000 => 0o040_000,
+        0o120_000 => 0o120_000,
+        0o160_000 => 0o160_000,
+        _ if mode & 0o100 != 0 => 0o100_755,
+        _ => 0o100_644,
     };
     Mode::try_from(mode).unwrap_or(0o100_644)
+}
+
+/// Whether git writes an entry of this name: one part of a path, and not `.`, `..` or `.git`.
+pub(super) fn name_git_writes(name: &[u8]) -> bool {
+    !name.contains(&b'/') && name != b"." && name != b".." && !name.eq_ignore_ascii_case(b".git")
 }
 
 /// git's order of a tree's entries: by name, a folder's as if it ended in `/`.
@@ -271,6 +274,9 @@ mod tests {
         assert_eq!(octal(b"40000"), Some(0o40_000));
         assert_eq!(octal(b"+644"), Some(0o644));
         assert_eq!(octal(b"-0"), Some(0));
+        // As git checks it out: a link whatever its permission bits.
+        assert_eq!(super::normalized(0o120_755), 0o120_000);
+        assert_eq!(super::normalized(0o100_664), 0o100_644);
         for bad in [&b""[..], b"8", b"-1", b"200000", b"1 2", b"+"] {
             assert_eq!(octal(bad), None, "{bad:?}");
         }

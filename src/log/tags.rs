@@ -155,8 +155,7 @@ pub fn check_game_tags(header: &Header, pgn: bool) -> Result<(), String> {
                 ));
             }
             Some((colour, Some(player)))
-                if name == colour
-                    && crate::log::name_from_pgn(value).as_deref() != Some(player) =>
+                if name == colour && !names_the_player(value, player, colour) =>
             {
                 return Err(format!(
                     "the tag `{name}` is `{}`, which is not a spelling of the name of the player \
@@ -176,6 +175,17 @@ pub fn check_game_tags(header: &Header, pgn: bool) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether a `White` or `Black` tag's value may stand for `player`, who plays `colour`: it is
+/// a spelling of their name ([`crate::log::name_from_pgn`]), or it names no one (`?`, as PGN
+/// writes an unknown player), or the player is named by their colour (`white`), as
+/// `import-pgn` names a player whose PGN name it cannot use, and keeps that name in the tag.
+fn names_the_player(value: &str, player: &str, colour: &str) -> bool {
+    match crate::log::name_from_pgn(value) {
+        Some(name) => name == player || player.eq_ignore_ascii_case(colour),
+        None => true,
+    }
 }
 
 /// The `tags:` lines of a header, names in byte order; nothing when there are none.

@@ -238,6 +238,8 @@ fn the_reader_holds_a_header_to_the_rule_new_writes_by() {
              export writes in its place"
         )
     );
+    // A tag that names no one (PGN's `?` for an unknown player), as import-pgn kept it.
+    assert_eq!(verify("chess", colours, &[("White", "?")], false).0, 0);
     // What a writer may write, the reader accepts: a name as PGN spells it (as `import-pgn`
     // keeps it), an imported game's own TimeControl where the game has no clock, and Date as
     // PGN writes one.
