@@ -38,10 +38,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     // Builds the command, as the walks below need it.
     clap_complete::generate(args.shell, &mut command, "correspond", &mut script);
     let script = String::from_utf8_lossy(&script).into_owned();
-    let positions = positions(&command);
+    let grammar = Grammar::of(&command);
     let script = match args.shell {
-        Shell::Bash => script + &bash(&command, &positions),
-        Shell::Fish => script + &fish(&command, &positions),
+        Shell::Bash => script + &bash(&grammar),
+        Shell::Fish => script + &fish(&grammar),
         Shell::Zsh => zsh(&script),
         _ => script,
     };
@@ -65,86 +65,91 @@ struct Position {
     takes: Takes,
 }
 
-/// Every argument by position of every command, at every depth.
-fn positions(program: &clap::Command) -> Vec<Position> {
-    let mut found = Vec::new();
-    let mut commands: Vec<(String, &clap::Command)> = vec![(String::new(), program)];
-    while let Some((path, command)) = commands.pop() {
-        for (index, arg) in command.get_positionals().enumerate() {
-            let values: Vec<String> = arg
-                .get_possible_values()
-                .iter()
-                .map(|v| v.get_name().to_owned())
-                .collect();
-            let path_hint = matches!(
-                arg.get_value_hint(),
-                ValueHint::AnyPath | ValueHint::FilePath | ValueHint::DirPath
-            );
-            let takes = if !values.is_empty() {
-                Takes::Values(values)
-            } else if GAME_FILES.contains(&arg.get_id().as_str()) {
-                Takes::GameFiles
-            } else if path_hint {
-                Takes::Files
-            } else {
-                continue;
-            };
-            let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
-            found.push(Position {
-                command: path.clone(),
-                index,
-                many,
-                takes,
-            });
-        }
-        for sub in command.get_subcommands().filter(|c| c.get_name() != "help") {
-            let words = [path.as_str(), sub.get_name()].join(" ");
-            commands.push((words.trim().to_owned(), sub));
-        }
-    }
-    found.sort_by(|a, b| (&a.command, a.index).cmp(&(&b.command, b.index)));
-    found
+/// What the scripts' own part is made from: the command line read once, at every depth.
+struct Grammar {
+    /// Every argument by position of every command.
+    positions: Vec<Position>,
+    /// Every command's words (with its aliases): the command's words before it, the name, and
+    /// the command's words with it.
+    steps: Vec<(String, String, String)>,
+    /// The options that take a value (whose next word is theirs), for the count of the words
+    /// before the cursor.
+    valued: Vec<String>,
 }
 
-/// Every command's words (with its aliases), and the options that take a value (whose next
-/// word is theirs), for the scripts' count of the words before the cursor.
-fn commands_and_valued(program: &clap::Command) -> (Vec<(String, String, String)>, Vec<String>) {
-    let (mut steps, mut valued) = (Vec::new(), Vec::new());
-    let mut commands: Vec<(String, &clap::Command)> = vec![(String::new(), program)];
-    while let Some((path, command)) = commands.pop() {
-        for arg in command.get_opts() {
-            let longs = arg.get_long_and_visible_aliases().into_iter().flatten();
-            valued.extend(longs.map(|l| format!("--{l}")));
-            let shorts = arg.get_short_and_visible_aliases().into_iter().flatten();
-            valued.extend(shorts.map(|s| format!("-{s}")));
-        }
-        for sub in command.get_subcommands().filter(|c| c.get_name() != "help") {
-            let full = [path.as_str(), sub.get_name()].join(" ").trim().to_owned();
-            for name in sub.get_name_and_visible_aliases() {
-                steps.push((path.clone(), name.to_owned(), full.clone()));
+impl Grammar {
+    fn of(program: &clap::Command) -> Grammar {
+        let (mut positions, mut steps, mut valued) = (Vec::new(), Vec::new(), Vec::new());
+        let mut commands: Vec<(String, &clap::Command)> = vec![(String::new(), program)];
+        while let Some((path, command)) = commands.pop() {
+            for (index, arg) in command.get_positionals().enumerate() {
+                if let Some(takes) = takes(arg) {
+                    positions.push(Position {
+                        command: path.clone(),
+                        index,
+                        many: arg.get_num_args().is_some_and(|n| n.max_values() > 1),
+                        takes,
+                    });
+                }
             }
-            commands.push((full, sub));
+            for arg in command.get_opts() {
+                let longs = arg.get_long_and_visible_aliases().into_iter().flatten();
+                valued.extend(longs.map(|l| format!("--{l}")));
+                let shorts = arg.get_short_and_visible_aliases().into_iter().flatten();
+                valued.extend(shorts.map(|s| format!("-{s}")));
+            }
+            for sub in command.get_subcommands().filter(|c| c.get_name() != "help") {
+                let full = [path.as_str(), sub.get_name()].join(" ").trim().to_owned();
+                for name in sub.get_name_and_visible_aliases() {
+                    steps.push((path.clone(), name.to_owned(), full.clone()));
+                }
+                commands.push((full, sub));
+            }
+        }
+        positions.sort_by(|a, b| (&a.command, a.index).cmp(&(&b.command, b.index)));
+        steps.sort();
+        valued.sort();
+        valued.dedup();
+        Grammar {
+            positions,
+            steps,
+            valued,
         }
     }
-    steps.sort();
-    valued.sort();
-    valued.dedup();
-    (steps, valued)
+}
+
+/// What an argument by position takes, if the scripts' own part completes it.
+fn takes(arg: &clap::Arg) -> Option<Takes> {
+    let values: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .map(|v| v.get_name().to_owned())
+        .collect();
+    if !values.is_empty() {
+        return Some(Takes::Values(values));
+    }
+    if GAME_FILES.contains(&arg.get_id().as_str()) {
+        return Some(Takes::GameFiles);
+    }
+    matches!(
+        arg.get_value_hint(),
+        ValueHint::AnyPath | ValueHint::FilePath | ValueHint::DirPath
+    )
+    .then_some(Takes::Files)
 }
 
 /// bash: `_correspond_positional`, put in place of clap_complete's `_correspond`, whose answer
 /// stands for an option and its value; for an argument by position it answers by position.
-fn bash(program: &clap::Command, positions: &[Position]) -> String {
-    let (steps, valued) = commands_and_valued(program);
+fn bash(grammar: &Grammar) -> String {
     let mut step_cases = String::new();
-    for (path, name, full) in &steps {
+    for (path, name, full) in &grammar.steps {
         let _ = writeln!(
             step_cases,
             "                    '{path}:{name}') path='{full}'; n=0 ;;"
         );
     }
     let mut answers = String::new();
-    for p in positions {
+    for p in &grammar.positions {
         let answer = match &p.takes {
             Takes::GameFiles => "_correspond_game_files \"$cur\"".to_owned(),
             Takes::Files => "COMPREPLY=()".to_owned(),
@@ -200,17 +205,16 @@ else
     complete -F _correspond_positional -o bashdefault -o default correspond
 fi
 "#,
-        valued = valued.join("|"),
+        valued = grammar.valued.join("|"),
     )
 }
 
 /// fish: which argument the word under the cursor is (`__correspond_at`), and a completion for
 /// each argument by position that takes game files or listed values; elsewhere fish completes
 /// files, as clap_complete's script leaves it to.
-fn fish(program: &clap::Command, positions: &[Position]) -> String {
-    let (steps, valued) = commands_and_valued(program);
+fn fish(grammar: &Grammar) -> String {
     let mut step_cases = String::new();
-    for (path, name, full) in &steps {
+    for (path, name, full) in &grammar.steps {
         let _ = writeln!(
             step_cases,
             "                    case '{path}:{name}'\n                        set path '{full}'; set n 0"
@@ -258,9 +262,9 @@ function __correspond_game_files
     end
 end
 "#,
-        valued = valued.join(" "),
+        valued = grammar.valued.join(" "),
     );
-    for p in positions {
+    for p in &grammar.positions {
         let many = if p.many { " many" } else { "" };
         let condition = format!("__correspond_at '{}' {}{many}", p.command, p.index);
         match &p.takes {

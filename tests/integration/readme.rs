@@ -182,34 +182,12 @@ fn readme() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README")
 }
 
-/// Whether a tool the README's scripts use is on the PATH. Where it is not, the test says
-/// plainly that it was skipped; CI (`.ci/run` sets `CORRESPOND_REQUIRE_TOOLS`) fails instead.
-fn tool_present(tool: &str) -> bool {
-    let present = std::process::Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !present {
-        assert!(
-            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
-            "{tool} is not installed, and CORRESPOND_REQUIRE_TOOLS says every test must run"
-        );
-        // Past the test harness's capture, so that the skip shows even when the test passes.
-        let _ = std::io::Write::write_all(
-            &mut std::io::stderr(),
-            format!("SKIPPED: the README walk-through needs {tool}, which is not installed\n")
-                .as_bytes(),
-        );
-    }
-    present
-}
-
 /// The walk-through, the dispute section and the audit recipe run as written. The dispute
 /// section runs straight after the walk-through, from the folder that it says: the one the
 /// walk-through made its clones in.
 #[test]
 fn readme_walkthrough_and_audit_recipe_run_as_written() {
-    if !tool_present("jq") {
+    if !crate::util::tool_present("jq", &["--version"], "the README walk-through needs jq") {
         return;
     }
     let readme = readme();

@@ -143,27 +143,6 @@ const BY_POSITION: [(&str, &[&str]); 7] = [
     ),
 ];
 
-/// Whether a shell is there to be tried. Where it is not, the test says plainly that it was
-/// skipped; CI (`.ci/run` installs the shells and sets `CORRESPOND_REQUIRE_TOOLS`) fails
-/// instead.
-fn shell_present(shell: &str) -> bool {
-    let present = std::process::Command::new(shell)
-        .args(["-c", "exit 0"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !present {
-        assert!(
-            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
-            "{shell} is not installed, and CORRESPOND_REQUIRE_TOOLS says every test must run"
-        );
-        let _ = std::io::Write::write_all(
-            &mut std::io::stderr(),
-            format!("SKIPPED: completion in {shell}, which is not installed\n").as_bytes(),
-        );
-    }
-    present
-}
-
 /// What a shell offers at the end of `line`, in `dir`, with `script` loaded as its user would:
 /// sorted, each once, a folder without its `/`.
 fn offered(shell: &str, script: &str, dir: &std::path::Path, line: &str) -> Vec<String> {
@@ -248,7 +227,8 @@ fn bash_zsh_and_fish_complete_arguments_by_position() {
     let dir = folder_of_games();
     let scripts = tempfile::tempdir().expect("temp dir");
     for shell in ["bash", "zsh", "fish"] {
-        if !shell_present(shell) {
+        let skipped = format!("completion in {shell}");
+        if !crate::util::tool_present(shell, &["-c", "exit 0"], &skipped) {
             continue;
         }
         // zsh finds `_correspond` on its fpath, the others are given their script.
@@ -423,7 +403,11 @@ fn manual_pages_for_the_program_and_each_command() {
     );
     // Every page as groff reads it, without a warning; the characters outside ASCII as groff's
     // escapes, drawn as the help text has them.
-    if groff_present() {
+    if crate::util::tool_present(
+        "groff",
+        &["--version"],
+        "the manual pages were not read by groff",
+    ) {
         for file in &pages {
             let out = std::process::Command::new("groff")
                 .args(["-man", "-ww", "-z"])
@@ -458,25 +442,4 @@ fn manual_pages_for_the_program_and_each_command() {
                 .to_owned()
         )
     );
-}
-
-/// Whether groff is there to read the manual pages. Where it is not, the test says plainly that
-/// it skipped that part; CI (`.ci/run` installs groff and sets `CORRESPOND_REQUIRE_TOOLS`) fails
-/// instead.
-fn groff_present() -> bool {
-    let present = std::process::Command::new("groff")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !present {
-        assert!(
-            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
-            "groff is not installed, and CORRESPOND_REQUIRE_TOOLS says every test must run"
-        );
-        let _ = std::io::Write::write_all(
-            &mut std::io::stderr(),
-            b"SKIPPED: the manual pages were not read by groff, which is not installed\n",
-        );
-    }
-    present
 }

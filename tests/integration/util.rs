@@ -262,3 +262,25 @@ pub fn ssh_sign(dir: &std::path::Path, key: &str, bytes: &str) -> String {
         .filter(|l| !l.starts_with("-----"))
         .collect()
 }
+
+/// Whether `tool` runs (with `probe`, as `--version`). Where it does not, the test says plainly
+/// on standard error what it skipped (`skipped`); CI (`.ci/run` installs every tool the tests
+/// use and sets `CORRESPOND_REQUIRE_TOOLS`) fails instead.
+pub fn tool_present(tool: &str, probe: &[&str], skipped: &str) -> bool {
+    let present = std::process::Command::new(tool)
+        .args(probe)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        assert!(
+            std::env::var_os("CORRESPOND_REQUIRE_TOOLS").is_none(),
+            "{tool} is not installed, and CORRESPOND_REQUIRE_TOOLS says every test must run"
+        );
+        // Past the test harness's capture, so that the skip shows even when the test passes.
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            format!("SKIPPED: {skipped}, which is not installed\n").as_bytes(),
+        );
+    }
+    present
+}
