@@ -3,7 +3,10 @@
 //! characters).
 //!
 //! This is notation only. Playing the moves, and deciding whether they are legal, is the rules'
-//! business; the command line joins the two.
+//! business; the command line joins the two. The reader keeps what it does not use in a note
+//! ([`PgnGame::set_aside`]) rather than dropping it without a word, and each comment as it was
+//! written, one per `{...}`, so that a caller can tell a game it keeps whole from one it
+//! would change.
 
 use std::fmt::Write as _;
 
@@ -11,38 +14,87 @@ use std::fmt::Write as _;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
     /// The tag pairs, in file order.
-    pub tags: Vec<(String, String)>,
-    /// The comments before the first move of the main line, joined by a space.
-    pub before: Option<String>,
+    pub tags: Vec<PgnTag>,
+    /// The comments before the first move of the main line, in order.
+    pub before: Vec<PgnComment>,
     /// The moves of the main line, in order.
     pub moves: Vec<PgnMove>,
     /// The result token: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
+    /// What the reader read but a game's main line does not hold: variations and glyphs.
+    pub set_aside: Vec<SetAside>,
+}
+
+/// A tag pair, and the line it is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnTag {
+    /// The tag's name, as written.
+    pub name: String,
+    /// Its value, escapes undone.
+    pub value: String,
+    /// The 1-based line.
+    pub line: usize,
+}
+
+/// A comment of the main line: a `{...}`, or a `;` to the end of a line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnComment {
+    /// The text, its braces and the spaces at either end taken off, and each line break, with
+    /// the spaces around it, read as one space.
+    pub text: String,
+    /// The 1-based line it begins on.
+    pub line: usize,
 }
 
 /// A move of a game's main line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnMove {
-    /// In SAN, as written (any move number stripped).
+    /// In SAN, as written: any move number, and any `!` or `?` after it (a glyph, set aside),
+    /// taken off.
     pub san: String,
     /// The 1-based line it is on.
     pub line: usize,
-    /// The comments that follow it in the main line, joined by a space, with their braces and
-    /// surrounding spaces taken off.
-    pub comment: Option<String>,
+    /// The comments that follow it in the main line, in order.
+    pub comments: Vec<PgnComment>,
+}
+
+/// Something read that is not part of a game's main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetAside {
+    /// The 1-based line it begins on.
+    pub line: usize,
+    /// What it is.
+    pub what: Aside,
+}
+
+/// What was set aside.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Aside {
+    /// A variation `( ... )`, with the moves and comments inside it.
+    Variation,
+    /// An annotation glyph: `$1`, or `!` and `?` after a move.
+    Glyph(String),
+}
+
+impl std::fmt::Display for Aside {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Aside::Variation => f.write_str("a variation"),
+            Aside::Glyph(glyph) => write!(f, "the annotation glyph `{glyph}`"),
+        }
+    }
 }
 
 impl PgnGame {
-    /// A tag's value.
+    /// A tag's value (the first, if the tag is there twice).
     #[must_use]
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .find(|t| t.name == name)
+            .map(|t| t.value.as_str())
     }
 }
-
 /// Why a text is not PGN.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("PGN line {line}: {message}")]
@@ -79,7 +131,7 @@ struct Reader {
     lines: usize,
     /// The line an open comment `{` began on.
     comment_from: Option<usize>,
-    /// The open comment's text so far.
+    /// The open comment's text so far, its line breaks kept.
     comment: String,
 }
 
@@ -111,28 +163,30 @@ impl Reader {
             line: line_no,
             message: format!("`{line}` is not a tag pair like [Event \"...\"]"),
         })?;
-        self.current
-            .get_or_insert_with(empty)
-            .tags
-            .push((name, value));
+        self.game().tags.push(PgnTag {
+            name,
+            value,
+            line: line_no,
+        });
         Ok(())
     }
 
-    /// Reads a line of movetext: moves, results, comments and variations (skipped).
+    fn game(&mut self) -> &mut PgnGame {
+        self.current.get_or_insert_with(empty)
+    }
+
+    /// Reads a line of movetext: moves, results, comments and variations (set aside).
     fn movetext(&mut self, line_no: usize, line: &str) -> Result<(), PgnError> {
         let mut token = String::new();
         if self.comment_from.is_some() {
-            // A comment that goes on over lines: its line break is a space.
-            self.comment.push(' ');
+            self.comment.push('\n');
         }
-        for c in line.chars() {
-            if self.comment_from.is_some() {
+        for (at, c) in line.char_indices() {
+            if let Some(from) = self.comment_from {
                 if c == '}' {
                     self.comment_from = None;
                     let text = std::mem::take(&mut self.comment);
-                    // A comment before anything else is the game's, before its first move.
-                    let game = self.current.get_or_insert_with(empty);
-                    attach(Some(game), self.depth, &text);
+                    self.attach(&text, from);
                 } else {
                     self.comment.push(c);
                 }
@@ -143,9 +197,16 @@ impl Reader {
                     self.flush(&mut token, line_no);
                     self.comment_from = Some(line_no);
                 }
-                ';' => break,
+                ';' => {
+                    self.flush(&mut token, line_no);
+                    self.attach(&line[at + 1..], line_no);
+                    return Ok(());
+                }
                 '(' => {
                     self.flush(&mut token, line_no);
+                    if self.depth == 0 {
+                        self.set_aside(line_no, Aside::Variation);
+                    }
                     self.depth += 1;
                 }
                 ')' => {
@@ -165,31 +226,62 @@ impl Reader {
         Ok(())
     }
 
+    fn set_aside(&mut self, line: usize, what: Aside) {
+        self.game().set_aside.push(SetAside { line, what });
+    }
+
     /// Takes the token read so far (if any) into the current game: a result, a move (its number
-    /// dropped), or a numeric annotation glyph (`$1`, dropped).
+    /// dropped, a glyph after it set aside), or a numeric annotation glyph (`$1`, set aside).
     fn flush(&mut self, token: &mut String, line_no: usize) {
         if token.is_empty() {
             return;
         }
-        let game = self.current.get_or_insert_with(empty);
         self.in_moves = true;
         let t = std::mem::take(token);
         match t.as_str() {
-            "1-0" | "0-1" | "1/2-1/2" | "*" => game.result = t,
-            _ if t.starts_with('$') => {}
+            "1-0" | "0-1" | "1/2-1/2" | "*" => self.game().result = t,
+            _ if t.starts_with('$') => self.set_aside(line_no, Aside::Glyph(t)),
             _ => {
-                let san = t
+                let numbered = t
                     .trim_start_matches(|c: char| c.is_ascii_digit())
                     .trim_start_matches('.');
+                let san = numbered.trim_end_matches(['!', '?']);
+                let glyph = &numbered[san.len()..];
+                if !glyph.is_empty() {
+                    self.set_aside(line_no, Aside::Glyph(glyph.to_owned()));
+                }
                 if !san.is_empty() {
-                    game.moves.push(PgnMove {
+                    self.game().moves.push(PgnMove {
                         san: san.to_owned(),
                         line: line_no,
-                        comment: None,
+                        comments: Vec::new(),
                     });
                 }
             }
         }
+    }
+
+    /// A comment read, given to the move before it, or to the game's start before the first
+    /// move; one inside a variation is the variation's, set aside with it.
+    fn attach(&mut self, text: &str, line: usize) {
+        if self.depth > 0 {
+            return;
+        }
+        let text = text
+            .split('\n')
+            .map(str::trim)
+            .filter(|piece| !piece.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.is_empty() {
+            return;
+        }
+        let game = self.game();
+        let comments = match game.moves.last_mut() {
+            Some(last) => &mut last.comments,
+            None => &mut game.before,
+        };
+        comments.push(PgnComment { text, line });
     }
 
     /// The games read, once the text has ended.
@@ -217,32 +309,13 @@ impl Reader {
     }
 }
 
-/// A comment read in the main line, given to the move before it, or to the game's start
-/// before the first move; one inside a variation belongs to no move of the main line.
-fn attach(game: Option<&mut PgnGame>, depth: usize, text: &str) {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let Some(game) = game.filter(|_| depth == 0) else {
-        return;
-    };
-    if text.is_empty() {
-        return;
-    }
-    let slot = match game.moves.last_mut() {
-        Some(last) => &mut last.comment,
-        None => &mut game.before,
-    };
-    *slot = Some(match slot.take() {
-        Some(before) => format!("{before} {text}"),
-        None => text,
-    });
-}
-
 fn empty() -> PgnGame {
     PgnGame {
         tags: Vec::new(),
-        before: None,
+        before: Vec::new(),
         moves: Vec::new(),
         result: "*".into(),
+        set_aside: Vec::new(),
     }
 }
 
@@ -265,26 +338,40 @@ fn tag(line: &str) -> Option<(String, String)> {
     Some((name.to_owned(), value))
 }
 
-/// A comment as tokens, one per word, so that a long comment wraps like the moves (a comment
-/// runs to its `}` over lines, and PGN lines stay under 80 characters).
+/// A comment as tokens that a line may break between, so that a long comment wraps like the
+/// moves (a comment runs to its `}` over lines, and PGN lines stay under 80 characters). A
+/// line breaks only at a single space, which the reader reads back as one: a run of spaces,
+/// or any other white space, stays inside a token, so the comment reads back as it was.
 fn comment_tokens(comment: &str, tokens: &mut Vec<String>) {
-    let words: Vec<&str> = comment.split_whitespace().collect();
-    for (i, word) in words.iter().enumerate() {
-        let open = if i == 0 { "{" } else { "" };
-        let close = if i + 1 == words.len() { "}" } else { "" };
-        tokens.push(format!("{open}{}{close}", word.replace('}', ")")));
+    let chars: Vec<char> = comment
+        .chars()
+        .map(|c| if c == '}' { ')' } else { c })
+        .collect();
+    let mut word = String::from("{");
+    for (i, &c) in chars.iter().enumerate() {
+        let single = c == ' '
+            && i > 0
+            && chars[i - 1] != ' '
+            && chars.get(i + 1).is_some_and(|&next| next != ' ');
+        if single {
+            tokens.push(std::mem::take(&mut word));
+        } else {
+            word.push(c);
+        }
     }
+    word.push('}');
+    tokens.push(word);
 }
 
-/// Writes one game: the tags (quoted and escaped), then an optional comment before the moves,
-/// the moves numbered, with optional comments after moves, an optional last comment (why the
-/// result is what it is), then the result; lines wrap before 80 characters, except inside a
-/// comment longer than a line.
+/// Writes one game: the tags (quoted and escaped), then the comments before the moves, the
+/// moves numbered, each followed by its comments, the last comments (why the result is what it
+/// is), then the result; each comment in its own braces; lines wrap before 80 characters, except
+/// inside a word longer than a line.
 #[must_use]
 pub fn write(
     tags: &[(String, String)],
-    (first_comment, moves): (Option<&str>, &[(String, Option<String>)]),
-    last_comment: Option<&str>,
+    (before, moves): (&[String], &[(String, Vec<String>)]),
+    last: &[String],
     result: &str,
 ) -> String {
     let mut out = String::new();
@@ -294,13 +381,13 @@ pub fn write(
     }
     out.push('\n');
     let mut tokens = Vec::new();
-    if let Some(comment) = first_comment {
+    for comment in before {
         comment_tokens(comment, &mut tokens);
     }
-    for (i, (san, comment)) in moves.iter().enumerate() {
+    for (i, (san, comments)) in moves.iter().enumerate() {
         // A move number stays on the line of its move; Black's move after a comment is
         // numbered again (`1... e5`), as the export format asks.
-        let after_comment = i > 0 && moves[i - 1].1.is_some();
+        let after_comment = i > 0 && !moves[i - 1].1.is_empty();
         if i % 2 == 0 {
             tokens.push(format!("{}. {san}", i / 2 + 1));
         } else if after_comment {
@@ -308,11 +395,11 @@ pub fn write(
         } else {
             tokens.push(san.clone());
         }
-        if let Some(comment) = comment {
+        for comment in comments {
             comment_tokens(comment, &mut tokens);
         }
     }
-    if let Some(comment) = last_comment {
+    for comment in last {
         comment_tokens(comment, &mut tokens);
     }
     tokens.push(result.to_owned());
@@ -337,34 +424,56 @@ pub fn write(
 mod tests {
     use super::*;
 
+    fn texts(comments: &[PgnComment]) -> Vec<&str> {
+        comments.iter().map(|c| c.text.as_str()).collect()
+    }
+
     #[test]
     fn reads_tags_moves_comments_variations_and_results() {
-        let text = "[Event \"Casual \\\"game\\\"\"]\n[White \"Morphy\"]\n\n1. e4 {best by test} e5 2. Nf3 (2. f4 {the gambit} exf4) 2... d6 $1 {a\n  long  one}\n3. d4 ; a line comment\nBg4 1-0\n\n[Event \"Second\"]\n1. d4 *\n";
+        let text = "[Event \"Casual \\\"game\\\"\"]\n[White \"Morphy\"]\n\n1. e4 {best by test} e5 2. Nf3 (2. f4 {the gambit} exf4) 2... d6 $1 {a\n  long  one}\n3. d4 ; a line comment\nBg4!? 1-0\n\n[Event \"Second\"]\n1. d4 *\n";
         let games = parse(text).expect("valid PGN");
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("Event"), Some("Casual \"game\""));
+        assert_eq!(games[0].tags[1].line, 2);
         let sans: Vec<&str> = games[0].moves.iter().map(|m| m.san.as_str()).collect();
         assert_eq!(sans, ["e4", "e5", "Nf3", "d6", "d4", "Bg4"]);
         assert_eq!(games[0].moves[4].line, 6, "the line of 3. d4");
-        let comments: Vec<Option<&str>> = games[0]
-            .moves
-            .iter()
-            .map(|m| m.comment.as_deref())
-            .collect();
-        // A variation's comment is no main-line move's; one over lines is joined.
+        let comments: Vec<Vec<&str>> = games[0].moves.iter().map(|m| texts(&m.comments)).collect();
+        // A variation's comment is no main-line move's; a line break is one space, the spaces
+        // inside a line are kept; a `;` comment runs to the end of its line.
         assert_eq!(
             comments,
             [
-                Some("best by test"),
-                None,
-                None,
-                Some("a long one"),
-                None,
-                None
+                vec!["best by test"],
+                vec![],
+                vec![],
+                vec!["a long  one"],
+                vec!["a line comment"],
+                vec![],
+            ]
+        );
+        assert_eq!(games[0].moves[3].comments[0].line, 4, "where it begins");
+        // What the main line does not hold is set aside, not dropped without a word.
+        assert_eq!(
+            games[0].set_aside,
+            [
+                SetAside {
+                    line: 4,
+                    what: Aside::Variation
+                },
+                SetAside {
+                    line: 4,
+                    what: Aside::Glyph("$1".into())
+                },
+                SetAside {
+                    line: 7,
+                    what: Aside::Glyph("!?".into())
+                },
             ]
         );
         assert_eq!(games[0].result, "1-0");
         assert_eq!(games[1].result, "*");
+        assert!(games[1].set_aside.is_empty());
     }
 
     #[test]
@@ -377,6 +486,7 @@ mod tests {
             1
         );
         assert!(parse("1. e4 (1. d4").is_err());
+        assert_eq!(parse("1. e4 ) e5").expect_err("close").line, 1);
     }
 
     #[test]
@@ -385,42 +495,72 @@ mod tests {
             ("Event".to_owned(), "A \"b\"".to_owned()),
             ("Result".to_owned(), "1-0".to_owned()),
         ];
-        let moves: Vec<(String, Option<String>)> =
-            ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
-                .iter()
-                .map(|m| ((*m).to_owned(), None))
-                .collect();
-        let text = write(&tags, (None, &moves), None, "1-0");
+        let moves: Vec<(String, Vec<String>)> = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+            .iter()
+            .map(|m| ((*m).to_owned(), Vec::new()))
+            .collect();
+        let text = write(&tags, (&[], &moves), &[], "1-0");
         assert!(text.contains("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"));
         let mut commented = moves.clone();
-        commented[0].1 = Some("the king's pawn".to_owned());
-        commented[2].1 = Some("early".to_owned());
-        assert!(write(&tags, (None, &commented), None, "1-0").contains(
-            "1. e4 {the king's pawn} 1... e5 2. Qh5 {early} 2... Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
-        ));
+        commented[0].1 = vec!["the king's pawn".to_owned(), "alice (white): hi".to_owned()];
+        commented[2].1 = vec!["early".to_owned()];
+        let text = write(&tags, (&[], &commented), &[], "1-0");
+        assert!(
+            text.replace('\n', " ").contains(
+                "1. e4 {the king's pawn} {alice (white): hi} 1... e5 2. Qh5 {early} 2... Nc6 3. \
+                 Bc4 Nf6"
+            ),
+            "{text}"
+        );
         let back = parse(&text).expect("valid");
         assert_eq!(back[0].tag("Event"), Some("A \"b\""));
         assert_eq!(back[0].moves.len(), 7);
-        let long: Vec<(String, Option<String>)> =
-            (0..200).map(|_| ("Nf3".to_owned(), None)).collect();
+        assert_eq!(
+            texts(&back[0].moves[0].comments),
+            ["the king's pawn", "alice (white): hi"]
+        );
+        let long: Vec<(String, Vec<String>)> =
+            (0..200).map(|_| ("Nf3".to_owned(), Vec::new())).collect();
         assert!(
-            write(&[], (None, &long), None, "*")
+            write(&[], (&[], &long), &[], "*")
                 .lines()
                 .all(|l| l.len() < 80)
         );
         let ended = write(
             &[],
-            (None, &[]),
-            Some("alice won by resignation, } before colours"),
+            (&[], &[]),
+            &["alice won by resignation, } before colours".to_owned()],
             "*",
         );
         assert_eq!(ended, "\n{alice won by resignation, ) before colours} *\n");
         // A comment before the moves (an acceptance's), read back as the game's, not a move's.
-        let one = [("e4".to_owned(), None)];
-        let text = write(&[], (Some("bob (black): good luck"), &one), None, "*");
+        let one = [("e4".to_owned(), Vec::new())];
+        let text = write(
+            &[],
+            (&["bob (black): good luck".to_owned()], &one),
+            &[],
+            "*",
+        );
         assert_eq!(text, "\n{bob (black): good luck} 1. e4 *\n");
         let game = &parse(&text).expect("PGN")[0];
-        assert_eq!(game.before.as_deref(), Some("bob (black): good luck"));
-        assert_eq!(game.moves[0].comment, None);
+        assert_eq!(texts(&game.before), ["bob (black): good luck"]);
+        assert!(game.moves[0].comments.is_empty());
+    }
+
+    #[test]
+    fn a_comment_reads_back_as_written_however_it_wraps() {
+        let words = "word ".repeat(55);
+        let odd = [
+            "two  spaces,   three, and a last word",
+            "a\u{a0}no-break space and\ta tab",
+            words.trim_end(),
+            &format!("{}  {}", "x".repeat(90), "y".repeat(10)),
+        ];
+        for comment in odd {
+            let moves = [("e4".to_owned(), vec![comment.to_owned()])];
+            let text = write(&[], (&[], &moves), &[], "*");
+            let game = &parse(&text).expect("PGN")[0];
+            assert_eq!(texts(&game.moves[0].comments), [comment], "{text}");
+        }
     }
 }

@@ -66,12 +66,15 @@ impl Kind {
     }
 }
 
-/// An error to show the user: its kind, a message, the error that caused it, and hints.
+/// An error to show the user: its kind, a message, the items it lists, the error that caused
+/// it, and hints.
 #[derive(Debug)]
 pub struct CliError {
     kind: Kind,
     message: String,
     source: Option<Box<dyn Error + Send + Sync + 'static>>,
+    /// What the message lists, one item a line (`line 5: a variation ...`).
+    items: Vec<String>,
     hints: Vec<String>,
 }
 
@@ -82,6 +85,7 @@ impl CliError {
             kind,
             message: message.to_string(),
             source: None,
+            items: Vec::new(),
             hints: Vec::new(),
         }
     }
@@ -131,6 +135,12 @@ impl CliError {
         self
     }
 
+    /// Adds the items the message lists, each written on a line of its own under it.
+    pub(crate) fn items(mut self, items: impl IntoIterator<Item = String>) -> Self {
+        self.items.extend(items);
+        self
+    }
+
     /// Adds a hint: what the user can do about it.
     #[must_use]
     pub(crate) fn hint(mut self, hint: impl fmt::Display) -> Self {
@@ -173,6 +183,9 @@ impl CliError {
         // escaping the whole line again is the last guard, and changes nothing already escaped.
         let message = correspond::text::escape(&self.message);
         writeln!(err, "{bold_red}error:{bold_red:#} {message}")?;
+        for item in &self.items {
+            writeln!(err, "  {}", correspond::text::escape(item))?;
+        }
         for hint in &self.hints {
             writeln!(
                 err,
@@ -186,7 +199,10 @@ impl CliError {
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.message)?;
+        self.items
+            .iter()
+            .try_for_each(|item| write!(f, "\n  {item}"))
     }
 }
 

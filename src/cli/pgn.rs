@@ -5,7 +5,7 @@ use super::record;
 use crate::cli::Out;
 use correspond::log::{AdjudicationReason, GameFile, TimeControl};
 use correspond::pgn;
-use correspond::replay::{Ending, Phase, Replay};
+use correspond::replay::{Ending, Phase, Replay, Signatory};
 use correspond::rules::Line;
 use correspond::rules::chess::{Chess, Color, Insurrection, Position, Variant};
 use std::collections::BTreeMap;
@@ -17,9 +17,10 @@ use std::path::{Path, PathBuf};
 /// `Termination` value (`normal`, `time forfeit`, `abandoned`, `adjudication`, `rules
 /// infraction`, `unterminated`), under a clock `TimeControl` (`1/259200` for three days a
 /// move, `10/4320000` for ten moves in 50 days), `PlyCount` (the half-moves played), the moves
-/// in SAN with coups and the players' signed comments as comments (those signed before the
-/// first move, as the acceptance's, before the moves), and the result; a last comment says who
-/// won where the result cannot (a win before a coin flip gave out the colours).
+/// in SAN with coups, each record's signer and comment as a comment (`{alice (white): the king's
+/// pawn}`; an offer, a claim, a resignation in words: `{bob (black) offers a draw: a draw?}`),
+/// and the result; a last comment says who won where the result cannot (a win before a coin
+/// flip gave out the colours). `import-pgn` makes the same game again from it.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The game file.
@@ -67,23 +68,27 @@ pub(crate) fn annotated<G: ChessGame>(line: &Line<G>) -> Vec<(String, Option<Str
     line.positions()
         .iter()
         .zip(line.moves())
-        .map(|(before, mv)| {
-            let pos = before.position();
-            let comment = pos
-                .play_move(*mv)
-                .ok()
-                .and_then(|(_, effects)| effects.coup)
-                .map(|role| {
-                    format!(
-                        "coup: {}'s government is now its {}s ({})",
-                        pos.turn().opponent(),
-                        role.name(),
-                        correspond::rules::chess::coup_name(role)
-                    )
-                });
-            (pos.san(*mv), comment)
-        })
+        .map(|(before, mv)| (before.position().san(*mv), coup_note(before, *mv)))
         .collect()
+}
+
+/// The comment naming the coup a move makes, if it makes one; `import-pgn` knows it by it.
+pub(crate) fn coup_note<G: ChessGame>(
+    before: &G,
+    mv: correspond::rules::chess::Move,
+) -> Option<String> {
+    let pos = before.position();
+    pos.play_move(mv)
+        .ok()
+        .and_then(|(_, effects)| effects.coup)
+        .map(|role| {
+            format!(
+                "coup: {}'s government is now its {}s ({})",
+                pos.turn().opponent(),
+                role.name(),
+                correspond::rules::chess::coup_name(role)
+            )
+        })
 }
 
 fn export<G: ChessGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<(), CliError> {
@@ -93,28 +98,54 @@ fn export<G: ChessGame>(path: &Path, bytes: &[u8], out: &mut Out<'_>) -> Result<
     Ok(())
 }
 
-/// The comments the players signed: those before the first move (the acceptance's, a coin
-/// flip's), which PGN writes before the moves, then by the move they follow: a move's own, then
-/// those of the records after it up to the next move (an offer, a resignation); each after its
-/// signer's name.
+/// How a player is named before their words while a coin flip has still to give out the
+/// colours: by the side their header names, `alice (toss)`.
+pub(crate) const TOSS: &str = "toss";
+
+/// What the records say beside the moves, one PGN comment each, after its signer's name (`alice
+/// (white)`, `the arbiter carol`): a move's comment (`alice (white): the king's pawn`) and the
+/// acceptance's as `NAME: TEXT`; every record that is neither a move nor the acceptance in a few
+/// words, its comment after them (`bob (black) offers a draw: a draw?`, `bob (black) resigns`),
+/// except a coin flip's step, which only its comment brings out. Those signed before the first
+/// move come before the moves; the others follow the move they come after. `import-pgn` reads
+/// each back as the record it was, signed by the same player.
 fn signed_comments<G: ChessGame>(
     replay: &Replay<G>,
     file: &GameFile,
 ) -> (Vec<String>, Vec<Vec<String>>) {
+    use correspond::log::Action;
     let mut before = Vec::new();
     let mut by_move: Vec<Vec<String>> = Vec::new();
     for (n, record) in file.records().iter().enumerate() {
-        if matches!(record.action, correspond::log::Action::Move(_)) {
+        if matches!(record.action, Action::Move(_)) {
             by_move.push(Vec::new());
         }
-        let Some(comment) = &record.comment else {
-            continue;
+        let signer = match replay.steps[n + 1].signer {
+            // Before a coin flip gives out the colours, the side the header names.
+            Signatory::Player(seat) if replay.seats[seat].side.is_none() => {
+                format!("{} ({TOSS})", replay.seats[seat].name)
+            }
+            signatory => replay.signed_by(signatory),
         };
-        let signer = replay.signed_by(replay.steps[n + 1].signer);
-        by_move
-            .last_mut()
-            .unwrap_or(&mut before)
-            .push(format!("{signer}: {comment}"));
+        let flip = matches!(
+            record.action,
+            Action::FlipCommit(_) | Action::FlipNonce(_) | Action::FlipReveal(_) | Action::Defer
+        );
+        let said = match (&record.action, &record.comment) {
+            (Action::Move(_) | Action::Accept { .. }, None) => continue,
+            (Action::Move(_) | Action::Accept { .. }, Some(comment)) => {
+                format!("{signer}: {comment}")
+            }
+            (_, None) if flip => continue,
+            (action, comment) => {
+                let did = super::recap::summary(action);
+                match comment {
+                    Some(comment) => format!("{signer} {did}: {comment}"),
+                    None => format!("{signer} {did}"),
+                }
+            }
+        };
+        by_move.last_mut().unwrap_or(&mut before).push(said);
     }
     (before, by_move)
 }
@@ -125,10 +156,17 @@ pub(crate) const DEFAULT_EVENT: &str = "correspond game";
 /// The Seven Tag Roster, in the order PGN writes it.
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
+/// How the last comment of a game won before the coin flip gave out the colours ends; a PGN
+/// game with it is one `import-pgn` cannot make again, since its games have no coin flip.
+pub(crate) const WON_BEFORE_COLOURS: &str = "before the coin flip gave out the colours: PGN has \
+     no result for a game won by a player without a colour";
+
 /// The result token, the standard `Termination` value, and a last comment where the result
 /// token cannot say who won. The verdict is not otherwise written as a comment: a reader
 /// would take it for one on the last move (and `import-pgn` would sign it as one).
-fn ending<G: ChessGame>(replay: &Replay<G>) -> (&'static str, &'static str, Option<String>) {
+pub(crate) fn ending<G: ChessGame>(
+    replay: &Replay<G>,
+) -> (&'static str, &'static str, Option<String>) {
     let Phase::Over(verdict) = &replay.last().phase else {
         return ("*", "unterminated", None);
     };
@@ -139,8 +177,7 @@ fn ending<G: ChessGame>(replay: &Replay<G>) -> (&'static str, &'static str, Opti
         // Black won, and neither did.
         Some((w, None)) => {
             let why = format!(
-                "{} won ({}) before the coin flip gave out the colours: PGN has no result for a \
-                 game won by a player without a colour",
+                "{} won ({}) {WON_BEFORE_COLOURS}",
                 replay.seats[w].name,
                 verdict.reason(&replay.seats)
             );
@@ -211,22 +248,23 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
         others.insert("TimeControl".to_owned(), time_control(control));
     }
     others.insert("GameId".to_owned(), replay.game_id.to_string());
-    let mut moves = replay.line.as_ref().map(annotated).unwrap_or_default();
+    let mut moves: Vec<(String, Vec<String>)> = replay
+        .line
+        .as_ref()
+        .map(annotated)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(san, coup)| (san, coup.into_iter().collect()))
+        .collect();
     // PGN's count of the moves, in half-moves, as its standard (9.2.1) defines it.
     others.insert("PlyCount".to_owned(), moves.len().to_string());
     tags.extend(others);
     let (before, by_move) = signed_comments(replay, file);
-    for ((_, comment), signed) in moves.iter_mut().zip(by_move) {
-        let all: Vec<String> = comment.take().into_iter().chain(signed).collect();
-        *comment = (!all.is_empty()).then(|| all.join("; "));
+    for ((_, comments), signed) in moves.iter_mut().zip(by_move) {
+        comments.extend(signed);
     }
-    let first = (!before.is_empty()).then(|| before.join("; "));
-    pgn::write(
-        &tags,
-        (first.as_deref(), &moves),
-        last_comment.as_deref(),
-        result,
-    )
+    let last: Vec<String> = last_comment.into_iter().collect();
+    pgn::write(&tags, (&before, &moves), &last, result)
 }
 
 /// A game's clock as PGN's `TimeControl` value: one period of MOVES/SECONDS, which repeats.

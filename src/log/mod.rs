@@ -45,7 +45,7 @@ pub use format::{
 };
 pub use tags::{
     DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_game_tags, check_tags, clean_tag_value,
-    valid_date, valid_tag_name, valid_tag_value,
+    exported_beside, valid_date, valid_tag_name, valid_tag_value,
 };
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
 

@@ -127,7 +127,10 @@ pub fn check_tags(tags: &BTreeMap<String, String>) -> Result<(), String> {
 /// (the name once [`crate::log::name_from_pgn`] reads it, as `import-pgn` names players: so
 /// `Kasparov, Garry` for the player `Kasparov Garry`); no tag about one colour (`White...` or
 /// `Black...`, as `WhiteElo`) while a coin flip has still to say who plays it; no
-/// `TimeControl` beside the game's own clock, which PGN export writes in its place.
+/// `TimeControl` beside the game's own clock, which PGN export writes in its place; and no
+/// more than [`MAX_TAGS`] with those PGN export writes from the header beside them
+/// ([`exported_beside`]), which `import-pgn` keeps as tags: so that a game exported imports
+/// whole.
 ///
 /// # Errors
 /// Says which tag is at fault, and why.
@@ -136,6 +139,15 @@ pub fn check_game_tags(header: &Header, pgn: bool) -> Result<(), String> {
     if !pgn && !header.tags.is_empty() {
         return Err(format!(
             "`tags` are for PGN export, which {game} does not have; a header of {game} holds none"
+        ));
+    }
+    let beside = exported_beside(header);
+    if !header.tags.is_empty() && header.tags.len() + beside.len() > MAX_TAGS {
+        return Err(format!(
+            "`tags` holds {} tags, and PGN export writes {} from the header beside them: at most \
+             {MAX_TAGS} in all, which a game imported from that PGN keeps",
+            header.tags.len(),
+            beside.join(" and ")
         ));
     }
     // PGN's colours, as the header names the players' sides (`toss` until a coin flip).
@@ -175,6 +187,16 @@ pub fn check_game_tags(header: &Header, pgn: bool) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The tags PGN export writes from the header beside its `tags`, which `import-pgn` keeps as tags
+/// of the game it makes: `Date` (the day the game was created) where the header has no `Date`
+/// tag, and `TimeControl` (the clock) where it has a clock.
+#[must_use]
+pub fn exported_beside(header: &Header) -> Vec<&'static str> {
+    let date = (!header.tags.contains_key("Date")).then_some("Date");
+    let clock = header.time_control.is_some().then_some("TimeControl");
+    date.into_iter().chain(clock).collect()
 }
 
 /// Whether a `White` or `Black` tag's value may stand for `player`, who plays `colour`: it is

@@ -196,7 +196,11 @@ fn the_arbiter_adjudicates_and_nobody_else_does() {
         // PGN's own word for an abandoned game.
         pgn.contains("[Result \"0-1\"]\n[GameId ")
             && pgn.contains("\n[Termination \"abandoned\"]\n")
-            && pgn.ends_with("1. e4 0-1\n"),
+            // The decision, in the words `log` uses, which import-pgn refuses to sign.
+            && pgn.ends_with(
+                "\n1. e4 {the arbiter carol adjudicates the game: opponent-wins (abandoned)} \
+                 0-1\n"
+            ),
         "{pgn}"
     );
     assert_eq!(

@@ -470,8 +470,8 @@ fn a_game_won_before_the_colours_were_tossed_exports_as_unfinished_with_the_reas
     );
     assert!(
         text.ends_with(
-            "\n{alice won (bob resigned) before the coin flip gave out the colours: PGN has no\n\
-             result for a game won by a player without a colour} *\n"
+            "\n{bob (toss) resigns} {alice won (bob resigned) before the coin flip gave out\n\
+             the colours: PGN has no result for a game won by a player without a colour} *\n"
         ),
         "{text}"
     );

@@ -124,8 +124,8 @@ fn a_comment_is_signed_with_its_record_and_shown_by_log_status_and_pgn() {
     assert_eq!(code, 0);
     assert!(
         pgn.ends_with(
-            "\n1. e4 {alice (white): the king's pawn} 1... e5 {bob (black): fair?; alice\n\
-             (white): agreed} 1/2-1/2\n"
+            "\n1. e4 {alice (white): the king's pawn} 1... e5 {bob (black): fair?} {bob\n\
+             (black) offers a draw} {alice (white) accepts the draw: agreed} 1/2-1/2\n"
         ),
         "{pgn}"
     );

@@ -47,6 +47,7 @@ mod mail_refusals;
 mod pages;
 mod perft_files;
 mod pgn_reader;
+mod pgn_round_trip;
 mod pgn_tags;
 mod pictures;
 mod readme;

@@ -240,10 +240,8 @@ fn a_club_game_keeps_its_tags_comments_and_ending_for_another_reader() {
         game.comments,
         [
             (1, "alice (white): the king's pawn".to_owned()),
-            (
-                3,
-                "alice (white): calm; bob (black): too strong, well played".to_owned()
-            ),
+            (3, "alice (white): calm".to_owned()),
+            (3, "bob (black) resigns: too strong, well played".to_owned()),
         ]
     );
     assert_eq!((game.moves, game.outcome.as_str()), (3, "1-0"));
@@ -272,16 +270,14 @@ fn a_club_game_keeps_its_tags_comments_and_ending_for_another_reader() {
             .collect()
     };
     assert_eq!(without_id(&again.tags), without_id(&game.tags));
-    // The resignation's comment came with the last move, and stays with it; the game ends
-    // in a resignation again, as `1-0` without mate.
+    // The resignation, in words after the last move, is bob's resignation again, with his
+    // comment.
     assert_eq!(
         again.comments,
         [
             (1, "alice (white): the king's pawn".to_owned()),
-            (
-                3,
-                "alice (white): calm; bob (black): too strong, well played".to_owned()
-            ),
+            (3, "alice (white): calm".to_owned()),
+            (3, "bob (black) resigns: too strong, well played".to_owned()),
         ]
     );
     assert_eq!(
@@ -544,7 +540,7 @@ fn a_round_trip_keeps_the_acceptances_comment_long_comments_and_the_ply_count() 
         )
     );
     // Thirty-four tags a header would keep (the PGN's Date, and 33 more): the last ones in the
-    // PGN's order cannot be.
+    // PGN's order cannot be, unless --lossy leaves them out.
     let many: String = (1..=33).map(|i| format!("[Extra{i:02} \"x\"]\n")).collect();
     std::fs::write(
         dir.join("many.pgn"),
@@ -556,11 +552,42 @@ fn a_round_trip_keeps_the_acceptances_comment_long_comments_and_the_ply_count() 
         (
             1,
             String::new(),
-            "error: the PGN has more tags than a game file's header holds (32): Extra32, \
-             Extra33 cannot be kept\n\
-             hint: remove the tags you can spare from the PGN; nothing was written\n"
+            "error: many.pgn: game 1 cannot be imported as the PGN has it:\n  \
+             line 39: the tag `Extra32` is left out: a header keeps at most 32 tags\n  \
+             line 40: the tag `Extra33` is left out: a header keeps at most 32 tags\n\
+             hint: `--lossy` imports it with these changes; nothing was written\n"
                 .to_owned()
         )
     );
     assert!(!dir.join("short.yaml").exists() && !dir.join("many.yaml").exists());
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-01T12:00:00Z")
+            .args([
+                "import-pgn",
+                "many.pgn",
+                "many.yaml",
+                "--white-key",
+                &key("alice"),
+            ])
+            .args(["--black-key", &key("bob"), "--no-commit", "--lossy"]),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            "imported 2 moves into many.yaml: chess, alice (white) v bob (black)\n\
+             alice (white) to move\n\
+             changed, as --lossy allows:\n  \
+             line 39: the tag `Extra32` is left out: a header keeps at most 32 tags\n  \
+             line 40: the tag `Extra33` is left out: a header keeps at most 32 tags\n",
+            ""
+        )
+    );
+    let kept = run(dir, &["pgn", "many.yaml"]);
+    assert!(
+        kept.contains("[Extra31 \"x\"]\n") && !kept.contains("[Extra32 "),
+        "{kept}"
+    );
 }

@@ -238,6 +238,28 @@ fn the_reader_holds_a_header_to_the_rule_new_writes_by() {
              export writes in its place"
         )
     );
+    // Tags and what PGN export writes from the header beside them (the Date it was made, where
+    // no tag gives one; the clock as TimeControl) are at most 32, which an import keeps.
+    let names: Vec<String> = (1..=32).map(|i| format!("T{i:02}")).collect();
+    let many: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "x")).collect();
+    assert_eq!(
+        verify("chess", colours, &many, false),
+        refused(
+            "`tags` holds 32 tags, and PGN export writes Date from the header beside them: at \
+             most 32 in all, which a game imported from that PGN keeps"
+        )
+    );
+    assert_eq!(
+        verify("chess", colours, &many[..31], true),
+        refused(
+            "`tags` holds 31 tags, and PGN export writes Date and TimeControl from the header \
+             beside them: at most 32 in all, which a game imported from that PGN keeps"
+        )
+    );
+    let mut dated = many[..31].to_vec();
+    dated.push(("Date", "2026.03.01"));
+    assert_eq!(verify("chess", colours, &dated, false).0, 0);
+    assert_eq!(verify("chess", colours, &many[..30], true).0, 0);
     // A tag that names no one (PGN's `?` for an unknown player), as import-pgn kept it.
     assert_eq!(verify("chess", colours, &[("White", "?")], false).0, 0);
     // What a writer may write, the reader accepts: a name as PGN spells it (as `import-pgn`

@@ -263,7 +263,8 @@ fn the_schema_and_the_docs_list_the_programs_record_kinds() {
 
 /// The header schema holds tags to the reader's rule (src/log/tags.rs) where JSON Schema can say
 /// it: a PGN date, no tags on a game PGN does not write (the registry's list), no tag about one
-/// colour before a coin flip, no `TimeControl` beside a clock.
+/// colour before a coin flip, no `TimeControl` beside a clock, no more than 32 with what PGN
+/// export writes from the header beside them.
 #[test]
 fn the_header_schema_holds_tags_to_the_readers_rule() {
     use correspond::games::GameKind;
@@ -333,6 +334,37 @@ fn the_header_schema_holds_tags_to_the_readers_rule() {
         with(&|d| d["tags"]["TimeControl"] = json!("40/7200")).is_empty(),
         "an imported game's TimeControl"
     );
+    // At most 32 with the Date and TimeControl PGN export writes from the header beside them.
+    let filled = |d: &mut Value, n: usize, dated: bool, timed: bool| {
+        let mut tags = serde_json::Map::new();
+        for i in 0..n {
+            tags.insert(format!("T{i:02}"), json!("x"));
+        }
+        if dated {
+            tags.insert("Date".into(), json!("1858.??.??"));
+        }
+        d["tags"] = Value::Object(tags);
+        if timed {
+            d["time-control"] = clock.clone();
+        }
+    };
+    for (n, dated, timed, holds) in [
+        (31, true, false, true),
+        (32, true, false, false),
+        (31, false, false, true),
+        (32, false, false, false),
+        (30, true, true, true),
+        (31, true, true, false),
+        (30, false, true, true),
+        (31, false, true, false),
+    ] {
+        let found = with(&|d| filled(d, n, dated, timed));
+        assert_eq!(
+            found.is_empty(),
+            holds,
+            "{n} tags, Date {dated}, clock {timed}: {found:?}"
+        );
+    }
     let campaign =
         std::fs::read_to_string(root.join("games/campaign/resignation.yaml")).expect("read");
     let mut doc = documents(&campaign)[0].clone();

@@ -1,4 +1,9 @@
-//! `correspond import-pgn`: turn a PGN game into a game file signed by the two players' keys.
+//! `correspond import-pgn`: turn a PGN game into a game file signed by the two players' keys,
+//! keeping every tag, every comment with its signer and every move, or saying what it cannot.
+
+mod comments;
+mod slots;
+mod tags;
 
 use super::CliError;
 use super::game::{self, GameKind};
@@ -7,18 +12,23 @@ use super::pgn::ChessGame;
 use super::record;
 use crate::cli::Out;
 use correspond::log::{self, Action, Header, Player, Settlement, header_document, header_unsigned};
+use correspond::pgn::PgnGame;
 use correspond::replay::{self, Seat};
 use correspond::rules::chess::{Chess, Color, Insurrection};
-use correspond::rules::{Decision, Line, MoveError};
+use correspond::rules::{Line, MoveError};
 use correspond::sign::Signer;
 use correspond::writer::{WriteError, Writer};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Turn a PGN game into a game file, every move signed by its player's key (the importer holds
-/// both). A decisive result without mate becomes the loser's resignation, a draw by agreement an
-/// offer and its acceptance. An illegal move stops the import with the move's number and the
-/// reason, and nothing is written.
+/// both). The words `correspond pgn` writes for each record (`{alice (white): the king's pawn}`,
+/// `{bob (black) offers a draw}`) become those records again, signed by the same player; another
+/// program's comments are the mover's. A decisive result the records do not explain becomes the
+/// loser's resignation, a draw an offer and its acceptance. An illegal move stops the import
+/// with the move's number and the reason, and nothing is written; so does anything the game file
+/// cannot keep as the PGN has it (a variation, a glyph, a tag or comment a game file spells
+/// otherwise, a record of a clock, an arbiter or a coin flip), unless `--lossy`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// The PGN file.
@@ -46,6 +56,11 @@ pub(crate) struct Args {
         hide_possible_values = true
     )]
     variants: Vec<String>,
+    /// Import even what the game file cannot keep as the PGN has it: variations and glyphs left
+    /// out, `"` in a tag or comment written `'`, a comment cut to 280 characters, a tag a header
+    /// cannot hold left out, a loss on time made a resignation. Each change is printed.
+    #[arg(long)]
+    lossy: bool,
     /// Do not commit the new file to git, even inside a git work tree.
     #[arg(long)]
     no_commit: bool,
@@ -87,6 +102,17 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         .hint("nothing was written"));
     }
     let variant_tag = pgn.tag("Variant").unwrap_or("").to_ascii_lowercase();
+    if !matches!(variant_tag.as_str(), "" | "standard" | "chess")
+        && !variant_tag.contains("insurrection")
+    {
+        return Err(CliError::rejected(format!(
+            "{}: game {} is of the variant `{}`; import-pgn makes games of chess and insurrection",
+            correspond::text::path(&args.pgn),
+            args.index,
+            correspond::text::shown(pgn.tag("Variant").unwrap_or(""))
+        ))
+        .hint("nothing was written"));
+    }
     let name = args
         .game
         .unwrap_or(if variant_tag.contains("insurrection") {
@@ -116,111 +142,24 @@ fn player_name(tag: Option<&str>, fallback: &str) -> String {
     log::name_from_pgn(tag.unwrap_or("")).unwrap_or_else(|| fallback.to_owned())
 }
 
-/// The tags of the PGN game that its header keeps, values made fit for one
-/// ([`log::clean_tag_value`]): every tag but those PGN export writes from the game itself
-/// ([`log::DERIVED_TAGS`]) and those that say nothing export would not say without them
-/// (`White` and `Black` as the players' names, `Site "?"`, `Round "-"`); a name a header cannot
-/// hold ([`log::check_tags`], [`log::check_game_tags`]) is left out.
-///
-/// # Errors
-/// More tags than a header holds ([`log::MAX_TAGS`]): the import is refused, naming those it
-/// cannot keep, rather than losing them without a word.
-fn kept_tags(
-    pgn: &correspond::pgn::PgnGame,
-    header: &Header,
-    writes_pgn: bool,
-) -> Result<BTreeMap<String, String>, CliError> {
-    let names = header.players.each_ref().map(|p| p.name.as_str());
-    let mut kept = BTreeMap::new();
-    let mut beyond = Vec::new();
-    for (name, value) in &pgn.tags {
-        let value = log::clean_tag_value(value);
-        let implied = match name.as_str() {
-            "White" => value == names[0],
-            "Black" => value == names[1],
-            "Site" => value == "?",
-            "Round" => value == "-",
-            "Event" => value == super::pgn::DEFAULT_EVENT,
-            _ => false,
-        };
-        // A tag a header cannot hold (a name of another shape, a tag written from the game
-        // itself, a date that is no PGN date) is left out rather than refused.
-        let single = BTreeMap::from([(name.clone(), value.clone())]);
-        let alone = Header {
-            tags: single,
-            ..header.clone()
-        };
-        let holds = log::check_tags(&alone.tags).is_ok()
-            && log::check_game_tags(&alone, writes_pgn).is_ok();
-        if implied || !holds {
-            continue;
-        }
-        if kept.len() == log::MAX_TAGS {
-            beyond.push(name.clone());
-            continue;
-        }
-        kept.insert(name.clone(), value);
-    }
-    if !beyond.is_empty() {
-        return Err(CliError::rejected(format!(
-            "the PGN has more tags than a game file's header holds ({}): {} cannot be kept",
-            log::MAX_TAGS,
-            beyond.join(", ")
-        ))
-        .hint("remove the tags you can spare from the PGN; nothing was written"));
-    }
-    Ok(kept)
-}
+/// What the game file cannot keep as the PGN has it, each at its PGN line: the import stops and
+/// lists them, unless `--lossy`, which makes them and prints them.
+#[derive(Default)]
+pub(super) struct Changes(Vec<(usize, String)>);
 
-/// The part of a PGN move's comment that `signer` signs, as the comment of their record, made
-/// fit for one ([`log::clean_comment`]). `correspond pgn` writes each player's comment after their
-/// `name (side): `, and a coup, which the replay says anyway: the parts another signer wrote
-/// are not `signer`'s to sign, and the coups are left out. The mover (`moved`) also signs the
-/// parts nobody's name is before, as another program's PGN writes them.
-fn signed_part(comment: Option<&str>, signer: &str, moved: bool) -> Option<String> {
-    let signed = format!("{signer}: ");
-    let coup = [
-        "coup: white's government is now its ",
-        "coup: black's government is now its ",
-    ];
-    let parts: Vec<&str> = comment?
-        .split("; ")
-        .filter(|part| !coup.iter().any(|c| part.starts_with(c)))
-        .filter_map(|part| {
-            if let Some(own) = part.strip_prefix(&signed) {
-                return Some(own);
-            }
-            let by_someone = part.split_once(": ").is_some_and(|(who, _)| {
-                who.ends_with(" (white)")
-                    || who.ends_with(" (black)")
-                    || who.starts_with("the arbiter ")
-            });
-            (moved && !by_someone).then_some(part)
-        })
-        .collect();
-    let text = log::clean_comment(&parts.join("; "));
-    log::valid_comment(&text).then_some(text)
-}
-
-/// A PGN's `PlyCount`, where it has one, is the number of its moves (half-moves, as PGN counts
-/// them): the tag is written from the game itself, so it is checked, not kept.
-///
-/// # Errors
-/// A count the moves do not make.
-fn plies_counted(pgn: &correspond::pgn::PgnGame, path: &Path) -> Result<(), CliError> {
-    let Some(count) = pgn.tag("PlyCount") else {
-        return Ok(());
-    };
-    if count.parse::<usize>().ok() == Some(pgn.moves.len()) {
-        return Ok(());
+impl Changes {
+    fn push(&mut self, line: usize, what: String) {
+        self.0.push((line, what));
     }
-    Err(CliError::rejected(format!(
-        "{}: the PlyCount tag says {}, but the game has {} half-moves",
-        correspond::text::path(path),
-        correspond::text::shown(count),
-        pgn.moves.len()
-    ))
-    .hint("is the PGN cut short? nothing was written"))
+
+    /// `line N: what`, in the order of the lines.
+    fn lines(&self) -> Vec<String> {
+        let mut all = self.0.clone();
+        all.sort_by_key(|(line, _)| *line);
+        all.into_iter()
+            .map(|(line, what)| format!("line {line}: {what}"))
+            .collect()
+    }
 }
 
 /// The key `option` names, with hints that name that option (not `--key`, which this command
@@ -248,7 +187,7 @@ fn signer(path: &Path, option: &str) -> Result<Box<dyn Signer>, CliError> {
 fn import<G: ChessGame>(
     args: &Args,
     variants: &[String],
-    pgn: &correspond::pgn::PgnGame,
+    pgn: &PgnGame,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     if args.file.exists() {
@@ -270,60 +209,126 @@ fn import<G: ChessGame>(
         )
         .hint("give each player's own key; nothing was written"));
     }
-    plies_counted(pgn, &args.pgn)?;
-    let mut names = [
-        player_name(pgn.tag("White"), "white"),
-        player_name(pgn.tag("Black"), "black"),
-    ];
+    tags::plies_counted(pgn, &args.pgn)?;
+    // Named as the header keeps their tags, `"` as `'`.
+    let name = |tag: &str, fallback: &str| {
+        let value = pgn.tag(tag).map(log::clean_tag_value);
+        player_name(value.as_deref(), fallback)
+    };
+    let mut names = [name("White", "white"), name("Black", "black")];
     if names[0] == names[1] {
         names = ["white".to_owned(), "black".to_owned()];
     }
-    let importer = Importer {
+    let mut importer = Importer {
         args,
         pgn,
         signers,
+        labels: comments::Labels::new(&names),
         names,
+        accepter: Color::Black,
         time: keys::now()?,
+        changes: Changes::default(),
     };
+    importer.not_won_before_colours()?;
+    for aside in &pgn.set_aside {
+        importer.changes.push(
+            aside.line,
+            format!(
+                "{} is left out: a game file holds the main line",
+                aside.what
+            ),
+        );
+    }
+    let before = importer.slot(&pgn.before, None, None)?;
+    // The acceptance is the only record before the first move with words of their own: their
+    // speaker is the player who accepts (white, when a coin flip made the accepter white).
+    if let Some(colour) = before.speaker {
+        importer.accepter = colour;
+    }
     let header = importer.header::<G>(&options)?;
     let writer = Writer::<G>::open(header.as_bytes())
         .map_err(|e| CliError::rejected(format!("the imported game does not verify: {e}")))?;
-    // The comment before the first move that black signs: the acceptance's, as `pgn` writes it.
-    let black = format!("{} (black)", importer.names[1]);
-    let accepted = signed_part(pgn.before.as_deref(), &black, false);
+    let accepted = importer.words(&before.said);
     let writer = importer.append(
         writer,
-        Seat::Opponent,
+        importer.accepter,
         Action::Accept { nonce: None },
         accepted,
+        None,
     )?;
+    let writer = importer.records(writer, before.records)?;
     let (writer, line) = importer.moves(writer, Line::new(G::start(&options)))?;
     let writer = importer.ending(writer, &line)?;
+    let (_, made, _) = super::pgn::ending(&writer.replay());
+    tags::termination(pgn, made, &mut importer.changes);
+    if !importer.changes.0.is_empty() && !args.lossy {
+        return Err(CliError::rejected(format!(
+            "{}: game {} cannot be imported as the PGN has it:",
+            correspond::text::path(&args.pgn),
+            args.index,
+        ))
+        .items(importer.changes.lines())
+        .hint("`--lossy` imports it with these changes; nothing was written"));
+    }
     importer.write(&writer, out)
 }
 
 /// What each step of an import needs: the command's arguments, the PGN game, both players' keys
-/// (white's, then black's) and names, and the time every document is given.
+/// (white's, then black's), names and labels, the colour that accepts (the other creates the
+/// game), the time every document is given, and the changes found so far.
 struct Importer<'a> {
     args: &'a Args,
-    pgn: &'a correspond::pgn::PgnGame,
+    pgn: &'a PgnGame,
     signers: [Box<dyn Signer>; 2],
     names: [String; 2],
+    labels: comments::Labels,
+    accepter: Color,
     time: log::Timestamp,
+    changes: Changes,
+}
+
+/// White's index in the importer's arrays, 0, or black's, 1.
+fn index(colour: Color) -> usize {
+    usize::from(colour == Color::Black)
 }
 
 impl Importer<'_> {
-    /// The header, signed by white, with the PGN's tags that the file keeps.
-    fn header<G: ChessGame>(&self, options: &G::Options) -> Result<String, CliError> {
-        let player = |seat: usize, side: &str| Player {
-            name: self.names[seat].clone(),
+    /// The player's seat: the creator signs the header, the other accepts.
+    fn seat(&self, colour: Color) -> Seat {
+        if colour == self.accepter {
+            Seat::Opponent
+        } else {
+            Seat::Creator
+        }
+    }
+
+    /// A refusal at line `line` of the PGN.
+    fn at(&self, line: usize, what: impl std::fmt::Display) -> CliError {
+        CliError::rejected(format!(
+            "{} line {line}: {what}",
+            correspond::text::path(&self.args.pgn)
+        ))
+        .hint("nothing was written")
+    }
+
+    /// The header, signed by the creator, with the PGN's tags that the file keeps.
+    fn header<G: ChessGame>(&mut self, options: &G::Options) -> Result<String, CliError> {
+        let player = |colour: Color, side: &str| Player {
+            name: self.names[index(colour)].clone(),
             side: side.into(),
-            key: self.signers[seat].public_key().clone(),
+            key: self.signers[index(colour)].public_key().clone(),
+        };
+        let white = player(Color::White, "white");
+        let black = player(Color::Black, "black");
+        let players = if self.accepter == Color::Black {
+            [white, black]
+        } else {
+            [black, white]
         };
         let mut header = Header {
             game: G::NAME.to_owned(),
             options: G::options_map(options),
-            players: [player(0, "white"), player(1, "black")],
+            players,
             created: self.time.clone(),
             salt: keys::salt()?,
             commitment: None,
@@ -333,34 +338,39 @@ impl Importer<'_> {
             arbiter: None,
             tags: BTreeMap::new(),
         };
-        header.tags = kept_tags(self.pgn, &header, G::PGN)?;
-        let signature = self.signers[0]
+        header.tags = tags::kept(self.pgn, &header, &mut self.changes);
+        let creator = &self.signers[index(self.accepter.opponent())];
+        let signature = creator
             .sign(header_unsigned(&header).as_bytes())
             .map_err(|e| CliError::usage(format!("cannot sign: {e}")))?;
         Ok(header_document(&header, &signature))
     }
 
-    /// `writer` with `action` appended, signed by `seat`'s key. A refusal says that nothing was
-    /// written.
+    /// `writer` with `action` appended, signed by `colour`'s key. A refusal names the PGN line
+    /// of the record's words, where it has them, and says that nothing was written.
     fn append<G: ChessGame>(
         &self,
         writer: Writer<G>,
-        seat: Seat,
+        colour: Color,
         action: Action,
         comment: Option<String>,
+        line: Option<usize>,
     ) -> Result<Writer<G>, CliError> {
         let record = log::Record {
             comment,
-            ..writer.next(seat, action, self.time.clone())
+            ..writer.next(self.seat(colour), action, self.time.clone())
         };
         let seq = record.seq;
+        let at = line.map_or(String::new(), |line| {
+            format!("{} line {line}: ", correspond::text::path(&self.args.pgn))
+        });
         writer
-            .write(record, &*self.signers[seat.index()], None)
+            .write(record, &*self.signers[index(colour)], None)
             .map(|written| written.writer)
             .map_err(|e| {
                 match e {
                     WriteError::Refused { .. } | WriteError::Malformed(_) => CliError::rejected(
-                        format!("the imported game does not verify: record {seq}: {e}"),
+                        format!("{at}the imported game does not verify: record {seq}: {e}"),
                     ),
                     other => record::write_error(other, &self.args.file),
                 }
@@ -368,9 +378,23 @@ impl Importer<'_> {
             })
     }
 
-    /// `writer` with the PGN's moves appended, each with its comment, and the line they make.
+    /// `writer` with the records that are not moves appended, each signed by its player.
+    fn records<G: ChessGame>(
+        &mut self,
+        mut writer: Writer<G>,
+        records: Vec<(Color, Action, Option<String>, usize)>,
+    ) -> Result<Writer<G>, CliError> {
+        for (colour, action, said, line) in records {
+            let comment = said.and_then(|said| self.words(&[(said, line)]));
+            writer = self.append(writer, colour, action, comment, Some(line))?;
+        }
+        Ok(writer)
+    }
+
+    /// `writer` with the PGN's moves appended, each with its words and the records after it,
+    /// and the line they make.
     fn moves<G: ChessGame>(
-        &self,
+        &mut self,
         mut writer: Writer<G>,
         mut line: Line<G>,
     ) -> Result<(Writer<G>, Line<G>), CliError> {
@@ -392,43 +416,41 @@ impl Importer<'_> {
                 ))
                 .hint("nothing was written")
             })?;
-            if line.outcome().is_some() {
-                return Err(CliError::rejected(format!(
-                    "{pgn_path} line {pgn_line}: move {number}{dots} {san} comes after the game \
-                     ended"
-                )));
+            if writer.replay().verdict().is_some() {
+                return Err(self.at(
+                    pgn_line,
+                    format!("move {number}{dots} {san} comes after the game ended"),
+                ));
             }
             line.play(&mv).expect("parse_move returns playable moves");
-            let (seat, side) = if pos.side_to_move() == Color::White {
-                (Seat::Creator, "white")
-            } else {
-                (Seat::Opponent, "black")
-            };
-            let mover = format!("{} ({side})", self.names[seat.index()]);
-            let comment = signed_part(pgn_move.comment.as_deref(), &mover, true);
-            writer = self.append(writer, seat, Action::Move(mv.to_string()), comment)?;
+            let mover = pos.side_to_move();
+            let coup = super::pgn::coup_note(&pos, mv);
+            let slot = self.slot(&pgn_move.comments, Some(mover), coup.as_deref())?;
+            let comment = self.words(&slot.said);
+            writer = self.append(writer, mover, Action::Move(mv.to_string()), comment, None)?;
+            writer = self.records(writer, slot.records)?;
         }
         Ok((writer, line))
     }
 
-    /// `writer` with what ends the game where the moves do not: the loser's resignation for a
-    /// decisive result, an offer and its acceptance for a draw. A result the moves contradict is
-    /// refused.
+    /// `writer` with what ends the game where its moves and records do not: the loser's
+    /// resignation for a decisive result, an offer and its acceptance for a draw. A result the
+    /// game contradicts is refused.
     fn ending<G: ChessGame>(
         &self,
         writer: Writer<G>,
         line: &Line<G>,
     ) -> Result<Writer<G>, CliError> {
         let pgn = self.pgn;
-        if let Some(outcome) = line.outcome() {
-            let result = match G::decision(&outcome) {
-                Decision::Win(Color::White) => "1-0",
-                Decision::Win(Color::Black) => "0-1",
-                Decision::Draw | Decision::CoinFlip => "1/2-1/2",
-            };
+        if writer.replay().verdict().is_some() {
+            let (result, _, _) = super::pgn::ending(&writer.replay());
             if !matches!(pgn.result.as_str(), "*" | "") && pgn.result != result {
+                let how = match line.outcome() {
+                    Some(outcome) => format!("the moves end in {outcome}"),
+                    None => "its records end the game".to_owned(),
+                };
                 return Err(CliError::rejected(format!(
-                    "{}: the result is {}, but the moves end in {outcome} ({result})",
+                    "{}: the result is {}, but {how} ({result})",
                     correspond::text::path(&self.args.pgn),
                     pgn.result
                 ))
@@ -437,31 +459,25 @@ impl Importer<'_> {
             return Ok(writer);
         }
         match pgn.result.as_str() {
-            // The resignation's own comment, written after the last move by `correspond pgn`.
-            "1-0" | "0-1" => {
-                let (loser, side) = if pgn.result == "1-0" {
-                    (Seat::Opponent, "black")
-                } else {
-                    (Seat::Creator, "white")
-                };
-                let resigner = format!("{} ({side})", self.names[loser.index()]);
-                let last = pgn.moves.last().and_then(|m| m.comment.as_deref());
-                let last_mover = pgn.moves.len() % 2 == usize::from(loser == Seat::Creator);
-                let comment = signed_part(last, &resigner, false).filter(|_| !last_mover);
-                self.append(writer, loser, Action::Resign, comment)
-            }
+            "1-0" => self.append(writer, Color::Black, Action::Resign, None, None),
+            "0-1" => self.append(writer, Color::White, Action::Resign, None, None),
             "1/2-1/2" => {
-                let offered =
-                    self.append(writer, Seat::Creator, Action::Offer(Settlement::Draw), None)?;
+                let offered = self.append(
+                    writer,
+                    Color::White,
+                    Action::Offer(Settlement::Draw),
+                    None,
+                    None,
+                )?;
                 let accepted = Action::AcceptOffer(Settlement::Draw);
-                self.append(offered, Seat::Opponent, accepted, None)
+                self.append(offered, Color::Black, accepted, None, None)
             }
             _ => Ok(writer),
         }
     }
 
     /// Journals every document, then writes the file (and commits it, in a git work tree, unless
-    /// `--no-commit`), and says so.
+    /// `--no-commit`), and says so, with the changes `--lossy` let through.
     fn write<G: ChessGame>(&self, writer: &Writer<G>, out: &mut Out<'_>) -> Result<(), CliError> {
         let args = self.args;
         let replay = writer.replay();
@@ -474,17 +490,16 @@ impl Importer<'_> {
         // Every document is in the journal before the file exists.
         let game_id = file.game_id();
         let mut journal = super::signing_journal::game(game_id)?;
+        let creator = self.accepter.opponent();
         for document in 0..file.documents() {
-            let by_white = document == 0 || file.records()[document - 1].signer == self.names[0];
-            let signer = if by_white {
-                &self.signers[0]
-            } else {
-                &self.signers[1]
+            let colour = match document {
+                0 => creator,
+                n if file.records()[n - 1].signer == self.names[0] => Color::White,
+                _ => Color::Black,
             };
-            let key = signer.public_key();
             super::signing_journal::record(
                 &mut journal,
-                key,
+                self.signers[index(colour)].public_key(),
                 game_id,
                 document as u64,
                 file.document(document),
@@ -497,7 +512,7 @@ impl Importer<'_> {
         log::create_new(&args.file, file.text().as_bytes())
             .map_err(|e| CliError::io(&args.file, &e))?;
         let summary = replay::Summary::of(&replay);
-        let said = vec![
+        let mut said = vec![
             format!(
                 "imported {} moves into {}: {}, {}",
                 self.pgn.moves.len(),
@@ -507,6 +522,10 @@ impl Importer<'_> {
             ),
             summary.result.unwrap_or(summary.status),
         ];
+        if !self.changes.0.is_empty() {
+            said.push("changed, as --lossy allows:".to_owned());
+            said.extend(self.changes.lines().into_iter().map(|l| format!("  {l}")));
+        }
         let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
         super::new::commit_created(&args.file, &args.wait, tracked, &message, said, out)
     }
