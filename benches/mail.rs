@@ -6,10 +6,10 @@
 //! Run with `cargo bench --bench mail`. Signing the records and armouring the blocks is not
 //! timed; parsing the messages is (`receive` itself is pure and starts from found blocks).
 
+use correspond::games::campaign::Campaign;
 use correspond::log::{Action, Timestamp};
 use correspond::mail::{self, Found};
 use correspond::replay::Seat;
-use correspond::rules::campaign::Campaign;
 use correspond::writer::Writer;
 
 mod common;

@@ -3,8 +3,8 @@
 //!
 //! Run with `cargo bench --bench perft`.
 
+use correspond::games::campaign::{Campaign, Options};
 use correspond::rules::Game;
-use correspond::rules::campaign::{Campaign, Options};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
 
@@ -41,7 +41,7 @@ fn campaign_legal_moves(bencher: Bencher) {
 /// Guerrilla Checkers perft from the start (two-stone turns and checker moves).
 #[divan::bench(args = [3, 4])]
 fn guerrilla_perft(bencher: Bencher, depth: u32) {
-    let pos = correspond::rules::guerrilla::Guerrilla::start(&());
+    let pos = correspond::games::guerrilla::Guerrilla::start(&());
     let leaves = pos.perft(depth);
     bencher
         .counter(ItemsCount::new(leaves))
@@ -52,7 +52,7 @@ fn guerrilla_perft(bencher: Bencher, depth: u32) {
 /// `moves` and `perft` stream rather than collect.
 #[divan::bench(sample_count = 3)]
 fn guerrilla_crowded_chains(bencher: Bencher) {
-    let pos = correspond::rules::guerrilla::Guerrilla::parse_position(
+    let pos = correspond::games::guerrilla::Guerrilla::parse_position(
         "SSSSSSS/SSSSSSS/SSSSSSS/SSS1SSS/SSSSSSS/SSSSSSS/SSSSSSS 8/8/8/8/4C3/8/8/8 c 18",
     )
     .expect("a valid position");
@@ -66,7 +66,7 @@ fn guerrilla_crowded_chains(bencher: Bencher) {
 /// `benches/vs_shakmaty.rs`; `insurrection_against_chess` compares the two.
 #[divan::bench(args = [3, 4])]
 fn insurrection_perft(bencher: Bencher, depth: u32) {
-    use correspond::rules::chess::{Insurrection, InsurrectionOptions};
+    use correspond::games::chess::{Insurrection, InsurrectionOptions};
     let pos = Insurrection::start(&InsurrectionOptions::default());
     let leaves = pos.perft(depth);
     bencher
@@ -78,7 +78,7 @@ fn insurrection_perft(bencher: Bencher, depth: u32) {
 /// ratio of their rates is what `cargo bench` prints for each (divan's `items/s`).
 #[divan::bench(args = ["chess", "insurrection"])]
 fn insurrection_against_chess(bencher: Bencher, game: &str) {
-    use correspond::rules::chess::{Chess, Insurrection, InsurrectionOptions};
+    use correspond::games::chess::{Chess, Insurrection, InsurrectionOptions};
     let (chess, insurrection) = (
         Chess::start(&()),
         Insurrection::start(&InsurrectionOptions::default()),

@@ -17,9 +17,9 @@
 mod common;
 use common::{key, raw_rate};
 use correspond::digest::Digest;
+use correspond::games::chess::Chess;
 use correspond::log::{Action, Header, Player, Timestamp, header_document, header_unsigned};
 use correspond::replay::Seat;
-use correspond::rules::chess::Chess;
 use correspond::sign::Signer as _;
 use correspond::writer::Writer;
 use std::collections::BTreeMap;

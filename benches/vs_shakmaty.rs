@@ -6,8 +6,8 @@
 //! Run with `cargo bench --bench vs_shakmaty`. Also refuses to report if the two engines
 //! disagree on a count.
 
+use correspond::games::chess::Chess;
 use correspond::rules::Game;
-use correspond::rules::chess::Chess;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess as Shakmaty};
 use std::hint::black_box;

@@ -6,8 +6,9 @@
 //! Pure: bytes in, findings out. A proof is the common part of the two copies (a valid game
 //! file up to the fork) followed by the two conflicting records, each exactly as signed.
 
+use crate::games::AnyReplayer;
 use crate::log::{Action, GameFile};
-use crate::replay::{AnyReplayer, ReplayError, Seat, Signatory, check_record};
+use crate::replay::{ReplayError, Seat, Signatory, check_record};
 
 /// Which copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,10 +4,12 @@
 //! be tested and reused without a terminal: it never prints, and reads no environment or clock
 //! (libgit2 alone finds git's own configuration files, as git does; times are given). The command
 //! line lives in the binary crate (`src/main.rs` and `src/cli/`), so the compiler holds that line.
-//! Dependencies point inward: the command line uses everything; [`git`], [`log`], [`sign`] and
-//! [`replay`] use [`rules`] and the small shared pieces; [`rules`] uses nothing.
+//! Dependencies point inward: the command line uses everything; the domain ([`fork`], [`mail`],
+//! [`audit`], [`referee`], ...) uses the [`games`]; each game uses [`replay`] and [`picture`],
+//! which use [`rules`] and the small shared pieces; [`rules`] uses nothing.
 //!
-//! - [`rules`]: each game's rules as pure functions over positions;
+//! - [`rules`]: the trait every game's rules implement, and lines of play;
+//! - [`games`]: one folder per game (its rules, protocol and pictures) and their registry;
 //! - [`files`]: opening what users name without waiting on pipes or reading without end;
 //! - [`log`]: the game file, its exact signed bytes and its hash chain;
 //! - [`sign`]: SSH signatures (SSHSIG) with players' existing keys;
@@ -20,8 +22,7 @@
 //! - [`mail`]: records sent and received as mail messages (pure);
 //! - [`git`]: committing records and reading a file's history;
 //! - [`interrupt`]: the steps a signal must let finish, and the temporary files it removes;
-//! - [`games`]: the registry of the games, from which every list of them is made;
-//! - [`picture`]: board pictures as SVG, drawn here (pure);
+//! - [`picture`]: what every game's board pictures share, as SVG and as text (pure);
 //! - [`text`]: text from others (files, file names, git, mail) made safe to show;
 //! - [`writer`]: the one way a record is made: numbered, chained, journaled, signed, checked.
 

@@ -39,8 +39,8 @@ pub struct PgnTag {
 /// A comment of the main line: a `{...}`, or a `;` to the end of a line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnComment {
-    /// The text, its braces and the spaces at either end taken off, and each line break, with
-    /// the spaces around it, read as one space.
+    /// The text, its braces and the ASCII white space at either end taken off, and each line
+    /// break, with the ASCII white space around it, read as one space.
     pub text: String,
     /// The 1-based line it begins on.
     pub line: usize,
@@ -80,7 +80,9 @@ impl std::fmt::Display for Aside {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Aside::Variation => f.write_str("a variation"),
-            Aside::Glyph(glyph) => write!(f, "the annotation glyph `{glyph}`"),
+            Aside::Glyph(glyph) => {
+                write!(f, "the annotation glyph `{}`", crate::text::shown(glyph))
+            }
         }
     }
 }
@@ -267,9 +269,10 @@ impl Reader {
         if self.depth > 0 {
             return;
         }
+        // Only ASCII white space is PGN's layout: a no-break space, say, is the comment's own.
         let text = text
             .split('\n')
-            .map(str::trim)
+            .map(|piece| piece.trim_matches(|c: char| c.is_ascii_whitespace()))
             .filter(|piece| !piece.is_empty())
             .collect::<Vec<_>>()
             .join(" ");
@@ -550,9 +553,12 @@ mod tests {
     #[test]
     fn a_comment_reads_back_as_written_however_it_wraps() {
         let words = "word ".repeat(55);
+        let spaced = "ab\u{a0} ".repeat(40);
         let odd = [
             "two  spaces,   three, and a last word",
             "a\u{a0}no-break space and\ta tab",
+            "ends in a no-break space\u{a0}",
+            spaced.trim_end(),
             words.trim_end(),
             &format!("{}  {}", "x".repeat(90), "y".repeat(10)),
         ];

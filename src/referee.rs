@@ -15,8 +15,9 @@ pub use attributes::{Converting, converting, dropped, keeping};
 pub use index::{Conflict, Entry, Index, IndexError, Place, Taken};
 
 use crate::digest::Digest;
+use crate::games::AnyReplayer;
 use crate::log::{GameFile, LogError, MAX_FILE_SIZE, Timestamp};
-use crate::replay::{AnyReplayer, ReplayError, Summary};
+use crate::replay::{ReplayError, Summary};
 
 /// What the referee holds pushed documents to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 //! rate that the commands are measured against.
 #![allow(dead_code, reason = "each benchmark uses some of these")]
 
+use correspond::games::campaign::Campaign;
 use correspond::journal::Journal;
 use correspond::log::{Action, Timestamp};
 use correspond::replay::Seat;
-use correspond::rules::campaign::Campaign;
 use correspond::sign::KeySigner;
 use correspond::writer::Writer;
 use ed25519_dalek::{Signer as _, SigningKey, Verifier as _};

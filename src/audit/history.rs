@@ -347,7 +347,7 @@ fn others(history: &History, work: Option<&[u8]>) -> Result<Vec<Other>, GitError
         // Each version merged in must verify, as on the branch itself.
         if let Some(after) = step.after.filter(|b| verified.insert(*b)) {
             let bytes = history.blob(after)?;
-            if let Err(e) = crate::replay::verify(&bytes) {
+            if let Err(e) = crate::games::verify(&bytes) {
                 others.push(Other {
                     kind: "side-branch",
                     message: format!(

@@ -11,8 +11,9 @@ mod history;
 
 pub use history::{Commit, Found, HistoryError, Other, Report, Rewound, audit as audit_history};
 
+use crate::games::AnyReplayer;
 use crate::log::{GameFile, LogErrorKind};
-use crate::replay::{AnyReplayer, Summary};
+use crate::replay::Summary;
 use std::ops::Range;
 
 /// What is wrong with one version of a file.

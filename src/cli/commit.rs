@@ -171,7 +171,7 @@ pub(crate) fn recover(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>,
             "differs from its last commit other than by appended records ({e})"
         )));
     }
-    if let Err(e) = correspond::replay::verify(bytes) {
+    if let Err(e) = correspond::games::verify(bytes) {
         return Err(refuse(format!(
             "holds uncommitted records that do not verify ({e})"
         )));
@@ -196,7 +196,7 @@ fn first_commit(tracked: &Tracked, bytes: &[u8]) -> Result<Option<String>, CliEr
     let Ok(file) = GameFile::parse(bytes) else {
         return Ok(None);
     };
-    if correspond::replay::verify(bytes).is_err() {
+    if correspond::games::verify(bytes).is_err() {
         return Ok(None);
     }
     let what = match file.documents() {

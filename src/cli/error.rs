@@ -262,22 +262,13 @@ impl<'a> Out<'a> {
         self.styled
     }
 
-    /// Writes a picture `draw` makes, which may carry ANSI styles: as drawn where the reader
+    /// Writes a picture, which may carry ANSI styles: as drawn where the reader
     /// sees styles, without them elsewhere.
-    pub(crate) fn picture(
-        &mut self,
-        draw: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-    ) -> Result<(), OutputError> {
+    pub(crate) fn picture(&mut self, drawn: &str) -> Result<(), OutputError> {
         if self.styled {
-            return draw(self.inner).map_err(OutputError);
+            return self.write_all(drawn.as_bytes());
         }
-        let mut drawn = Vec::new();
-        draw(&mut drawn).map_err(OutputError)?;
-        let plain: Vec<u8> = anstream::adapter::strip_bytes(&drawn)
-            .flatten()
-            .copied()
-            .collect();
-        self.write_all(&plain)
+        self.write_all(anstream::adapter::strip_str(drawn).to_string().as_bytes())
     }
 
     /// What `write!` and `writeln!` call.
@@ -347,7 +338,7 @@ mod tests {
 
     #[test]
     fn a_layers_error_converts_with_its_kind_and_keeps_its_source() {
-        let replay = correspond::replay::verify(b"not a game").expect_err("no game");
+        let replay = correspond::games::verify(b"not a game").expect_err("no game");
         let error = CliError::from(replay.clone());
         assert_eq!(error.kind(), Kind::Rejected);
         assert_eq!(error.to_string(), replay.to_string());

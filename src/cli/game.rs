@@ -1,7 +1,7 @@
 //! What the commands share: choosing the game, reading `--position`, playing a list of moves.
 
 use super::CliError;
-use correspond::rules::{Game, Line, MoveError};
+use correspond::rules::{Line, MoveError};
 
 pub(crate) use correspond::games::GameKind;
 pub(crate) use correspond::with_game;
@@ -118,9 +118,11 @@ fn target(text: &str) -> Result<Target, std::convert::Infallible> {
 /// The arguments that pick a game and a position.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PositionArgs {
-    /// The game (campaign, guerrilla, insurrection or chess), or a game file, to start from its
-    /// current position.
-    #[arg(value_name = "GAME|FILE", value_parser = target)]
+    #[arg(
+        value_name = "GAME|FILE",
+        value_parser = target,
+        help = help::game_or_file()
+    )]
     pub game: Target,
     /// Start from this position string instead of the start position. Without it, Campaign
     /// starts with Heads to move and spin doctoring on.
@@ -136,12 +138,10 @@ pub(crate) struct PositionArgs {
     pub variants: Vec<String>,
 }
 
-/// What the command line needs of a game: its rules, its protocol, and its board picture.
-/// Every registered game has it (the registry's dispatch asks for it), so a game is added
-/// without touching this file.
-pub(crate) trait CliGame:
-    Game + correspond::replay::Protocol + super::render::Render + correspond::picture::Draw
-{
+/// What the command line needs of a game: everything a registered game has
+/// ([`correspond::games::Playable`], which the registry checks), so a game is added without
+/// touching this file.
+pub(crate) trait CliGame: correspond::games::Playable {
     /// The position the commands start from when no `--position` is given: the start of the
     /// game as usually played.
     fn default_start() -> Self {
@@ -149,10 +149,7 @@ pub(crate) trait CliGame:
     }
 }
 
-impl<G: Game + correspond::replay::Protocol + super::render::Render + correspond::picture::Draw>
-    CliGame for G
-{
-}
+impl<G: correspond::games::Playable> CliGame for G {}
 
 /// The position `--position` names, or the default start.
 pub(crate) fn start<G: CliGame>(
@@ -289,7 +286,7 @@ pub(crate) fn move_error<G: CliGame>(pos: &G, error: &MoveError<G>) -> String {
 /// Help texts made from the registry, so that they name every game, and no other.
 pub(crate) mod help {
     use super::{GameKind, with_game};
-    use crate::cli::render::Render as _;
+    use correspond::picture::text::Render as _;
     use correspond::replay::Protocol as _;
 
     /// Each game's entry, joined: `campaign ...; guerrilla ...`.
@@ -341,6 +338,14 @@ pub(crate) mod help {
             })
         });
         format!("{what} ({variants}); repeat for several")
+    }
+
+    /// A game or a game file: the games by name.
+    pub(crate) fn game_or_file() -> String {
+        format!(
+            "The game ({}), or a game file, to start from its current position",
+            GameKind::names_joined("or")
+        )
     }
 
     /// A move argument: each game's notation.

@@ -5,9 +5,9 @@ use super::error::ExitStatus;
 use super::signing_journal::{failed, open};
 use super::{CliError, commit};
 use crate::cli::Out;
+use correspond::games::AnyReplayer;
 use correspond::journal::{Entry, Export};
 use correspond::log::{self, GameFile};
-use correspond::replay::AnyReplayer;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 

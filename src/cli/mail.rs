@@ -5,10 +5,10 @@ use super::game::{CliGame, with_game};
 use super::keys;
 use super::next::next_step;
 use super::record;
-use super::render::Charset;
 use crate::cli::Out;
 use correspond::log::GameFile;
 use correspond::mail::{self, Envelope, Mailbox};
+use correspond::picture::text::Charset;
 use correspond::replay::{Phase, Replay};
 use correspond::rules::Line;
 use std::path::{Path, PathBuf};
@@ -295,18 +295,16 @@ fn body<G: CliGame>(
         .line
         .clone()
         .unwrap_or_else(|| Line::new(replay.last().position.clone()));
-    let mut board = Vec::new();
     let phase = &replay.last().phase;
-    let view = super::render::View {
+    let view = correspond::picture::text::View {
         charset: Charset::Ascii,
         flipped: false,
         over: matches!(phase, Phase::Over(_)),
     };
-    G::render(&line, view, &mut board)
-        .map_err(|e| CliError::usage(format!("cannot draw the board: {e}")))?;
+    let board = G::text(&line, view);
     // The pictures carry terminal colours; mail gets the letters alone.
     text += "\n";
-    text += &anstream::adapter::strip_str(&String::from_utf8_lossy(&board)).to_string();
+    text += &anstream::adapter::strip_str(&board).to_string();
     text += "\n";
     match phase {
         Phase::Over(verdict) => text += &format!("result: {}\n", verdict.describe(&replay.seats)),

@@ -45,7 +45,6 @@ mod recap;
 mod receive;
 mod record;
 mod referee;
-mod render;
 mod resign;
 mod settle;
 mod setup_git;

@@ -219,7 +219,7 @@ fn records<G: CliGame>(out: &mut String, file: &GameFile, replay: &Replay<G>, li
             .events
             .iter()
             // SAN says check itself (`Bxb5+`).
-            .filter(|event| !(matches!(event, Event::Check) && G::NAME != "campaign"))
+            .filter(|event| !(matches!(event, Event::Check) && G::MOVES_SAY_CHECK))
             .map(|event| match event {
                 Event::Moved(..) => lines[k]
                     .moves()

@@ -3,11 +3,11 @@
 use super::CliError;
 use super::record;
 use crate::cli::Out;
+use correspond::games::chess::{Chess, Color, Insurrection, Position, Variant};
 use correspond::log::{AdjudicationReason, GameFile, TimeControl};
 use correspond::pgn;
 use correspond::replay::{Ending, Phase, Replay, Signatory};
 use correspond::rules::Line;
-use correspond::rules::chess::{Chess, Color, Insurrection, Position, Variant};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +29,7 @@ pub(crate) struct Args {
 
 /// The chess games, seen as their inner position.
 pub(crate) trait ChessGame:
-    super::game::CliGame<Move = correspond::rules::chess::Move, Side = Color>
+    super::game::CliGame<Move = correspond::games::chess::Move, Side = Color>
 {
     /// The position underneath.
     fn position(&self) -> &Position;
@@ -75,7 +75,7 @@ pub(crate) fn annotated<G: ChessGame>(line: &Line<G>) -> Vec<(String, Option<Str
 /// The comment naming the coup a move makes, if it makes one; `import-pgn` knows it by it.
 pub(crate) fn coup_note<G: ChessGame>(
     before: &G,
-    mv: correspond::rules::chess::Move,
+    mv: correspond::games::chess::Move,
 ) -> Option<String> {
     let pos = before.position();
     pos.play_move(mv)
@@ -86,7 +86,7 @@ pub(crate) fn coup_note<G: ChessGame>(
                 "coup: {}'s government is now its {}s ({})",
                 pos.turn().opponent(),
                 role.name(),
-                correspond::rules::chess::coup_name(role)
+                correspond::games::chess::coup_name(role)
             )
         })
 }
@@ -232,12 +232,7 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
         .filter(|(tag, _)| !ROSTER.contains(&tag.as_str()))
         .map(|(tag, value)| (tag.clone(), value.clone()))
         .collect();
-    let variant = match G::start(&replay.options).position().variant() {
-        Variant::Chess => None,
-        Variant::Insurrection => Some("Insurrection"),
-        Variant::Assassination => Some("Insurrection (Assassination)"),
-    };
-    if let Some(variant) = variant {
+    if let Some(variant) = variant_tag::<G>(&replay.options) {
         others.insert("Variant".to_owned(), variant.to_owned());
     }
     others.insert("Termination".to_owned(), termination.to_owned());
@@ -265,6 +260,15 @@ fn pgn_of<G: ChessGame>(replay: &Replay<G>, file: &GameFile) -> String {
     }
     let last: Vec<String> = last_comment.into_iter().collect();
     pgn::write(&tags, (&before, &moves), &last, result)
+}
+
+/// The `Variant` tag of a game played with `options`: none for chess.
+pub(crate) fn variant_tag<G: ChessGame>(options: &G::Options) -> Option<&'static str> {
+    match G::start(options).position().variant() {
+        Variant::Chess => None,
+        Variant::Insurrection => Some("Insurrection"),
+        Variant::Assassination => Some("Insurrection (Assassination)"),
+    }
 }
 
 /// A game's clock as PGN's `TimeControl` value: one period of MOVES/SECONDS, which repeats.

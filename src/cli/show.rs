@@ -5,9 +5,9 @@ use super::CliError;
 use super::game::{self, CliGame, GameKind, with_game};
 use super::keys::KeyArgs;
 use super::record;
-use super::render::{Charset, View};
 use super::show_json;
 use crate::cli::Out;
+use correspond::picture::text::{Charset, View};
 use correspond::replay::{Event, Player, Replay};
 use correspond::rules::Line;
 use std::path::Path;
@@ -94,7 +94,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         let error = CliError::usage(format!(
             "`{}` is not a game ({}), and moves and --position are for a game, not a game file",
             correspond::text::escape(&args.target),
-            GameKind::names_in_words().replace(" and ", " or ")
+            GameKind::names_joined("or")
         ));
         return Err(super::target::with_near_game(error, &args.target));
     }
@@ -178,7 +178,7 @@ fn draw<G: CliGame>(
         }
         writeln!(out)?;
     }
-    out.picture(|w| G::render(drawn.line, drawn.view, w))?;
+    out.picture(&G::text(drawn.line, drawn.view))?;
     let list = move_list(drawn.line);
     if !list.is_empty() {
         for line in wrapped("moves:", &list, 80) {

@@ -75,7 +75,7 @@ pub(crate) fn neither_game_nor_file(path: &Path) -> Option<CliError> {
     let error = CliError::usage(format!(
         "`{}` is neither a game ({}) nor a game file",
         correspond::text::path(path),
-        GameKind::names_in_words().replace(" and ", " or ")
+        GameKind::names_joined("or")
     ));
     Some(with_near_game(error, &path.to_string_lossy()))
 }

@@ -4,7 +4,7 @@ use super::CliError;
 use super::error::ExitStatus;
 use crate::cli::Out;
 use correspond::ledger::ledger;
-use correspond::replay::{self, ReplayError, Summary};
+use correspond::replay::{ReplayError, Summary};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -83,7 +83,7 @@ pub(crate) fn check(files: &[PathBuf]) -> Vec<Checked> {
     correspond::parallel::map_in_order(files, at_once, |path| {
         match correspond::log::read_limited(path) {
             Err(e) => Checked::Unreadable(unreadable(path, &e, files)),
-            Ok(bytes) => match replay::verify_with(&bytes, per_file) {
+            Ok(bytes) => match correspond::games::verify_with(&bytes, per_file) {
                 Ok(summary) => Checked::Valid(Box::new(summary)),
                 Err(e) => Checked::Invalid(e),
             },

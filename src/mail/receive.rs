@@ -9,8 +9,8 @@ use super::state::{Applied, State, start};
 use super::{Found, MailError, Packet, ReceiveError, Received};
 use crate::digest::Digest;
 use crate::fork;
+use crate::games::AnyReplayer;
 use crate::log::GameFile;
-use crate::replay::AnyReplayer;
 use std::collections::BTreeMap;
 
 /// The blocks for the file's game, each with what it was found in.

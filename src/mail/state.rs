@@ -4,8 +4,10 @@
 use super::{Found, MailError, Merge, Packet, ReceiveError, merge};
 use crate::digest::Digest;
 use crate::fork::{self, Relation};
+use crate::games;
+use crate::games::AnyReplayer;
 use crate::log::GameFile;
-use crate::replay::{self, AnyReplayer, ReplayError};
+use crate::replay::{self, ReplayError};
 
 /// The file as blocks grow it, and its replay so far.
 pub(super) struct State {
@@ -81,7 +83,7 @@ impl State {
             n => self.file.span(n).start,
         };
         let rival = [&local[..start], &packet.bytes].concat();
-        if let Err(e) = replay::verify(&rival) {
+        if let Err(e) = games::verify(&rival) {
             return MailError::Invalid(e);
         }
         match fork::compare(local, &rival) {
@@ -151,7 +153,7 @@ fn header(packet: &Packet) -> Result<GameFile, MailError> {
         .map_err(|e| invalid(e.into()))?
         .end;
     let bytes = &packet.bytes[..end];
-    replay::verify(bytes).map_err(invalid)?;
+    games::verify(bytes).map_err(invalid)?;
     let file = GameFile::parse(bytes).expect("a file that verifies parses");
     if file.game_id() != packet.game {
         return Err(MailError::Damaged {

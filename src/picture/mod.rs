@@ -6,10 +6,8 @@
 //! the options; what a game file adds (names, a coin, a verdict) comes in as caption lines.
 //! Pure: nothing here prints or reads anything.
 
-mod campaign;
-mod chess;
-mod guerrilla;
-mod pieces;
+pub(crate) mod pieces;
+pub mod text;
 
 use crate::rules::{Game, Line};
 use std::fmt::Write as _;
@@ -68,7 +66,7 @@ const WIDTH: u32 = 400;
 
 const LIGHT: &str = "#f0d9b5";
 const DARK: &str = "#b58863";
-const LAST_MOVE: &str = "#cdd16a";
+pub(crate) const LAST_MOVE: &str = "#cdd16a";
 const TEXT: &str = "#222";
 
 /// An SVG document being written: a board of `files` by `ranks` squares, drawn from one side.

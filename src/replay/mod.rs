@@ -7,7 +7,6 @@
 //! only then what the record does: whose turn it is, whether the move is legal, whether the coin
 //! flip protocol is followed, and whether the game is already over.
 
-mod any;
 mod check;
 mod clock;
 mod phase;
@@ -16,10 +15,9 @@ mod refusal;
 mod state;
 mod summary;
 
-pub use any::AnyReplayer;
 pub use clock::Clocks;
 pub use phase::{Ending, Event, Offer, Phase, Reason, Seat, Signatory, Verdict, state_hash};
-pub use protocol::Protocol;
+pub use protocol::{Protocol, Switch, no_option};
 pub use refusal::ProtocolError;
 pub use summary::Summary;
 
@@ -151,8 +149,8 @@ pub enum ErrorKind {
     #[error("unreadable: {0}")]
     Unparseable(LogErrorKind),
     /// The header names a game this program does not know.
-    #[error("unknown game `{0}` (this program plays {games})", games = crate::games::GameKind::names_in_words())]
-    UnknownGame(String),
+    #[error("unknown game `{0}` (this program plays {1})")]
+    UnknownGame(String, String),
     /// The header's terms are not valid for its game.
     #[error("invalid header: {0}")]
     Header(String),
@@ -455,30 +453,6 @@ impl<G: Protocol> Replayer<G> {
             arbiter: self.arbiter,
         }
     }
-}
-
-/// Parses and replays a game file as the game its header names, and sums it up.
-///
-/// # Errors
-/// The first defect, naming its document and line.
-pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
-    verify_with(bytes, 1)
-}
-
-/// [`verify`] with up to `threads` threads; the result is the same for any number.
-///
-/// # Errors
-/// The first defect, naming its document and line.
-pub fn verify_with(bytes: &[u8], threads: usize) -> Result<Summary, ReplayError> {
-    let file = GameFile::parse_with(bytes, threads)?;
-    let mut summary = AnyReplayer::start(&file)?
-        .advance_with(&file, threads)?
-        .summary();
-    summary.last_time = Some(match file.records().last() {
-        Some(record) => record.time.clone(),
-        None => file.header().created.clone(),
-    });
-    Ok(summary)
 }
 
 /// The seat of the header's player who goes by `name`, if one does.

@@ -3,11 +3,11 @@
 
 use super::*;
 use crate::flip::{self, Part};
+use crate::games::campaign::{Campaign, Side};
 use crate::log::{
     Action, Header, Player, Record, Settlement, Timestamp, binding_of, header_document,
     header_unsigned, record_unsigned, signature_line,
 };
-use crate::rules::campaign::{Campaign, Side};
 use crate::sign::{KeySigner, Signer};
 use ssh_key::PrivateKey;
 use ssh_key::private::{Ed25519Keypair, KeypairData};
@@ -412,7 +412,7 @@ fn a_replayer_carried_forward_agrees_with_a_whole_replay() {
             assert_eq!(expected, replayed, "{game}");
         };
         if game.starts_with("chess") {
-            use crate::rules::chess::Chess;
+            use crate::games::chess::Chess;
             let hashes = |r: &Replay<Chess>| r.steps.iter().map(|s| s.state_hash()).collect();
             let mut file = GameFile::parse(&text.as_bytes()[..cuts[0]]).expect("header");
             let mut replayer = Replayer::<Chess>::start(&file).expect("header");
@@ -477,11 +477,11 @@ fn each_games_options_are_one_table_read_and_written_alike() {
     check::<Campaign>(
         "campaign has no option `castling` (its options are playing-for-keeps and spin-doctoring)",
     );
-    check::<crate::rules::guerrilla::Guerrilla>(
+    check::<crate::games::guerrilla::Guerrilla>(
         "guerrilla has no options, and no option `castling`",
     );
-    check::<crate::rules::chess::Chess>("chess has no options, and no option `castling`");
-    check::<crate::rules::chess::Insurrection>(
+    check::<crate::games::chess::Chess>("chess has no options, and no option `castling`");
+    check::<crate::games::chess::Insurrection>(
         "insurrection has no option `castling` (its option is assassination)",
     );
 }

@@ -10,10 +10,6 @@
 //! rank as it captures. So moves, sides, outcomes and errors are associated types, and generic code
 //! (the command line, the replayer, perft) is written once over `G: Game`.
 
-pub mod campaign;
-pub mod chess;
-pub mod guerrilla;
-
 use std::error::Error;
 use std::fmt;
 use std::ops::ControlFlow;

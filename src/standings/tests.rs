@@ -6,7 +6,7 @@ use crate::replay::{Ending, Seat, Verdict};
 fn summary(path: &str) -> Summary {
     let bytes = std::fs::read(format!("{}/games/{path}", env!("CARGO_MANIFEST_DIR")))
         .expect("an example game");
-    crate::replay::verify(&bytes).expect("valid")
+    crate::games::verify(&bytes).expect("valid")
 }
 
 /// The lines of `game`'s table as (first name, played, won, drawn, lost, points, in progress).

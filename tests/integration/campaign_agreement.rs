@@ -3,8 +3,8 @@
 
 use crate::campaign_naive::Naive;
 use crate::util::Rng;
+use correspond::games::campaign::{Campaign, Options};
 use correspond::rules::Game;
-use correspond::rules::campaign::{Campaign, Options};
 
 fn start() -> Campaign {
     Campaign::start(&Options {

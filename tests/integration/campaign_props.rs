@@ -1,7 +1,7 @@
 //! Properties over random playouts: the move list, the move checker, the notation and the
 //! position string must all agree with each other in every position reached.
 
-use correspond::rules::campaign::{Campaign, Move, Options, Promotion, Square};
+use correspond::games::campaign::{Campaign, Move, Options, Promotion, Square};
 use correspond::rules::{Game, MoveError};
 use proptest::prelude::*;
 use std::collections::BTreeSet;

@@ -4,7 +4,7 @@
 //! invariants hold (each side keeps a government piece; the side that has just moved is not in
 //! check).
 
-use correspond::rules::chess::{
+use correspond::games::chess::{
     Chess, Color, Insurrection, InsurrectionOptions, Move, Position, Role, Square,
 };
 use correspond::rules::{Game, MoveError};

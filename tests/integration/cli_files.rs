@@ -126,8 +126,7 @@ fn a_move_through_a_link_grows_the_game_file_and_keeps_the_link() {
             .file_type()
             .is_symlink()
     );
-    let summary =
-        correspond::replay::verify(&std::fs::read(&target).expect("read")).expect("valid");
+    let summary = correspond::games::verify(&std::fs::read(&target).expect("read")).expect("valid");
     assert_eq!(summary.records, 1);
 }
 

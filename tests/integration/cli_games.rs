@@ -234,7 +234,7 @@ fn a_record_signed_by_ssh_keygen_verifies_in_correspond() {
         format!("{unsigned}signature: {base64}\n").into_bytes(),
     ]
     .concat();
-    let summary = correspond::replay::verify(&grown).expect("OpenSSH's signature verifies");
+    let summary = correspond::games::verify(&grown).expect("OpenSSH's signature verifies");
     assert_eq!(summary.records, file.documents());
     assert!(
         summary.status.contains("bob (tails) to move"),
@@ -270,7 +270,7 @@ fn a_record_signed_by_ssh_keygen_verifies_in_correspond() {
         format!("{unsigned}signature: {sha256}\n").into_bytes(),
     ]
     .concat();
-    let err = correspond::replay::verify(&grown).expect_err("a SHA-256 signature");
+    let err = correspond::games::verify(&grown).expect_err("a SHA-256 signature");
     assert_eq!(
         err.to_string(),
         format!(
@@ -287,12 +287,12 @@ fn a_record_signed_by_ssh_keygen_verifies_in_correspond() {
 fn flipping_any_byte_of_a_valid_file_makes_it_fail() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/campaign/resignation.yaml");
     let bytes = std::fs::read(path).expect("read");
-    correspond::replay::verify(&bytes).expect("the original verifies");
+    correspond::games::verify(&bytes).expect("the original verifies");
     for i in 0..bytes.len() {
         let mut changed = bytes.clone();
         changed[i] ^= if changed[i] == b'\n' { 0x20 } else { 0x01 };
         assert!(
-            correspond::replay::verify(&changed).is_err(),
+            correspond::games::verify(&changed).is_err(),
             "byte {i} ({:?}) changed, still valid",
             bytes[i] as char
         );
@@ -333,7 +333,7 @@ fn concurrent_plays_never_corrupt_the_file() {
             "{}",
             String::from_utf8_lossy(&loser.stderr)
         );
-        let after = correspond::replay::verify(&t.file()).expect("still valid");
+        let after = correspond::games::verify(&t.file()).expect("still valid");
         assert_eq!(after.records + 1, before + 1);
         t.ok(
             "bob",

@@ -160,11 +160,12 @@ fn a_bad_position_names_the_field() {
 
 #[test]
 fn usage_errors_exit_with_2() {
+    // The games as the registry lists them, in words: `campaign, guerrilla ... or chess`.
+    let games = correspond::games::GameKind::names_joined("or");
     let err = failure(&["moves", "checkers"], 2);
     assert_eq!(
         err,
-        "error: `checkers` is neither a game (campaign, guerrilla, insurrection or chess) nor a \
-         game file\n"
+        format!("error: `checkers` is neither a game ({games}) nor a game file\n")
     );
     // A word nearly a game's name, to every command that takes a game or a game file.
     for command in ["moves", "position", "show", "perft"] {
@@ -180,8 +181,8 @@ fn usage_errors_exit_with_2() {
             assert_eq!(
                 failure(&args, 2),
                 format!(
-                    "error: `{typed}` is neither a game (campaign, guerrilla, insurrection or \
-                     chess) nor a game file\nhint: did you mean `{meant}`?\n"
+                    "error: `{typed}` is neither a game ({games}) nor a game file\nhint: did \
+                     you mean `{meant}`?\n"
                 ),
                 "{args:?}"
             );
@@ -190,8 +191,10 @@ fn usage_errors_exit_with_2() {
     // With moves, `show` says they need a game, and which one was meant.
     assert_eq!(
         failure(&["show", "chss", "e4"], 2),
-        "error: `chss` is not a game (campaign, guerrilla, insurrection or chess), and moves \
-         and --position are for a game, not a game file\nhint: did you mean `chess`?\n"
+        format!(
+            "error: `chss` is not a game ({games}), and moves and --position are for a game, not \
+             a game file\nhint: did you mean `chess`?\n"
+        )
     );
     failure(&["moves", "campaign", "--fast"], 2);
     failure(&["perft", "campaign"], 2);

@@ -4,8 +4,8 @@
 
 use crate::guerrilla_naive::{Naive, run_length};
 use crate::util::Rng;
+use correspond::games::guerrilla::Guerrilla;
 use correspond::rules::Game;
-use correspond::rules::guerrilla::Guerrilla;
 use std::collections::BTreeMap;
 
 #[test]
@@ -33,10 +33,10 @@ fn pick(pos: &Guerrilla, moves: &[String], rng: &mut Rng, hunt: bool) -> String 
                     .play(&pos.parse_move(m).expect("listed"))
                     .expect("legal");
                 let gain = match pos.side_to_move() {
-                    correspond::rules::guerrilla::Side::Guerrilla => {
+                    correspond::games::guerrilla::Side::Guerrilla => {
                         pos.checkers_on_board() - next.checkers_on_board()
                     }
-                    correspond::rules::guerrilla::Side::Coin => {
+                    correspond::games::guerrilla::Side::Coin => {
                         pos.stones_on_board() - next.stones_on_board()
                     }
                 };

@@ -2,7 +2,7 @@
 //! notes (section 5), and the agreement of the move list, the move checker, the notation and the
 //! position string.
 
-use correspond::rules::guerrilla::{Cell, Guerrilla, Move, Point, SUPPLY, Side};
+use correspond::games::guerrilla::{Cell, Guerrilla, Move, Point, SUPPLY, Side};
 use correspond::rules::{Game, MoveError};
 use proptest::prelude::*;
 use std::collections::BTreeSet;

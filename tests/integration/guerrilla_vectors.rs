@@ -1,8 +1,8 @@
 //! Test vectors from other Guerrilla Checkers implementations, translated to our coordinates in
 //! the research notes (section 3), where our rulings agree with them.
 
+use correspond::games::guerrilla::Guerrilla;
 use correspond::rules::Game;
-use correspond::rules::guerrilla::Guerrilla;
 
 fn after(start: &str, moves: &[&str]) -> Guerrilla {
     moves.iter().fold(

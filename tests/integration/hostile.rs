@@ -101,7 +101,7 @@ proptest! {
     fn damaged_files_are_rejected_without_panicking(damages in prop::collection::vec(damage(), 1..4)) {
         let original = original();
         let damaged = damages.iter().fold(original.clone(), |bytes, d| if bytes.is_empty() { bytes } else { apply(&bytes, d) });
-        if let Ok(summary) = correspond::replay::verify(&damaged) {
+        if let Ok(summary) = correspond::games::verify(&damaged) {
             prop_assert!(
                 valid_prefixes(&original).contains(&damaged),
                 "a damaged file verified ({} records): {:?}", summary.records, damages

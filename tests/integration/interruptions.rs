@@ -262,7 +262,7 @@ fn a_command_waiting_for_another_ones_lock_says_so_and_gives_up() {
 /// The number of documents of a repository's game file, which must verify.
 fn documents(repo: &Repo, game: &str) -> usize {
     let bytes = std::fs::read(repo.path.join(game)).expect("read");
-    correspond::replay::verify(&bytes)
+    correspond::games::verify(&bytes)
         .unwrap_or_else(|e| panic!("{game} does not verify: {e}"))
         .records
         + 1

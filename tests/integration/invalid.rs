@@ -257,7 +257,7 @@ fn the_invalid_fixtures_are_made_from_a_valid_game_with_one_change() {
             kept == text.as_bytes(),
             "tests/invalid/{name} differs from what is made here"
         );
-        let verdict = correspond::replay::verify(&kept);
+        let verdict = correspond::games::verify(&kept);
         assert!(
             verdict.is_err(),
             "tests/invalid/{name} verifies: {verdict:?}"

@@ -290,7 +290,7 @@ fn a_restored_backup_cannot_make_its_player_sign_twice() {
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(out.starts_with("record 4: bob (black) "), "{out}");
     let summary =
-        correspond::replay::verify(&std::fs::read(dir.path().join("game.yaml")).expect("read"))
+        correspond::games::verify(&std::fs::read(dir.path().join("game.yaml")).expect("read"))
             .expect("the settled game verifies");
     assert_eq!(summary.result.as_deref(), Some("draw: agreement"));
     // Nothing more to restore: said, and nothing written.

@@ -219,7 +219,7 @@ fn log_json_of_every_example_game_is_held_to_its_schema_and_the_record_kinds() {
 fn moves_json_lists_what_moves_prints_and_is_held_to_its_schema() {
     let schema = validator("moves.schema.json");
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for game in ["campaign", "guerrilla", "insurrection", "chess"] {
+    for game in correspond::games::GameKind::ALL.iter().map(|k| k.name()) {
         let moves = json(here, &["moves", game, "--json"]);
         valid(&schema, &moves);
         let (_, text, _) = transcript(correspond().args(["moves", game]));

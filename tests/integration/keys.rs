@@ -37,7 +37,7 @@ fn pending_game(bob_pub: &Path) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn accepted(game: &Path) -> bool {
-    correspond::replay::verify(&std::fs::read(game).expect("read")).is_ok_and(|s| s.records == 1)
+    correspond::games::verify(&std::fs::read(game).expect("read")).is_ok_and(|s| s.records == 1)
 }
 
 #[test]

@@ -4,10 +4,10 @@
 
 use crate::campaign_naive::Naive as NaiveCampaign;
 use crate::guerrilla_naive::Naive as NaiveGuerrilla;
+use correspond::games::campaign::Campaign;
+use correspond::games::chess::Chess;
+use correspond::games::guerrilla::Guerrilla;
 use correspond::rules::Game;
-use correspond::rules::campaign::Campaign;
-use correspond::rules::chess::Chess;
-use correspond::rules::guerrilla::Guerrilla;
 
 struct Entry {
     position: String,

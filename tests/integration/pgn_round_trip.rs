@@ -211,6 +211,13 @@ fn an_accepter_the_coin_flip_made_white_signs_the_acceptance_again() {
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(without_id(&pgn(dir, "again.yaml")), without_id(&exported));
     assert_eq!(records(dir, "again.yaml"), records(dir, "g.yaml"));
+    // White and Black are the players', not tags to keep: the imported header holds the day
+    // the game was made, and nothing else.
+    let again = std::fs::read_to_string(dir.join("again.yaml")).expect("read");
+    assert!(
+        again.contains("\ntags:\n  Date: \"2026.03.01\"\ncreated: "),
+        "{again}"
+    );
     // The coin flip's own words have no record to go to in an imported game.
     let revealed = exported.replace(
         "{bob (white): have fun} ",
@@ -231,8 +238,8 @@ fn an_accepter_the_coin_flip_made_white_signs_the_acceptance_again() {
 }
 
 /// What no imported game can make again is refused, whatever `--lossy` says: records of a
-/// clock, an arbiter or a coin flip, words that name someone else, and words an earlier
-/// `correspond pgn` joined from two records.
+/// clock, an arbiter or a coin flip, words that name someone else, or that no record there can
+/// carry.
 #[test]
 fn records_an_imported_game_cannot_hold_are_refused_with_their_line() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -260,12 +267,6 @@ fn records_an_imported_game_cannot_hold_are_refused_with_their_line() {
             "{mallory (black): it was me}",
             "`mallory (black): it was me` names mallory as black's player, but the PGN's black \
              is `bob`",
-        ),
-        (
-            "{bob (black): calm; alice (white): too strong}",
-            "`calm; alice (white): too strong` joins the words of more than one record (the part \
-             after `; alice (white)`), as an earlier `correspond pgn` wrote them; export the \
-             game again, which writes each record's words in a comment of its own",
         ),
         (
             "{alice (white): mine}",
@@ -360,5 +361,84 @@ fn another_programs_pgn_imports_whole_or_says_what_it_would_change() {
              chess and insurrection\nhint: nothing was written\n"
                 .to_owned()
         )
+    );
+}
+
+/// What a game file keeps only changed is listed, however it came: several comments joined into
+/// one record's, words that may be two records' (as an earlier export joined them), a Variant
+/// the game is not imported as; and text from the PGN is escaped where it is printed.
+#[test]
+fn changes_are_listed_and_escaped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    let text = "[White \"alice\"]\n[Black \"bob\"]\n[Variant \"Insurrection\"]\n\n\
+                1. e4 {alice (white): a} {b} 1... e5 {bob (black): calm; alice (white): too \
+                strong} 2. Nf3 $\u{1b}[31mRED *\n";
+    std::fs::write(dir.join("c.pgn"), text).expect("write");
+    let changes = "  line 3: the tag `Variant` is `Insurrection`, but the game is imported as chess\n  \
+                   line 5: the annotation glyph `$\\u{1b}[31mRED` is left out: a game file holds \
+                   the main line\n  \
+                   line 5: 2 comments (on lines 5, 5) are joined into one, as a record holds one\n  \
+                   line 5: `calm; alice (white): too strong` may join the words of more than one \
+                   record (the part after `; alice (white)`), as an earlier `correspond pgn` wrote \
+                   them, and is kept as one record's; if so, export the game again, which writes \
+                   each record's words in a comment of its own\n";
+    assert_eq!(
+        import(
+            dir,
+            "c.pgn",
+            "c.yaml",
+            ["alice", "bob"],
+            &["--game", "chess"]
+        ),
+        (
+            1,
+            String::new(),
+            format!(
+                "error: c.pgn: game 1 cannot be imported as the PGN has it:\n{changes}\
+                 hint: `--lossy` imports it with these changes; nothing was written\n"
+            )
+        )
+    );
+    let (code, out, err) = import(
+        dir,
+        "c.pgn",
+        "c.yaml",
+        ["alice", "bob"],
+        &["--game", "chess", "--lossy"],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        out,
+        format!(
+            "imported 3 moves into c.yaml: chess, alice (white) v bob (black)\n\
+             bob (black) to move\nchanged, as --lossy allows:\n{changes}"
+        )
+    );
+    let file = std::fs::read_to_string(dir.join("c.yaml")).expect("read");
+    assert!(file.contains("\ncomment: \"a b\"\n"), "{file}");
+}
+
+/// A draw the PGN's records leave standing is accepted by the other player: no offer is made up.
+#[test]
+fn a_draw_offer_standing_at_the_end_is_the_one_accepted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    std::fs::write(
+        dir.join("d.pgn"),
+        "[White \"alice\"]\n[Black \"bob\"]\n\n1. e4 e5 {bob (black) offers a draw: hi} 1/2-1/2\n",
+    )
+    .expect("write");
+    let (code, _, err) = import(dir, "d.pgn", "d.yaml", ["alice", "bob"], &[]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(
+        records(dir, "d.yaml"),
+        [
+            "accept",
+            "\"alice\" \"move\" [\"e4\"] null",
+            "\"bob\" \"move\" [\"e5\"] null",
+            "\"bob\" \"offer-draw\" [\"offers a draw\"] \"hi\"",
+            "\"alice\" \"accept-draw\" [\"accepts the draw\",\"game over: draw: agreement\"] null",
+        ]
     );
 }

@@ -5,9 +5,9 @@
 
 use crate::util::{correspond, keys_dir, ssh_sign, transcript};
 use correspond::digest::Digest;
+use correspond::games::campaign::Campaign;
 use correspond::log::{Header, Player, TimeControl, Timestamp, header_unsigned, preamble};
 use correspond::replay::Protocol as _;
-use correspond::rules::campaign::Campaign;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -389,3 +389,34 @@ fn run_recipe(options: &[&str], script: &str) -> std::process::Output {
         .output()
         .expect("bash")
 }
+
+/// The README's list of games is the registry's: each registered game named in bold in its
+/// "Games:" paragraph, by the name its description begins with, and no other; and each has its
+/// rules page in docs/rules/.
+#[test]
+fn the_readme_names_every_registered_game_and_each_has_its_rules() {
+    use correspond::games::GameKind;
+    let readme = readme();
+    let start = readme.find("\nGames: ").expect("a Games: paragraph");
+    let paragraph = &readme[start..start + readme[start + 1..].find("\n\n").expect("its end")];
+    let bold: Vec<String> = paragraph
+        .split("**")
+        .skip(1)
+        .step_by(2)
+        .map(str::to_lowercase)
+        .collect();
+    let registered: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|kind| {
+            let about = kind.about();
+            let end = about.find([':', '(']).unwrap_or(about.len());
+            about[..end].trim().to_lowercase()
+        })
+        .collect();
+    assert_eq!(bold, registered);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for kind in GameKind::ALL {
+        let rules = root.join(format!("docs/rules/{}.md", kind.name()));
+        assert!(rules.is_file(), "{}", rules.display());
+    }
+}

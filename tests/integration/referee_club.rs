@@ -135,7 +135,7 @@ fn a_game_is_refereed_by_its_content_and_links_in_a_games_place_are_refused() {
     server.clock("2026-03-01T10:12:00Z");
     let invalid = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/invalid");
     let illegal = std::fs::read(invalid.join("illegal-move.yaml")).expect("read");
-    let reason = correspond::replay::verify(&illegal)
+    let reason = correspond::games::verify(&illegal)
         .expect_err("invalid")
         .to_string();
     for name in [

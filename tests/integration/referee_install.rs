@@ -62,12 +62,11 @@ fn the_referee_goes_only_where_it_can_hold_every_game_already_there() {
     git(&clone, &["push", "-q", "origin", "HEAD:main"]);
     let (code, out, err) = install(&["club.git"]);
     assert_eq!((code, out.as_str()), (1, ""));
-    let gap = correspond::replay::verify(&std::fs::read(invalid.join("gap.yaml")).expect("read"))
+    let gap = correspond::games::verify(&std::fs::read(invalid.join("gap.yaml")).expect("read"))
         .expect_err("invalid");
-    let illegal = correspond::replay::verify(
-        &std::fs::read(invalid.join("illegal-move.yaml")).expect("read"),
-    )
-    .expect_err("invalid");
+    let illegal =
+        correspond::games::verify(&std::fs::read(invalid.join("illegal-move.yaml")).expect("read"))
+            .expect_err("invalid");
     assert_eq!(
         err,
         format!(

@@ -375,3 +375,82 @@ fn the_header_schema_holds_tags_to_the_readers_rule() {
         "tags on a Campaign header"
     );
 }
+
+/// Every list of games and of sides in every schema is the registry's: an `enum` that names a
+/// registered game names each of them, in the registry's order, and nothing else (or those
+/// without PGN, the one property a schema tells games apart by); one that names
+/// a side names every game's sides (and `toss`, where it has it), and nothing else. A new game
+/// that left a schema's list stale fails here.
+#[test]
+fn every_schemas_lists_of_games_and_sides_are_the_registrys() {
+    use correspond::games::GameKind;
+    use correspond::replay::Protocol as _;
+    let games: Vec<String> = GameKind::ALL.iter().map(|k| k.name().to_owned()).collect();
+    let without_pgn: Vec<String> = GameKind::ALL
+        .iter()
+        .filter(|kind| !correspond::with_game!(**kind, G => G::PGN))
+        .map(|k| k.name().to_owned())
+        .collect();
+    let mut sides: Vec<String> = GameKind::ALL
+        .iter()
+        .flat_map(|kind| {
+            correspond::with_game!(*kind, G => G::SIDES.iter().map(ToString::to_string).collect::<Vec<_>>())
+        })
+        .collect();
+    sides.sort();
+    sides.dedup();
+    fn enums<'a>(value: &'a Value, found: &mut Vec<(String, &'a Vec<Value>)>, at: &str) {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    if let (true, Value::Array(items)) = (key == "enum", inner) {
+                        found.push((at.to_owned(), items));
+                    }
+                    enums(inner, found, &format!("{at}/{key}"));
+                }
+            }
+            Value::Array(items) => {
+                for (i, inner) in items.iter().enumerate() {
+                    enums(inner, found, &format!("{at}/{i}"));
+                }
+            }
+            _ => {}
+        }
+    }
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    let mut names: Vec<_> = std::fs::read_dir(&folder)
+        .expect("schemas")
+        .map(|e| e.expect("entry").file_name().into_string().expect("UTF-8"))
+        .filter(|n| n.ends_with(".schema.json"))
+        .collect();
+    names.sort();
+    let (mut game_lists, mut side_lists) = (0, 0);
+    for name in &names {
+        let value = schema(name);
+        let mut found = Vec::new();
+        enums(&value, &mut found, "");
+        for (at, items) in found {
+            let words: Vec<String> = items
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect();
+            if words.iter().any(|w| games.contains(w) && !sides.contains(w)) {
+                assert!(
+                    words == games || words == without_pgn,
+                    "{name}{at}: the games {words:?}, not the registry's {games:?}"
+                );
+                game_lists += 1;
+            }
+            // (`guerrilla` is a game and a side: a list is of sides where it names another.)
+            if words.iter().any(|w| sides.contains(w) && !games.contains(w)) {
+                let mut listed: Vec<String> = words.into_iter().filter(|w| w != "toss").collect();
+                listed.sort();
+                assert_eq!(listed, sides, "{name}{at}: the sides");
+                side_lists += 1;
+            }
+        }
+    }
+    // The lists are there to be checked: the header's, the editor's bundle's and the outputs'.
+    assert!(game_lists >= 8, "{game_lists} lists of games");
+    assert!(side_lists >= 1, "{side_lists} lists of sides");
+}

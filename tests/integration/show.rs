@@ -313,7 +313,12 @@ fn show_json_is_held_to_its_schema_at_every_record_and_agrees_with_the_picture()
     // The schema can fail: a side that no game has, a file without its record.
     let shown = json(&["show", "games/chess/morphy-opera-game-1858.yaml", "--json"]);
     let mut wrong = shown.clone();
-    wrong["side_to_move"] = "red".into();
+    let nobodys = "no-such-side";
+    assert!(correspond::games::GameKind::ALL.iter().all(|kind| {
+        use correspond::replay::Protocol as _;
+        correspond::with_game!(*kind, G => G::side_named(nobodys).is_none())
+    }));
+    wrong["side_to_move"] = nobodys.into();
     assert!(!schema.is_valid(&wrong));
     let mut wrong = shown;
     wrong.as_object_mut().expect("an object").remove("record");

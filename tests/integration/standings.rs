@@ -76,7 +76,7 @@ fn the_standings_count_each_game_once_for_each_key() {
     let dir = dir.path();
     club(dir);
     let (code, out, err) = run(dir, &["standings"]);
-    let broken = correspond::replay::verify(b"# correspond game file\n---\nformat: correspond/1\n")
+    let broken = correspond::games::verify(b"# correspond game file\n---\nformat: correspond/1\n")
         .expect_err("broken");
     let [alice, bob, carol] = ["alice", "bob", "carol"].map(fingerprint);
     assert_eq!(

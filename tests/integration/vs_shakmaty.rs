@@ -3,8 +3,8 @@
 //! the same in SAN (check and mate suffixes included), and agree on check, checkmate,
 //! stalemate and insufficient material.
 
+use correspond::games::chess::{Chess, DrawReason, Outcome};
 use correspond::rules::Game;
-use correspond::rules::chess::{Chess, DrawReason, Outcome};
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;

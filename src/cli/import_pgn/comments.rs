@@ -4,8 +4,8 @@
 //! signs; or a record an imported game cannot hold, which stops the import with its reason.
 
 use crate::cli::recap;
+use correspond::games::chess::Color;
 use correspond::log::{Action, Settlement};
-use correspond::rules::chess::Color;
 
 /// A comment of the PGN, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,7 +67,6 @@ impl Labels {
         for colour in COLOURS {
             let label = self.of(colour);
             if let Some(said) = text.strip_prefix(label).and_then(|t| t.strip_prefix(": ")) {
-                self.one_record(said)?;
                 return Ok(Block::Said(colour, said.to_owned()));
             }
             let Some(rest) = text.strip_prefix(label).and_then(|t| t.strip_prefix(' ')) else {
@@ -77,9 +76,6 @@ impl Labels {
                 Some((words, said)) => (words, Some(said)),
                 None => (rest, None),
             };
-            if let Some(said) = said {
-                self.one_record(said)?;
-            }
             return match record(words) {
                 Some(Ok(action)) => Ok(Block::Record(colour, action, said.map(str::to_owned))),
                 Some(Err(why)) => Err(format!("`{}` is {why}", shown(text))),
@@ -91,22 +87,20 @@ impl Labels {
         Ok(Block::Plain(text.to_owned()))
     }
 
-    /// Words that go on with another record's (`...; bob (black): ...`), as an earlier
-    /// `correspond pgn` joined them, cannot be parted again without guessing who said what.
-    fn one_record(&self, said: &str) -> Result<(), String> {
-        match self
+    /// Words that seem to go on with another record's (`...; bob (black): ...`), as an earlier
+    /// `correspond pgn` joined them: they cannot be parted again without guessing who said what,
+    /// so they are kept as one player's only as a change, which says so.
+    pub(super) fn joined(&self, said: &str) -> Option<String> {
+        let label = self
             .labels
             .iter()
-            .find(|l| said.contains(&format!("; {l}")))
-        {
-            Some(label) => Err(format!(
-                "`{}` joins the words of more than one record (the part after `; {label}`), as \
-                 an earlier `correspond pgn` wrote them; export the game again, which writes \
-                 each record's words in a comment of its own",
-                shown(said)
-            )),
-            None => Ok(()),
-        }
+            .find(|l| said.contains(&format!("; {l}")))?;
+        Some(format!(
+            "`{}` may join the words of more than one record (the part after `; {label}`), as an \
+             earlier `correspond pgn` wrote them, and is kept as one record's; if so, export the \
+             game again, which writes each record's words in a comment of its own",
+            shown(said)
+        ))
     }
 
     /// A comment in the shape of a player's words that names someone who is not that colour's
@@ -299,11 +293,16 @@ mod tests {
         // Words said before a coin flip gave out the colours have no place in an imported game.
         assert!(labels().read("bob (toss): have fun").is_err());
         assert!(labels().read("bob (toss) resigns").is_err());
-        // An earlier export joined an offer's words to the move's.
-        assert!(
-            labels()
-                .read("alice (white): calm; bob (black): too strong")
-                .is_err()
+        // An earlier export joined an offer's words to the move's: read as one record's, which
+        // the import lists as a change.
+        assert_eq!(
+            labels().read("alice (white): calm; bob (black): too strong"),
+            Ok(Block::Said(
+                Color::White,
+                "calm; bob (black): too strong".into()
+            ))
         );
+        assert!(labels().joined("calm; bob (black): too strong").is_some());
+        assert_eq!(labels().joined("calm; not a record of bob's"), None);
     }
 }

@@ -11,10 +11,10 @@ use super::keys;
 use super::pgn::ChessGame;
 use super::record;
 use crate::cli::Out;
+use correspond::games::chess::{Chess, Color, Insurrection};
 use correspond::log::{self, Action, Header, Player, Settlement, header_document, header_unsigned};
 use correspond::pgn::PgnGame;
 use correspond::replay::{self, Seat};
-use correspond::rules::chess::{Chess, Color, Insurrection};
 use correspond::rules::{Line, MoveError};
 use correspond::sign::Signer;
 use correspond::writer::{WriteError, Writer};
@@ -91,13 +91,14 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     };
     if let Some(fen) = pgn
         .tag("FEN")
-        .filter(|fen| fen.trim_end_matches(" Kk") != correspond::rules::chess::START)
+        .filter(|fen| fen.trim_end_matches(" Kk") != correspond::games::chess::START)
     {
         return Err(CliError::rejected(format!(
-            "{}: game {} starts from the set-up position `{fen}`; game files start from the \
+            "{}: game {} starts from the set-up position `{}`; game files start from the \
              start position",
             correspond::text::path(&args.pgn),
-            args.index
+            args.index,
+            correspond::text::shown(fen)
         ))
         .hint("nothing was written"));
     }
@@ -261,6 +262,11 @@ fn import<G: ChessGame>(
     let writer = importer.ending(writer, &line)?;
     let (_, made, _) = super::pgn::ending(&writer.replay());
     tags::termination(pgn, made, &mut importer.changes);
+    tags::variant(
+        pgn,
+        super::pgn::variant_tag::<G>(&options),
+        &mut importer.changes,
+    );
     if !importer.changes.0.is_empty() && !args.lossy {
         return Err(CliError::rejected(format!(
             "{}: game {} cannot be imported as the PGN has it:",
@@ -400,11 +406,11 @@ impl Importer<'_> {
     ) -> Result<(Writer<G>, Line<G>), CliError> {
         let pgn_path = correspond::text::path(&self.args.pgn);
         for (i, pgn_move) in self.pgn.moves.iter().enumerate() {
-            let (san, pgn_line) = (&pgn_move.san, pgn_move.line);
+            let (san, pgn_line) = (correspond::text::shown(&pgn_move.san), pgn_move.line);
             let number = i / 2 + 1;
             let dots = if i % 2 == 0 { "." } else { "..." };
             let pos = line.current().clone();
-            let mv = pos.parse_move(san).map_err(|e| {
+            let mv = pos.parse_move(&pgn_move.san).map_err(|e| {
                 let what = match e {
                     MoveError::Invalid(_) => "not a move",
                     MoveError::Illegal(_) => "illegal",
@@ -434,8 +440,8 @@ impl Importer<'_> {
     }
 
     /// `writer` with what ends the game where its moves and records do not: the loser's
-    /// resignation for a decisive result, an offer and its acceptance for a draw. A result the
-    /// game contradicts is refused.
+    /// resignation for a decisive result; for a draw, the acceptance of the draw offer standing,
+    /// or else white's offer and black's acceptance. A result the game contradicts is refused.
     fn ending<G: ChessGame>(
         &self,
         writer: Writer<G>,
@@ -462,6 +468,18 @@ impl Importer<'_> {
             "1-0" => self.append(writer, Color::Black, Action::Resign, None, None),
             "0-1" => self.append(writer, Color::White, Action::Resign, None, None),
             "1/2-1/2" => {
+                let replay = writer.replay();
+                let standing = replay.last().offer.map(|offer| offer.by);
+                if let Some(by) = standing {
+                    // The offer the PGN has, accepted by the other player.
+                    let seat = match by {
+                        Seat::Creator => Seat::Opponent,
+                        Seat::Opponent => Seat::Creator,
+                    };
+                    let other = replay.seats[seat].side.unwrap_or(Color::Black);
+                    let accepted = Action::AcceptOffer(Settlement::Draw);
+                    return self.append(writer, other, accepted, None, None);
+                }
                 let offered = self.append(
                     writer,
                     Color::White,
@@ -524,7 +542,12 @@ impl Importer<'_> {
         ];
         if !self.changes.0.is_empty() {
             said.push("changed, as --lossy allows:".to_owned());
-            said.extend(self.changes.lines().into_iter().map(|l| format!("  {l}")));
+            said.extend(
+                self.changes
+                    .lines()
+                    .into_iter()
+                    .map(|l| format!("  {}", correspond::text::escape(&l))),
+            );
         }
         let message = format!("{}, imported game, {}", G::NAME, replay.matchup());
         super::new::commit_created(&args.file, &args.wait, tracked, &message, said, out)

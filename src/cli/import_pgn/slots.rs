@@ -5,9 +5,9 @@
 use super::Importer;
 use super::comments::Block;
 use crate::cli::CliError;
+use correspond::games::chess::Color;
 use correspond::log::{self, Action};
 use correspond::pgn::PgnComment;
-use correspond::rules::chess::Color;
 
 /// The comments of one place of the main line (before the first move, or after a move), read:
 /// the words of the record there (the acceptance, the move), and the records that follow it.
@@ -46,7 +46,7 @@ impl Importer<'_> {
     /// move of `mover`'s whose coup, if any, `correspond pgn` writes as `coup` (which the replay
     /// says again, so it is not kept).
     pub(super) fn slot(
-        &self,
+        &mut self,
         comments: &[PgnComment],
         mover: Option<Color>,
         coup: Option<&str>,
@@ -64,6 +64,13 @@ impl Importer<'_> {
                 .labels
                 .read(&comment.text)
                 .map_err(|why| self.at(comment.line, why))?;
+            let words = match &block {
+                Block::Said(_, said) | Block::Record(_, _, Some(said)) => Some(said.as_str()),
+                Block::Plain(_) | Block::Record(_, _, None) => None,
+            };
+            if let Some(joined) = words.and_then(|said| self.labels.joined(said)) {
+                self.changes.push(comment.line, joined);
+            }
             let (speaker, said) = match block {
                 Block::Record(colour, action, said) => {
                     slot.records.push((colour, action, said, comment.line));
@@ -108,9 +115,21 @@ impl Importer<'_> {
         Ok(slot)
     }
 
-    /// A record's words, made fit for one ([`log::clean_comment`]); each change a change.
+    /// A record's words, made fit for one ([`log::clean_comment`]); each change a change, and
+    /// so is joining several comments into one (a record holds one).
     pub(super) fn words(&mut self, said: &[(String, usize)]) -> Option<String> {
         let line = said.first()?.1;
+        if said.len() > 1 {
+            let lines: Vec<String> = said.iter().map(|(_, line)| line.to_string()).collect();
+            self.changes.push(
+                line,
+                format!(
+                    "{} comments (on lines {}) are joined into one, as a record holds one",
+                    said.len(),
+                    lines.join(", ")
+                ),
+            );
+        }
         let text = said
             .iter()
             .map(|(text, _)| text.as_str())

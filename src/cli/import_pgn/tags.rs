@@ -22,7 +22,12 @@ pub(super) fn kept(
     header: &Header,
     changes: &mut Changes,
 ) -> BTreeMap<String, String> {
-    let names = header.players.each_ref().map(|p| p.name.as_str());
+    // The players by colour, whichever of them made the game.
+    let named = |side: &str| {
+        let player = header.players.iter().find(|p| p.side == side);
+        player.map_or("", |p| p.name.as_str())
+    };
+    let names = [named("white"), named("black")];
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     let mut candidates: Vec<(String, String, usize)> = Vec::new();
     for tag in &pgn.tags {
@@ -118,6 +123,32 @@ pub(super) fn plies_counted(pgn: &PgnGame, path: &Path) -> Result<(), CliError> 
         pgn.moves.len()
     ))
     .hint("is the PGN cut short? nothing was written"))
+}
+
+/// A PGN's `Variant`, where it has one, against the game imported (`made`, the value PGN export
+/// writes for it; none for chess, as `Standard` says too): a game imported as another variant
+/// (by `--game` or `--variant`) is a change.
+pub(super) fn variant(pgn: &PgnGame, made: Option<&str>, changes: &mut Changes) {
+    let Some(tag) = pgn.tags.iter().find(|t| t.name == "Variant") else {
+        return;
+    };
+    let chess = ["standard", "chess"]
+        .iter()
+        .any(|c| tag.value.eq_ignore_ascii_case(c));
+    let same = match made {
+        None => chess,
+        Some(made) => tag.value.eq_ignore_ascii_case(made),
+    };
+    if !same {
+        changes.push(
+            tag.line,
+            format!(
+                "the tag `Variant` is `{}`, but the game is imported as {}",
+                shown(&tag.value),
+                made.unwrap_or("chess")
+            ),
+        );
+    }
 }
 
 /// A PGN's `Termination`, where it has one, against how the imported game ends (`made`, the

@@ -105,7 +105,7 @@ fn check(receiving: &Receiving, repo: &Path, out: &mut Out<'_>) -> Result<String
     for (branch, commit) in &branches {
         for (path, bytes) in receiving.game_files(*commit).map_err(unreadable)? {
             files += 1;
-            match correspond::replay::verify(&bytes) {
+            match correspond::games::verify(&bytes) {
                 Err(e) => invalid.push(format!("{}: {}: {e}", shown_ref(branch), shown(&path))),
                 Ok(_) => {
                     if let Some(digests) = correspond::referee::digests(&bytes) {

@@ -17,6 +17,9 @@ mod movegen;
 mod notation;
 mod position;
 
+mod picture;
+mod protocol;
+mod text;
 pub use board::{Cell, Point};
 pub use notation::SyntaxError;
 pub use position::PositionError;

@@ -1,13 +1,13 @@
 //! Chess and Insurrection boards: figurines or letters, White at the bottom. In Insurrection
 //! the governments are named with the squares of their pieces (underlined on a terminal).
 
-use super::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
-use anstyle::Style;
-use correspond::rules::chess::{
+use crate::games::chess::{
     Chess, Color, Insurrection, Move, Piece, Position, Role, Square, Variant, coup_name,
 };
-use correspond::rules::{Game, Line};
-use std::io::{self, Write};
+use crate::picture::text::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
+use crate::rules::{Game, Line};
+use anstyle::Style;
+use std::fmt::{self, Write};
 
 fn glyph(piece: Option<Piece>, charset: Charset) -> char {
     match (piece, charset) {
@@ -28,14 +28,12 @@ fn glyph(piece: Option<Piece>, charset: Charset) -> char {
 }
 
 /// The board of `line`, whose positions are chess or Insurrection positions seen through `inner`.
-fn draw<
-    G: Game<Move = correspond::rules::chess::Move, Outcome = correspond::rules::chess::Outcome>,
->(
+fn draw<G: Game<Move = crate::games::chess::Move, Outcome = crate::games::chess::Outcome>>(
     line: &Line<G>,
     inner: impl Fn(&G) -> &Position,
     view: View,
     out: &mut dyn Write,
-) -> io::Result<()> {
+) -> fmt::Result {
     let pos = inner(line.current());
     let last = line.moves().last();
     let insurrection = pos.variant() != Variant::Chess;
@@ -98,7 +96,7 @@ fn draw<
 
 /// The squares, rank by rank, between file letters: the governing pieces of Insurrection
 /// underlined, the last move's square and a government in check marked.
-fn grid(pos: &Position, last: Option<&Move>, view: View, out: &mut dyn Write) -> io::Result<()> {
+fn grid(pos: &Position, last: Option<&Move>, view: View, out: &mut dyn Write) -> fmt::Result {
     let insurrection = pos.variant() != Variant::Chess;
     let charset = view.charset;
     let files: String = view
@@ -140,7 +138,7 @@ const SAN_OR_UCI: &str = "SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI (`g1f3`)";
 impl Render for Chess {
     const NOTATION: &'static str = SAN_OR_UCI;
 
-    fn render(line: &Line<Chess>, view: View, out: &mut dyn Write) -> io::Result<()> {
+    fn render(line: &Line<Chess>, view: View, out: &mut dyn Write) -> fmt::Result {
         draw(line, |g| &g.0, view, out)
     }
 
@@ -152,7 +150,7 @@ impl Render for Chess {
 impl Render for Insurrection {
     const NOTATION: &'static str = SAN_OR_UCI;
 
-    fn render(line: &Line<Insurrection>, view: View, out: &mut dyn Write) -> io::Result<()> {
+    fn render(line: &Line<Insurrection>, view: View, out: &mut dyn Write) -> fmt::Result {
         draw(line, |g| &g.0, view, out)
     }
 

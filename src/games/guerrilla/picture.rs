@@ -1,8 +1,8 @@
 //! Guerrilla Checkers' two grids in one picture: COIN's checkers on the dark cells, the
 //! Guerrilla's stones on the points where four cells meet, and the supply under the board.
 
-use super::{Canvas, Draw, LAST_MOVE, Options};
-use crate::rules::guerrilla::{Cell, Guerrilla, Move, Point};
+use crate::games::guerrilla::{Cell, Guerrilla, Move, Point};
+use crate::picture::{Canvas, Draw, LAST_MOVE, Options};
 use crate::rules::{Game, Line};
 use std::fmt::Write as _;
 
@@ -25,7 +25,7 @@ impl Draw for Guerrilla {
             &captions,
             &pos.to_string(),
         );
-        canvas.raw(&super::pieces::defs(&[]));
+        canvas.raw(&crate::picture::pieces::defs(&[]));
         let marked_cells: Vec<Cell> = match last {
             Some(Move::Step(from, to)) => vec![*from, *to],
             Some(Move::Capture(chain)) => chain.cells().to_vec(),

@@ -2,9 +2,9 @@
 //! file (`verify`, `audit`, forks, mail) and so cannot name the game's type. The game is looked
 //! up in the registry ([`crate::games`]); nothing here names a game.
 
-use super::{ErrorKind, Protocol, ReplayError, Replayer, Seat, Summary};
-use crate::games::GameKind;
+use super::GameKind;
 use crate::log::GameFile;
+use crate::replay::{ErrorKind, Protocol, ReplayError, Replayer, Seat, Summary};
 
 /// A [`Replayer`] of the game a header names.
 pub struct AnyReplayer(Box<dyn Erased>);
@@ -51,7 +51,7 @@ impl AnyReplayer {
             return Err(ReplayError {
                 document: Some(0),
                 line: file.line(0),
-                kind: ErrorKind::UnknownGame(name.to_owned()),
+                kind: ErrorKind::UnknownGame(name.to_owned(), GameKind::names_in_words()),
             });
         };
         let erased: Box<dyn Erased> =
@@ -100,4 +100,28 @@ impl AnyReplayer {
     pub fn summary(self) -> Summary {
         self.0.summary()
     }
+}
+
+/// Parses and replays a game file as the game its header names, and sums it up.
+///
+/// # Errors
+/// The first defect, naming its document and line.
+pub fn verify(bytes: &[u8]) -> Result<Summary, ReplayError> {
+    verify_with(bytes, 1)
+}
+
+/// [`verify`] with up to `threads` threads; the result is the same for any number.
+///
+/// # Errors
+/// The first defect, naming its document and line.
+pub fn verify_with(bytes: &[u8], threads: usize) -> Result<Summary, ReplayError> {
+    let file = GameFile::parse_with(bytes, threads)?;
+    let mut summary = AnyReplayer::start(&file)?
+        .advance_with(&file, threads)?
+        .summary();
+    summary.last_time = Some(match file.records().last() {
+        Some(record) => record.time.clone(),
+        None => file.header().created.clone(),
+    });
+    Ok(summary)
 }

@@ -2,11 +2,11 @@
 //! tinted, a government in check glowing red; in Insurrection each government's pieces ringed
 //! in gold and named under the board.
 
-use super::pieces::{self, Shape};
-use super::{Canvas, Draw, Options};
-use crate::rules::chess::{
+use crate::games::chess::{
     Chess, Color, Insurrection, Move, Piece, Position, Role, Square, Variant, coup_name,
 };
+use crate::picture::pieces::{self, Shape};
+use crate::picture::{Canvas, Draw, Options};
 use crate::rules::{Game, Line};
 
 const GOVERNMENT: &str = "#d4a017";
@@ -33,7 +33,7 @@ fn id(piece: Piece) -> String {
 
 /// The picture of `line`, whose positions are chess or Insurrection positions seen through
 /// `inner`.
-fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
+fn draw<G: Game<Move = Move, Outcome = crate::games::chess::Outcome>>(
     line: &Line<G>,
     inner: impl Fn(&G) -> &Position,
     options: &Options,
@@ -89,7 +89,7 @@ fn draw<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
 
 /// The lines under the board: where the game stands, the last move in SAN, Insurrection's
 /// governments, then the options' own.
-fn captions<G: Game<Move = Move, Outcome = crate::rules::chess::Outcome>>(
+fn captions<G: Game<Move = Move, Outcome = crate::games::chess::Outcome>>(
     line: &Line<G>,
     inner: &impl Fn(&G) -> &Position,
     options: &Options,

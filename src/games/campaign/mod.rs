@@ -17,6 +17,9 @@ mod notation;
 mod position;
 mod spin;
 
+mod picture;
+mod protocol;
+mod text;
 pub use board::{FILES, Piece, RANKS, Role, Side, Square};
 pub use notation::SyntaxError;
 pub use position::PositionError;

@@ -4,10 +4,31 @@
 //! Everything that must know every game is generated from that line: the [`GameKind`] enum and
 //! its list, the names and descriptions the command line offers, and
 //! [`with_game!`](crate::with_game!), which runs code with a type parameter standing for the
-//! game a [`GameKind`] names. A fifth game is its rules module (`src/rules/`), its
-//! [`crate::replay::Protocol`], its board picture in the command line, and one line here; the
-//! compiler finds every place that lacks one of them, because each use of
-//! [`with_game!`](crate::with_game!) asks of the game the traits it needs.
+//! game a [`GameKind`] names. A game is a folder here: its rules, its [`Protocol`], its SVG
+//! picture ([`Draw`]) and its terminal picture ([`Render`]), which together make it
+//! [`Playable`]; registering it is one line in [`for_each_game!`](crate::for_each_game!), which
+//! checks that it is (see docs/adding-a-game.md).
+
+pub mod campaign;
+pub mod chess;
+pub mod guerrilla;
+
+mod any;
+
+pub use any::{AnyReplayer, verify, verify_with};
+
+use crate::picture::Draw;
+use crate::picture::text::Render;
+use crate::replay::Protocol;
+use crate::rules::Game;
+
+/// Everything a registered game provides, each in its own file of its folder: its rules
+/// ([`Game`]), its protocol ([`Protocol`], `protocol.rs`), its SVG picture ([`Draw`],
+/// `picture.rs`) and its terminal picture ([`Render`], `text.rs`). The registry checks each
+/// game against it, so that a game without one of them fails to build there, naming the piece.
+pub trait Playable: Game + Protocol + Draw + Render + 'static {}
+
+impl<G: Game + Protocol + Draw + Render + 'static> Playable for G {}
 
 /// The registry itself: calls the macro `$callback` (one of this crate's exported macros) with
 /// `($($args)*)` and then, for each game, `Variant => type, "description";`.
@@ -18,13 +39,13 @@
 macro_rules! for_each_game {
     ($callback:ident ! ($($args:tt)*)) => {
         $crate::$callback! { ($($args)*)
-            Campaign => $crate::rules::campaign::Campaign,
+            Campaign => $crate::games::campaign::Campaign,
                 "Campaign (Buck 20): chess-like, on 5 × 7 squares, with coins";
-            Guerrilla => $crate::rules::guerrilla::Guerrilla,
+            Guerrilla => $crate::games::guerrilla::Guerrilla,
                 "Guerrilla Checkers: two stones a turn against six checkers";
-            Insurrection => $crate::rules::chess::Insurrection,
+            Insurrection => $crate::games::chess::Insurrection,
                 "Insurrection: chess in which captures change ranks and overthrow governments";
-            Chess => $crate::rules::chess::Chess,
+            Chess => $crate::games::chess::Chess,
                 "Orthodox chess";
         }
     };
@@ -81,6 +102,21 @@ macro_rules! __game_kind {
 
 crate::for_each_game!(__game_kind!());
 
+/// The registry's check that each game has every piece ([`Playable`]): a game without one fails
+/// to build here, with the missing trait named.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __game_pieces {
+    (() $($variant:ident => $ty:ty, $about:literal;)*) => {
+        const _: fn() = || {
+            fn registered<G: $crate::games::Playable>() {}
+            $(registered::<$ty>();)*
+        };
+    };
+}
+
+crate::for_each_game!(__game_pieces!());
+
 impl GameKind {
     /// The name a game file's header and the command line use: `campaign`.
     #[must_use]
@@ -101,9 +137,18 @@ impl GameKind {
     /// Every game's name, in words: `campaign, guerrilla, insurrection and chess`.
     #[must_use]
     pub fn names_in_words() -> String {
+        GameKind::names_joined("and")
+    }
+
+    /// Every game's name, the last two joined by `word`: `campaign, guerrilla, insurrection or
+    /// chess`.
+    #[must_use]
+    pub fn names_joined(word: &str) -> String {
         let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
         match names.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            Some((last, rest)) if !rest.is_empty() => {
+                format!("{} {word} {last}", rest.join(", "))
+            }
             _ => names.concat(),
         }
     }

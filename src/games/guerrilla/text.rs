@@ -2,16 +2,16 @@
 //! between them. Cell rows alternate with point rows; cell files are labelled above, point
 //! files below, cell ranks on the left and point ranks on the right.
 
-use super::{BOLD, Charset, DIM, LAST, Render, View};
+use crate::games::guerrilla::{Cell, Guerrilla, Move, Point};
+use crate::picture::text::{BOLD, Charset, DIM, LAST, Render, View};
+use crate::rules::{Game, Line};
 use anstyle::Style;
-use correspond::rules::guerrilla::{Cell, Guerrilla, Move, Point};
-use correspond::rules::{Game, Line};
-use std::io::{self, Write};
+use std::fmt::{self, Write};
 
 impl Render for Guerrilla {
     const NOTATION: &'static str = "`b4,c4`, `f5-g4`, `c4xb3`";
 
-    fn render(line: &Line<Guerrilla>, view: View, out: &mut dyn Write) -> io::Result<()> {
+    fn render(line: &Line<Guerrilla>, view: View, out: &mut dyn Write) -> fmt::Result {
         let charset = view.charset;
         let pos = line.current();
         let last = line.moves().last();
@@ -99,7 +99,7 @@ struct Board<'a> {
 
 impl Board<'_> {
     /// The cells of rank `y`, with its number on either side; the last move's checker marked.
-    fn cell_row(&self, y: u8, out: &mut dyn Write) -> io::Result<()> {
+    fn cell_row(&self, y: u8, out: &mut dyn Write) -> fmt::Result {
         let marked = |c: Cell| match self.last {
             Some(Move::Step(_, to)) => *to == c,
             Some(Move::Capture(chain)) => chain.cells().last() == Some(&c),
@@ -121,7 +121,7 @@ impl Board<'_> {
     }
 
     /// The points of rank `y`, with its number on the right; the last move's stones marked.
-    fn point_row(&self, y: u8, out: &mut dyn Write) -> io::Result<()> {
+    fn point_row(&self, y: u8, out: &mut dyn Write) -> fmt::Result {
         let marked = |p: Point| matches!(self.last, Some(Move::Place(a, b)) if *a == p || *b == p);
         write!(out, "     ")?;
         for i in self.view.order(7, false) {

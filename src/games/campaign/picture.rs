@@ -3,9 +3,9 @@
 //! candidate: queen, guard: bishop, handler: rook, intern: pawn; Heads light, Tails dark), and
 //! each side's spin-doctoring rights are written under the board.
 
-use super::pieces::{self, Shape};
-use super::{Canvas, Draw, Options};
-use crate::rules::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
+use crate::games::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
+use crate::picture::pieces::{self, Shape};
+use crate::picture::{Canvas, Draw, Options};
 use crate::rules::{Game, Line};
 
 const ROLES: [Role; 5] = [

@@ -5,7 +5,7 @@
 //! between it and an enemy slider: the pins, found once per position as orthodox chess finds
 //! them, but for every government piece. Every other move (by the government, into it, en
 //! passant, castling, or any move while a government piece is attacked) is still played and
-//! judged the plain way. `src/rules/chess/tests.rs` holds the two ways to the same moves.
+//! judged the plain way. `src/games/chess/tests.rs` holds the two ways to the same moves.
 
 use super::Move;
 use super::board::{self, Bitboard, Role, Square};

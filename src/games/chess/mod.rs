@@ -14,6 +14,9 @@ mod orthodox;
 mod position;
 mod san;
 
+mod picture;
+mod protocol;
+mod text;
 pub use board::{Color, Piece, Role, Square};
 pub use fen::{PositionError, START};
 pub use position::{Effects, Position};

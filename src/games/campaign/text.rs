@@ -1,10 +1,10 @@
 //! Campaign's board: 5 files by 7 ranks, chess figurines for the coins.
 
-use super::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
+use crate::games::campaign::{Campaign, FILES, Move, Piece, RANKS, Role, Side, Square, Wing};
+use crate::picture::text::{BOLD, CHECK, Charset, DIM, LAST, Render, View};
+use crate::rules::{Game, Line};
 use anstyle::Style;
-use correspond::rules::campaign::{Campaign, FILES, Move, Piece, RANKS, Role, Side, Square, Wing};
-use correspond::rules::{Game, Line};
-use std::io::{self, Write};
+use std::fmt::{self, Write};
 
 fn glyph(piece: Option<Piece>, charset: Charset) -> char {
     match (piece, charset) {
@@ -61,7 +61,7 @@ impl Render for Campaign {
         start.fullmove_number()
     }
 
-    fn render(line: &Line<Campaign>, view: View, out: &mut dyn Write) -> io::Result<()> {
+    fn render(line: &Line<Campaign>, view: View, out: &mut dyn Write) -> fmt::Result {
         let charset = view.charset;
         let pos = line.current();
         let last = line.moves().last();
@@ -124,7 +124,7 @@ fn grid(
     checked: Option<Square>,
     view: View,
     out: &mut dyn Write,
-) -> io::Result<()> {
+) -> fmt::Result {
     let charset = view.charset;
     let files: String = view
         .order(FILES, false)
