@@ -5,74 +5,26 @@
 //! output it is given and returns a [`CliError`] on failure; [`main`] turns that into a message
 //! on standard error and an exit code.
 
-mod accept;
-mod accept_runoff;
-mod adjudicate;
-mod audit;
-mod check_proof;
-mod claim_runoff;
-mod claim_timeout;
-mod clocks;
-mod commit;
-mod compare;
-mod completions;
-mod copies;
-mod error;
-mod extract;
-mod flip;
-mod game;
-mod games;
-mod html;
-mod import_pgn;
-mod journal;
-mod keys;
-mod leave;
-mod log;
-mod mail;
-mod man;
-mod merge_driver;
-mod moves;
-mod new;
-mod next;
-mod offer_runoff;
-mod page;
-mod perft;
-mod pgn;
-mod places;
-mod play;
-mod position;
-mod recap;
-mod receive;
-mod record;
-mod referee;
-mod resign;
-mod settle;
-mod setup_git;
-mod show;
-mod show_json;
-mod signing_journal;
-mod site;
-mod standings;
-mod status;
-mod status_json;
-mod target;
-mod verify;
+mod by_mail;
+mod checking;
+mod club;
+mod help;
+mod playing;
+mod reading;
+mod shared;
+mod tools;
 
-pub(crate) use error::Out;
-pub use error::{CliError, ExitStatus};
+pub(crate) use shared::error::Out;
+pub use shared::error::{CliError, ExitStatus};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
 /// Play board games by correspondence, with signed game files anyone can verify.
 ///
-/// Game files: `new`, `accept`, `play`, `flip`/`reveal`, `resign`, `offer-runoff`,
-/// `accept-runoff`, `claim-runoff`, `claim-timeout`, `leave` sign and append records, and
-/// `adjudicate` the game's arbiter's;
-/// `status`, `show`, `log`, `verify`, `audit` and `extract` read them; `mail` and `receive`
-/// carry records by email. Rules: `moves`, `perft`, `position` and `show` answer questions
-/// about positions of a game.
+/// `correspond help COMMAND` gives a command's whole help, and `correspond man COMMAND` its
+/// manual page.
 #[derive(Debug, Parser)]
 #[command(name = "correspond", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
@@ -82,47 +34,47 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    New(new::Args),
-    Accept(accept::Args),
-    Play(play::Args),
+    New(playing::new::Args),
+    Accept(playing::accept::Args),
+    Play(playing::play::Args),
     #[command(visible_alias = "reveal")]
-    Flip(flip::Args),
-    Resign(resign::Args),
+    Flip(playing::flip::Args),
+    Resign(playing::resign::Args),
     #[command(visible_alias = "offer-draw")]
-    OfferRunoff(offer_runoff::Args),
+    OfferRunoff(playing::offer_runoff::Args),
     #[command(visible_alias = "accept-draw")]
-    AcceptRunoff(accept_runoff::Args),
+    AcceptRunoff(playing::accept_runoff::Args),
     #[command(visible_alias = "claim-draw")]
-    ClaimRunoff(claim_runoff::Args),
+    ClaimRunoff(playing::claim_runoff::Args),
     #[command(visible_alias = "claim-forfeit")]
-    ClaimTimeout(claim_timeout::Args),
-    Leave(leave::Args),
-    Adjudicate(adjudicate::Args),
-    Status(status::Args),
-    Games(games::Args),
-    Standings(standings::Args),
-    Show(show::Args),
-    Html(html::Args),
-    Site(site::Args),
-    Log(log::Args),
-    Verify(verify::Args),
-    Audit(audit::Args),
-    Compare(compare::Args),
-    CheckProof(check_proof::Args),
-    SetupGit(setup_git::Args),
-    MergeDriver(merge_driver::Args),
-    Mail(mail::Args),
-    Receive(receive::Args),
-    Referee(referee::Args),
-    Extract(extract::Args),
-    Pgn(pgn::Args),
-    ImportPgn(import_pgn::Args),
-    Journal(journal::Args),
-    Moves(moves::Args),
-    Perft(perft::Args),
-    Position(position::Args),
-    Completions(completions::Args),
-    Man(man::Args),
+    ClaimTimeout(playing::claim_timeout::Args),
+    Leave(playing::leave::Args),
+    Adjudicate(checking::adjudicate::Args),
+    Status(reading::status::Args),
+    Games(club::games::Args),
+    Standings(club::standings::Args),
+    Show(reading::show::Args),
+    Html(reading::html::Args),
+    Site(club::site::Args),
+    Log(reading::log::Args),
+    Verify(checking::verify::Args),
+    Audit(checking::audit::Args),
+    Compare(checking::compare::Args),
+    CheckProof(checking::check_proof::Args),
+    SetupGit(club::setup_git::Args),
+    MergeDriver(club::merge_driver::Args),
+    Mail(by_mail::mail::Args),
+    Receive(by_mail::receive::Args),
+    Referee(club::referee::Args),
+    Extract(reading::extract::Args),
+    Pgn(reading::pgn::Args),
+    ImportPgn(reading::import_pgn::Args),
+    Journal(tools::journal::Args),
+    Moves(reading::moves::Args),
+    Perft(reading::perft::Args),
+    Position(reading::position::Args),
+    Completions(tools::completions::Args),
+    Man(tools::man::Args),
 }
 
 /// `1 commit`, `2 commits`.
@@ -146,42 +98,42 @@ pub(crate) fn cores() -> usize {
 /// A [`CliError`] saying what went wrong and what to do about it.
 pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let done = match cli.command {
-        Command::Verify(args) => return verify::run(&args, out),
-        Command::Games(args) => return games::run(&args, out),
-        Command::Standings(args) => return standings::run(&args, out),
-        Command::Audit(args) => return audit::run(&args, out),
-        Command::Compare(args) => return compare::run(&args, out),
-        Command::CheckProof(args) => return check_proof::run(&args, out),
-        Command::MergeDriver(args) => return merge_driver::run(&args, out),
-        Command::Receive(args) => return receive::run(&args, out),
-        Command::Referee(args) => return referee::run(&args, out),
-        Command::Journal(args) => return journal::run(&args, out),
-        Command::SetupGit(args) => setup_git::run(&args, out),
-        Command::New(args) => new::run(&args, out),
-        Command::Accept(args) => accept::run(&args, out),
-        Command::Play(args) => play::run(&args, out),
-        Command::Flip(args) => flip::run(&args, out),
-        Command::Resign(args) => resign::run(&args, out),
-        Command::ClaimTimeout(args) => claim_timeout::run(&args, out),
-        Command::Leave(args) => leave::run(&args, out),
-        Command::Adjudicate(args) => adjudicate::run(&args, out),
-        Command::OfferRunoff(args) => offer_runoff::run(&args, out),
-        Command::AcceptRunoff(args) => accept_runoff::run(&args, out),
-        Command::ClaimRunoff(args) => claim_runoff::run(&args, out),
-        Command::Status(args) => status::run(&args, out),
-        Command::Show(args) => show::run(&args, out),
-        Command::Html(args) => html::run(&args, out),
-        Command::Site(args) => return site::run(&args, out),
-        Command::Log(args) => log::run(&args, out),
-        Command::Mail(args) => mail::run(&args, out),
-        Command::Extract(args) => extract::run(&args, out),
-        Command::Pgn(args) => pgn::run(&args, out),
-        Command::ImportPgn(args) => import_pgn::run(&args, out),
-        Command::Moves(args) => moves::run(&args, out),
-        Command::Perft(args) => perft::run(&args, out),
-        Command::Position(args) => position::run(&args, out),
-        Command::Completions(args) => completions::run(&args, out),
-        Command::Man(args) => man::run(&args, out),
+        Command::Verify(args) => return checking::verify::run(&args, out),
+        Command::Games(args) => return club::games::run(&args, out),
+        Command::Standings(args) => return club::standings::run(&args, out),
+        Command::Audit(args) => return checking::audit::run(&args, out),
+        Command::Compare(args) => return checking::compare::run(&args, out),
+        Command::CheckProof(args) => return checking::check_proof::run(&args, out),
+        Command::MergeDriver(args) => return club::merge_driver::run(&args, out),
+        Command::Receive(args) => return by_mail::receive::run(&args, out),
+        Command::Referee(args) => return club::referee::run(&args, out),
+        Command::Journal(args) => return tools::journal::run(&args, out),
+        Command::SetupGit(args) => club::setup_git::run(&args, out),
+        Command::New(args) => playing::new::run(&args, out),
+        Command::Accept(args) => playing::accept::run(&args, out),
+        Command::Play(args) => playing::play::run(&args, out),
+        Command::Flip(args) => playing::flip::run(&args, out),
+        Command::Resign(args) => playing::resign::run(&args, out),
+        Command::ClaimTimeout(args) => playing::claim_timeout::run(&args, out),
+        Command::Leave(args) => playing::leave::run(&args, out),
+        Command::Adjudicate(args) => checking::adjudicate::run(&args, out),
+        Command::OfferRunoff(args) => playing::offer_runoff::run(&args, out),
+        Command::AcceptRunoff(args) => playing::accept_runoff::run(&args, out),
+        Command::ClaimRunoff(args) => playing::claim_runoff::run(&args, out),
+        Command::Status(args) => reading::status::run(&args, out),
+        Command::Show(args) => reading::show::run(&args, out),
+        Command::Html(args) => reading::html::run(&args, out),
+        Command::Site(args) => return club::site::run(&args, out),
+        Command::Log(args) => reading::log::run(&args, out),
+        Command::Mail(args) => by_mail::mail::run(&args, out),
+        Command::Extract(args) => reading::extract::run(&args, out),
+        Command::Pgn(args) => reading::pgn::run(&args, out),
+        Command::ImportPgn(args) => reading::import_pgn::run(&args, out),
+        Command::Moves(args) => reading::moves::run(&args, out),
+        Command::Perft(args) => reading::perft::run(&args, out),
+        Command::Position(args) => reading::position::run(&args, out),
+        Command::Completions(args) => tools::completions::run(&args, out),
+        Command::Man(args) => tools::man::run(&args, out),
     };
     done.map(|()| ExitStatus::Success)
 }
@@ -196,7 +148,13 @@ pub fn main() -> ExitCode {
         let _finished = correspond::interrupt::before_exit();
         std::process::exit(130);
     });
-    let cli = match Cli::try_parse() {
+    let command = Cli::command();
+    let template = help::template(&command);
+    let parsed = command
+        .help_template(template)
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout and succeed; usage errors go to stderr. An error

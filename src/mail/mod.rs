@@ -210,7 +210,7 @@ fn withdrawing_words(
 
 fn void_words(fork: &fork::Fork) -> String {
     let (n, [(ours, _), (theirs, did)]) = (fork.document, &fork.records);
-    // As `receive --settle` treats each (src/cli/settle.rs): resignations, offers and leave
+    // As `receive --settle` treats each (src/cli/by_mail/settle.rs): resignations, offers and leave
     // are signed again; a claim on time is answered by the record that stands; anything else
     // was chosen in a position that is gone.
     let then = match did {

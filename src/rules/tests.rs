@@ -1,10 +1,10 @@
 //! Unit tests of what the games share: a line's count of repetitions, and a move played
 //! unchecked once it is known legal.
 
+use super::{Game, Line};
 use crate::games::campaign::{self, Campaign};
 use crate::games::chess::{Chess, DrawReason, Insurrection, InsurrectionOptions, Outcome};
 use crate::games::guerrilla::Guerrilla;
-use super::{Game, Line};
 
 /// Plays `games` games of mostly quiet moves, often back to a position seen before (so that
 /// positions recur), picked by a fixed sequence of numbers, checking at every move that the line's

@@ -434,7 +434,10 @@ fn every_schemas_lists_of_games_and_sides_are_the_registrys() {
                 .iter()
                 .filter_map(|v| v.as_str().map(str::to_owned))
                 .collect();
-            if words.iter().any(|w| games.contains(w) && !sides.contains(w)) {
+            if words
+                .iter()
+                .any(|w| games.contains(w) && !sides.contains(w))
+            {
                 assert!(
                     words == games || words == without_pgn,
                     "{name}{at}: the games {words:?}, not the registry's {games:?}"
@@ -442,7 +445,10 @@ fn every_schemas_lists_of_games_and_sides_are_the_registrys() {
                 game_lists += 1;
             }
             // (`guerrilla` is a game and a side: a list is of sides where it names another.)
-            if words.iter().any(|w| sides.contains(w) && !games.contains(w)) {
+            if words
+                .iter()
+                .any(|w| sides.contains(w) && !games.contains(w))
+            {
                 let mut listed: Vec<String> = words.into_iter().filter(|w| w != "toss").collect();
                 listed.sort();
                 assert_eq!(listed, sides, "{name}{at}: the sides");

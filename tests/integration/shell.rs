@@ -296,12 +296,16 @@ fn fish_completes_file_names_only_where_a_path_goes() {
 #[test]
 fn every_shell_gets_a_script_naming_every_command() {
     let commands = stdout_of(&["--help"]);
-    let names: Vec<&str> = commands
+    // The commands, one line each under headings, before the options; the whole list fits one
+    // screen of 80 columns.
+    let listing = commands
+        .split_once("\nUsage: ")
+        .and_then(|(_, rest)| rest.split_once("\n\n"))
+        .and_then(|(_, rest)| rest.split_once("\nOptions:\n"))
+        .map(|(listing, _)| listing)
+        .expect("a listing before the options");
+    let names: Vec<&str> = listing
         .lines()
-        .skip_while(|l| *l != "Commands:")
-        .skip(1)
-        .take_while(|l| !l.is_empty())
-        // A command's line starts two spaces in; its help's further lines, farther.
         .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|name| *name != "help")
@@ -310,6 +314,12 @@ fn every_shell_gets_a_script_naming_every_command() {
         names.contains(&"claim-timeout") && names.len() >= 30,
         "{names:?}"
     );
+    assert!(listing.lines().count() <= 60, "{listing}");
+    assert!(listing.lines().all(|l| l.chars().count() <= 80), "{listing}");
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "a command listed twice");
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let script = stdout_of(&["completions", shell]);
         for name in &names {

@@ -1,0 +1,136 @@
+//! `correspond play`: sign a move (or, having won the toss, defer the first move).
+
+use crate::cli::CliError;
+use crate::cli::Out;
+use crate::cli::shared::game::{CliGame, with_game};
+use crate::cli::shared::record::{self, SignArgs};
+use correspond::log::Action;
+use correspond::replay::{Phase, Protocol};
+use correspond::rules::MoveError;
+
+/// Play a move: check it against the game, sign it, append it to the file, and commit it.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+    #[arg(
+        value_name = "MOVE",
+        required_unless_present = "defer",
+        value_hint = clap::ValueHint::Other,
+        help = crate::cli::shared::game::help::notation("The move")
+    )]
+    mv: Option<String>,
+    /// Having won the toss, let your opponent move first.
+    #[arg(long, conflicts_with = "mv")]
+    defer: bool,
+    /// With the move, offer to settle the game (a draw; in Campaign a Run-Off), signed as the
+    /// next record, as correspondence players offer a draw with their move.
+    #[arg(long, visible_aliases = ["offer-draw", "offer-runoff"], conflicts_with = "defer")]
+    offer: bool,
+}
+
+/// Signs the move (the record `the_move` decides on), then, with `--offer`, the offer: the
+/// path of a signed move runs from here through [`record::append`] (journal, signature, check,
+/// write, commit), once the game's type is known.
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| the_move(args, ctx)))?;
+    if args.offer {
+        // The offer is a record of its own, after the move; the comment went with the move.
+        let sign = SignArgs {
+            comment: None,
+            ..args.sign.clone()
+        };
+        let offered = record::hold(&sign).and_then(
+            |(kind, held)| with_game!(kind, G => record::append::<G>(&sign, held, out, the_offer)),
+        );
+        offered.map_err(|e| e.hint("the move was written; the offer was not"))?;
+    }
+    Ok(())
+}
+
+/// The record a move signs, in the file as `ctx` holds it: the move, checked against the
+/// position (or, having won the toss, the deferral); with `--offer`, what would refuse the
+/// offer is said before the move is signed.
+fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Action, CliError> {
+    let my_seat = ctx.seat()?;
+    if args.offer {
+        // A game without offers, or an offer of the player's own that stands already.
+        let settlement = record::settlement::<G>()?;
+        if ctx.replay.last().offer.is_some_and(|o| o.by == my_seat) {
+            return Err(CliError::rejected(format!(
+                "your offer of a {} stands already, until your opponent's next record",
+                settlement.words()
+            )));
+        }
+    }
+    let last = ctx.replay.last();
+    let Some(text) = &args.mv else {
+        return Ok(Action::Defer);
+    };
+    let position = match last.phase {
+        Phase::Playing(seat) | Phase::Choosing(seat) if seat == my_seat => match &last.phase {
+            Phase::Choosing(_) => {
+                let side = ctx.replay.seats()[seat]
+                    .side
+                    .expect("a toss for the first move needs fixed sides");
+                G::start_with(ctx.replay.options(), side)
+            }
+            _ => last.position.clone(),
+        },
+        ref phase => {
+            let why = if matches!(phase, Phase::Playing(_) | Phase::Choosing(_)) {
+                "it is not your turn"
+            } else {
+                "you cannot move now"
+            };
+            return Err(CliError::rejected(format!(
+                "{why}: {}",
+                phase.describe(ctx.replay.seats())
+            )));
+        }
+    };
+    let mv = position.parse_move(text).map_err(|e| {
+        let error = CliError::rejected(format!("{text}: {e}"));
+        let meant = same_but_for_case::<G>(&position, text);
+        if !meant.is_empty() {
+            return error.hint(format!("did you mean {}?", meant.join(" or ")));
+        }
+        match e {
+            MoveError::Invalid(_) => error,
+            _ => error.hint(format!(
+                "`correspond moves {} --position '{position}'` lists the legal moves",
+                G::NAME
+            )),
+        }
+    })?;
+    Ok(Action::Move(mv.to_string()))
+}
+
+/// The offer `--offer` signs after the move, unless the move ended the game.
+fn the_offer<G: CliGame>(ctx: &record::Context<'_, G>) -> Result<Action, CliError> {
+    if let Phase::Over(verdict) = &ctx.replay.last().phase {
+        return Err(CliError::rejected(format!(
+            "the move ended the game ({}): there is nothing to offer",
+            verdict.describe(ctx.replay.seats())
+        )));
+    }
+    Ok(Action::Offer(record::settlement::<G>()?))
+}
+
+/// The legal moves of `position` written as `text` is but for upper and lower case (`nf6` for
+/// `Nf6`), as the game shows them (SAN in chess) or in its notation.
+fn same_but_for_case<G: Protocol>(position: &G, text: &str) -> Vec<String> {
+    let mut meant: Vec<String> = position
+        .legal_moves()
+        .iter()
+        .map(|mv| (position.display_move(mv), mv.to_string()))
+        .filter(|(shown, written)| {
+            shown.eq_ignore_ascii_case(text) || written.eq_ignore_ascii_case(text)
+        })
+        .map(|(shown, _)| format!("`{shown}`"))
+        .collect();
+    meant.sort();
+    meant.dedup();
+    meant
+}

@@ -1,0 +1,14 @@
+//! What the commands share: errors and output, keys, the game and position arguments, records written and committed.
+
+pub(crate) mod clocks;
+pub(crate) mod commit;
+pub(crate) mod copies;
+pub(crate) mod error;
+pub(crate) mod game;
+pub(crate) mod keys;
+pub(crate) mod next;
+pub(crate) mod places;
+pub(crate) mod recap;
+pub(crate) mod record;
+pub(crate) mod signing_journal;
+pub(crate) mod target;
