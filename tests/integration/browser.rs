@@ -12,7 +12,7 @@ use crate::util::{chess_accepted, signed, stdout_of};
 use std::path::{Path, PathBuf};
 
 /// The browser, if there is one.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let named = std::env::var_os("CHROME").map(PathBuf::from);
     let found = named.into_iter().chain(
         [
@@ -118,7 +118,7 @@ fn expected(positions: &[String]) -> Vec<String> {
 
 /// Writes the page of the game file `name` into `dir` as `page{n}.html`, steps through it in
 /// the browser, and holds every position shown to the program's own at that record.
-fn step_through(browser: &Path, dir: &Path, name: &str, n: usize) {
+pub(crate) fn step_through(browser: &Path, dir: &Path, name: &str, n: usize) {
     let page = dir.join(format!("game{n}.html"));
     stdout_of(&["html", name, "-o", page.to_str().expect("UTF-8")]);
     let status: serde_json::Value =

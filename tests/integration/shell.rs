@@ -315,7 +315,10 @@ fn every_shell_gets_a_script_naming_every_command() {
         "{names:?}"
     );
     assert!(listing.lines().count() <= 60, "{listing}");
-    assert!(listing.lines().all(|l| l.chars().count() <= 80), "{listing}");
+    assert!(
+        listing.lines().all(|l| l.chars().count() <= 80),
+        "{listing}"
+    );
     let mut unique = names.clone();
     unique.sort_unstable();
     unique.dedup();
