@@ -163,7 +163,7 @@ fn every_example_game_steps_through_in_a_real_browser() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let files = crate::json::example_games();
-    assert_eq!(files.len(), 18);
+    assert!(files.len() >= 18, "{} example games", files.len());
     for (n, file) in files.iter().enumerate() {
         step_through(&browser, dir.path(), file.to_str().expect("UTF-8"), n);
     }

@@ -233,3 +233,34 @@ fn every_registered_game_has_perft_counts_the_engine_matches() {
         assert!(checked > 0, "{name}: no shallow count to check");
     }
 }
+
+/// Every registered game has its rules page and example games, which every test of the examples
+/// (verify, pictures, pages, schemas) then takes in; and nothing in games/ or docs/rules/ is of
+/// a game the registry does not know.
+#[test]
+fn every_registered_game_has_its_rules_page_and_example_games() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+    for name in &names {
+        let examples = std::fs::read_dir(root.join("games").join(name))
+            .unwrap_or_else(|e| panic!("games/{name}: {e}"))
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "yaml"))
+            })
+            .count();
+        assert!(examples > 0, "games/{name} holds no example game");
+        assert!(
+            root.join(format!("docs/rules/{name}.md")).is_file(),
+            "docs/rules/{name}.md"
+        );
+    }
+    for folder in std::fs::read_dir(root.join("games")).expect("games") {
+        let folder = folder.expect("entry").file_name();
+        let folder = folder.to_str().expect("UTF-8");
+        assert!(
+            names.contains(&folder),
+            "games/{folder} is no registered game"
+        );
+    }
+}

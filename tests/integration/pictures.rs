@@ -58,7 +58,7 @@ fn check(svg: &str, what: &str) -> String {
 #[test]
 fn every_example_game_draws_as_a_standalone_svg_of_its_position() {
     let files = crate::json::example_games();
-    assert_eq!(files.len(), 18);
+    assert!(files.len() >= 18, "{} example games", files.len());
     for file in files {
         let name = file.to_str().expect("UTF-8");
         let svg = stdout_of(&["show", name, "--svg"]);
