@@ -13,6 +13,10 @@ pub mod campaign;
 pub mod chess;
 pub mod guerrilla;
 
+// The registry's check comes before any use of a game, so that the first error a missing piece
+// makes is here (the compiler reports in the order it meets items).
+crate::for_each_game!(__game_pieces!());
+
 mod any;
 
 pub use any::{AnyReplayer, verify, verify_with};
@@ -115,8 +119,6 @@ macro_rules! __game_pieces {
     };
 }
 
-crate::for_each_game!(__game_pieces!());
-
 impl GameKind {
     /// The name a game file's header and the command line use: `campaign`.
     #[must_use]
@@ -174,9 +176,16 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), GameKind::ALL.len());
         assert_eq!(GameKind::named("draughts"), None);
-        assert_eq!(
-            GameKind::names_in_words(),
-            "campaign, guerrilla, insurrection and chess"
-        );
+        // Every game, in the registry's order, the last after "and".
+        let words = GameKind::names_in_words();
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        let listed: Vec<String> = words
+            .replacen(" and ", ", ", 1)
+            .split(", ")
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(listed, names);
+        assert!(words.ends_with(&format!(" and {}", names[names.len() - 1])));
+        assert_eq!(GameKind::names_joined("or").matches(" or ").count(), 1);
     }
 }

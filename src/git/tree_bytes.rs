@@ -7,11 +7,17 @@
 //! one of ten.
 
 use super::GitError;
-use super::tree::{FOLDER, Mode};
 use git2::{ObjectType, Odb, Oid, Repository};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// A file entry's mode as git stores it: a regular file (`0o100644`, `0o100755`), a symbolic
+/// link (`0o120000`) or a submodule (`0o160000`).
+pub type Mode = i32;
+
+/// git's mode of a folder.
+pub const FOLDER: Mode = 0o040_000;
 
 /// The trees of a run of comparisons in which each one's new side is the next one's old (a
 /// history walked commit by commit): the trees one comparison read are kept for the next, so

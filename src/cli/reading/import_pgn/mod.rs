@@ -185,6 +185,22 @@ fn signer(path: &Path, option: &str) -> Result<Box<dyn Signer>, CliError> {
     })
 }
 
+/// The two players' keys (white's, then black's), which must differ.
+fn signers(args: &Args) -> Result<[Box<dyn Signer>; 2], CliError> {
+    let signers = [
+        signer(&args.white_key, "--white-key")?,
+        signer(&args.black_key, "--black-key")?,
+    ];
+    if signers[0].public_key().key_data() == signers[1].public_key().key_data() {
+        return Err(CliError::usage(
+            "--white-key and --black-key are the same key: the two players must have different \
+             keys",
+        )
+        .hint("give each player's own key; nothing was written"));
+    }
+    Ok(signers)
+}
+
 fn import<G: ChessGame>(
     args: &Args,
     variants: &[String],
@@ -199,17 +215,7 @@ fn import<G: ChessGame>(
     }
     crate::cli::shared::places::in_a_folder(&args.file)?;
     let options = game::options::<G>(variants)?;
-    let signers = [
-        signer(&args.white_key, "--white-key")?,
-        signer(&args.black_key, "--black-key")?,
-    ];
-    if signers[0].public_key().key_data() == signers[1].public_key().key_data() {
-        return Err(CliError::usage(
-            "--white-key and --black-key are the same key: the two players must have different \
-             keys",
-        )
-        .hint("give each player's own key; nothing was written"));
-    }
+    let signers = signers(args)?;
     tags::plies_counted(pgn, &args.pgn)?;
     // Named as the header keeps their tags, `"` as `'`.
     let name = |tag: &str, fallback: &str| {
@@ -260,22 +266,7 @@ fn import<G: ChessGame>(
     let writer = importer.records(writer, before.records)?;
     let (writer, line) = importer.moves(writer, Line::new(G::start(&options)))?;
     let writer = importer.ending(writer, &line)?;
-    let (_, made, _) = crate::cli::reading::pgn::ending(&writer.replay());
-    tags::termination(pgn, made, &mut importer.changes);
-    tags::variant(
-        pgn,
-        crate::cli::reading::pgn::variant_tag::<G>(&options),
-        &mut importer.changes,
-    );
-    if !importer.changes.0.is_empty() && !args.lossy {
-        return Err(CliError::rejected(format!(
-            "{}: game {} cannot be imported as the PGN has it:",
-            correspond::text::path(&args.pgn),
-            args.index,
-        ))
-        .items(importer.changes.lines())
-        .hint("`--lossy` imports it with these changes; nothing was written"));
-    }
+    importer.unchanged(&writer, &options)?;
     importer.write(&writer, out)
 }
 
@@ -299,6 +290,29 @@ fn index(colour: Color) -> usize {
 }
 
 impl Importer<'_> {
+    /// The game made, with the PGN's derived tags checked against it: if anything had to
+    /// change, the list of changes, refused unless `--lossy`.
+    fn unchanged<G: ChessGame>(
+        &mut self,
+        writer: &Writer<G>,
+        options: &G::Options,
+    ) -> Result<(), CliError> {
+        let (_, made, _) = crate::cli::reading::pgn::ending(&writer.replay());
+        tags::termination(self.pgn, made, &mut self.changes);
+        let variant = crate::cli::reading::pgn::variant_tag::<G>(options);
+        tags::variant(self.pgn, variant, &mut self.changes);
+        if self.changes.0.is_empty() || self.args.lossy {
+            return Ok(());
+        }
+        Err(CliError::rejected(format!(
+            "{}: game {} cannot be imported as the PGN has it:",
+            correspond::text::path(&self.args.pgn),
+            self.args.index,
+        ))
+        .items(self.changes.lines())
+        .hint("`--lossy` imports it with these changes; nothing was written"))
+    }
+
     /// The player's seat: the creator signs the header, the other accepts.
     fn seat(&self, colour: Color) -> Seat {
         if colour == self.accepter {

@@ -6,7 +6,7 @@
 use super::Changes;
 use crate::cli::CliError;
 use correspond::log::{self, Header};
-use correspond::pgn::PgnGame;
+use correspond::pgn::{PgnGame, PgnTag};
 use correspond::text::shown;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -60,32 +60,49 @@ pub(super) fn kept(
         if implied {
             continue;
         }
-        let value = log::clean_tag_value(&tag.value);
-        let alone = Header {
-            tags: BTreeMap::from([(name.to_owned(), value.clone())]),
-            ..header.clone()
-        };
-        let holds = log::check_tags(&alone.tags).and_then(|()| log::check_game_tags(&alone, true));
-        if let Err(why) = holds {
-            changes.push(
-                tag.line,
-                format!("the tag `{}` is left out: {why}", shown(name)),
-            );
-            continue;
+        if let Some(value) = fit(tag, header, changes) {
+            candidates.push((name.to_owned(), value, tag.line));
         }
-        if value != tag.value {
-            changes.push(
-                tag.line,
-                format!(
-                    "the tag `{name}` is `{}`, which a game file keeps as `{}`",
-                    shown(&tag.value),
-                    shown(&value)
-                ),
-            );
-        }
-        candidates.push((name.to_owned(), value, tag.line));
     }
-    // PGN export writes the day the game was made where there is no `Date`: that counts too.
+    within_room(candidates, changes)
+}
+
+/// A tag's value as a header would hold it, if it can (a change where that is not the PGN's).
+fn fit(tag: &PgnTag, header: &Header, changes: &mut Changes) -> Option<String> {
+    let name = tag.name.as_str();
+    let value = log::clean_tag_value(&tag.value);
+    let alone = Header {
+        tags: BTreeMap::from([(name.to_owned(), value.clone())]),
+        ..header.clone()
+    };
+    let holds = log::check_tags(&alone.tags).and_then(|()| log::check_game_tags(&alone, true));
+    if let Err(why) = holds {
+        changes.push(
+            tag.line,
+            format!("the tag `{}` is left out: {why}", shown(name)),
+        );
+        return None;
+    }
+    if value != tag.value {
+        changes.push(
+            tag.line,
+            format!(
+                "the tag `{name}` is `{}`, which a game file keeps as `{}`",
+                shown(&tag.value),
+                shown(&value)
+            ),
+        );
+    }
+    Some(value)
+}
+
+/// The tags a header keeps of `candidates` (name, value, PGN line), in the PGN's order, as many
+/// as it holds: PGN export writes the day the game was made where there is no `Date`, and that
+/// counts too. The others are changes.
+fn within_room(
+    candidates: Vec<(String, String, usize)>,
+    changes: &mut Changes,
+) -> BTreeMap<String, String> {
     let dated = candidates.iter().any(|(name, _, _)| name == "Date");
     let room = log::MAX_TAGS - usize::from(!dated);
     let mut kept = BTreeMap::new();
