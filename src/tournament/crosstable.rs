@@ -1,0 +1,234 @@
+//! A round robin's crosstable: each player's points, the event's tie-breaks in the order its
+//! rules give, and the ranking they make (FIDE Handbook C.07; ICCF's Baumbach rule). Scores are
+//! kept in halves and Sonneborn-Berger in quarters of a point, so that no sum is a floating
+//! point number, and two machines rank alike.
+
+use std::collections::BTreeSet;
+
+/// How a game ended, for the crosstable; `None` in a [`Game`] while it goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// A draw.
+    Draw,
+}
+
+/// One game of the event, between players numbered from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// White's number.
+    pub white: usize,
+    /// Black's number.
+    pub black: usize,
+    /// The result, once the game is over.
+    pub result: Option<Result>,
+}
+
+/// A tie-break, as an event's rules list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TieBreak {
+    /// The number of games won.
+    Wins,
+    /// Sonneborn-Berger: the scores of the opponents beaten, and half those of the opponents
+    /// drawn with.
+    SonnebornBerger,
+    /// The points scored in the games between the players still tied, where each of them has
+    /// played every other.
+    DirectEncounter,
+    /// Koya: the points scored against the opponents who scored half the points or more.
+    Koya,
+    /// The number of games won with Black.
+    WinsWithBlack,
+}
+
+impl TieBreak {
+    /// ICCF's Baumbach rule: wins, Sonneborn-Berger, then the games between the tied players.
+    pub const BAUMBACH: [TieBreak; 3] = [
+        TieBreak::Wins,
+        TieBreak::SonnebornBerger,
+        TieBreak::DirectEncounter,
+    ];
+
+    /// FIDE's usual list for a round robin: wins, Sonneborn-Berger, Koya, wins with Black.
+    pub const FIDE_ROUND_ROBIN: [TieBreak; 4] = [
+        TieBreak::Wins,
+        TieBreak::SonnebornBerger,
+        TieBreak::Koya,
+        TieBreak::WinsWithBlack,
+    ];
+}
+
+/// A player's line of the crosstable, every figure in its own unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The player's number.
+    pub player: usize,
+    /// The rank, from 1: players that no tie-break parts share one.
+    pub rank: usize,
+    /// Points, in halves.
+    pub halves: u32,
+    /// Games finished.
+    pub played: u32,
+    /// The value of each of the event's tie-breaks, in their order: Sonneborn-Berger in
+    /// quarters of a point, Koya and direct encounter in halves, the others in games.
+    pub tie_breaks: Vec<u32>,
+}
+
+/// The crosstable of `players` players (numbered 1 to `players`) after `games`, ranked by
+/// points and then `tie_breaks` in order.
+#[must_use]
+pub fn crosstable(players: usize, games: &[Game], tie_breaks: &[TieBreak]) -> Vec<Line> {
+    let finished: Vec<(usize, usize, Result)> = games
+        .iter()
+        .filter(|g| (1..=players).contains(&g.white) && (1..=players).contains(&g.black))
+        .filter_map(|g| g.result.map(|r| (g.white, g.black, r)))
+        .collect();
+    let halves = |p: usize| -> u32 { finished.iter().map(|g| scored(g, p)).sum() };
+    let points: Vec<u32> = (0..=players).map(halves).collect();
+    // The games each player has in the event, finished or not: half of them is Koya's bar.
+    let scheduled: Vec<u32> = (0..=players)
+        .map(|p| {
+            let theirs = games
+                .iter()
+                .filter(|g| g.white == p || g.black == p)
+                .count();
+            u32::try_from(theirs).unwrap_or(u32::MAX)
+        })
+        .collect();
+    let mut lines: Vec<Line> = (1..=players)
+        .map(|p| Line {
+            player: p,
+            rank: 0,
+            halves: points[p],
+            played: count(&finished, |&(w, b, _)| w == p || b == p),
+            tie_breaks: Vec::new(),
+        })
+        .collect();
+    // Every tie-break but the direct encounter is the player's own figure.
+    for line in &mut lines {
+        let p = line.player;
+        line.tie_breaks = tie_breaks
+            .iter()
+            .map(|tb| own(*tb, p, &finished, &points, &scheduled))
+            .collect();
+    }
+    rank(&mut lines, tie_breaks, &finished);
+    lines
+}
+
+/// What player `p` scored in game `g`, in halves.
+fn scored(&(white, black, result): &(usize, usize, Result), p: usize) -> u32 {
+    match (result, p == white, p == black) {
+        (Result::WhiteWins, true, _) | (Result::BlackWins, _, true) => 2,
+        (Result::Draw, true, _) | (Result::Draw, _, true) => 1,
+        _ => 0,
+    }
+}
+
+fn count(games: &[(usize, usize, Result)], keep: impl Fn(&(usize, usize, Result)) -> bool) -> u32 {
+    u32::try_from(games.iter().filter(|g| keep(g)).count()).unwrap_or(u32::MAX)
+}
+
+/// A tie-break's value for player `p` alone (the direct encounter, which depends on who is
+/// tied, is 0 here and set when ranking).
+fn own(
+    tb: TieBreak,
+    p: usize,
+    games: &[(usize, usize, Result)],
+    points: &[u32],
+    scheduled: &[u32],
+) -> u32 {
+    let opponent = |&(w, b, _): &(usize, usize, Result)| if w == p { b } else { w };
+    let mine = games.iter().filter(|&&(w, b, _)| w == p || b == p);
+    match tb {
+        TieBreak::Wins => count(games, |g| (g.0 == p || g.1 == p) && scored(g, p) == 2),
+        TieBreak::WinsWithBlack => count(games, |g| g.1 == p && scored(g, p) == 2),
+        // In quarters: a beaten opponent's halves twice, a drawn one's once.
+        TieBreak::SonnebornBerger => mine.map(|g| scored(g, p) * points[opponent(g)]).sum(),
+        // Half the points or more: as many halves as the opponent has games.
+        TieBreak::Koya => mine
+            .filter(|g| points[opponent(g)] >= scheduled[opponent(g)])
+            .map(|g| scored(g, p))
+            .sum(),
+        TieBreak::DirectEncounter => 0,
+    }
+}
+
+/// Sorts `lines` by points and the tie-breaks in order, working out each direct encounter
+/// among the players tied when it is reached, and gives ranks: players no tie-break parts share
+/// the rank of the first of them.
+fn rank(lines: &mut [Line], tie_breaks: &[TieBreak], games: &[(usize, usize, Result)]) {
+    lines.sort_by(|a, b| b.halves.cmp(&a.halves).then(a.player.cmp(&b.player)));
+    // Groups of players equal so far, refined tie-break by tie-break.
+    let mut groups: Vec<std::ops::Range<usize>> = split(lines, 0..lines.len(), |l| l.halves);
+    for (k, tb) in tie_breaks.iter().enumerate() {
+        let mut next = Vec::new();
+        for group in groups {
+            if group.len() > 1 {
+                if *tb == TieBreak::DirectEncounter {
+                    let tied: BTreeSet<usize> =
+                        lines[group.clone()].iter().map(|l| l.player).collect();
+                    for line in &mut lines[group.clone()] {
+                        line.tie_breaks[k] = direct(line.player, &tied, games);
+                    }
+                }
+                lines[group.clone()].sort_by(|a, b| {
+                    b.tie_breaks[k]
+                        .cmp(&a.tie_breaks[k])
+                        .then(a.player.cmp(&b.player))
+                });
+            }
+            next.extend(split(lines, group, |l| l.tie_breaks[k]));
+        }
+        groups = next;
+    }
+    for group in groups {
+        let rank = group.start + 1;
+        for line in &mut lines[group] {
+            line.rank = rank;
+        }
+    }
+}
+
+/// `range` of `lines` (sorted by `key`, highest first) cut where `key` changes.
+fn split(
+    lines: &[Line],
+    range: std::ops::Range<usize>,
+    key: impl Fn(&Line) -> u32,
+) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = range.start;
+    for i in range.clone() {
+        if i + 1 == range.end || key(&lines[i]) != key(&lines[i + 1]) {
+            out.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    out
+}
+
+/// Player `p`'s points, in halves, against the others of `tied`, where every two of them have
+/// finished a game against each other (else 0 for all: the games do not part them).
+fn direct(p: usize, tied: &BTreeSet<usize>, games: &[(usize, usize, Result)]) -> u32 {
+    let among: Vec<&(usize, usize, Result)> = games
+        .iter()
+        .filter(|(w, b, _)| tied.contains(w) && tied.contains(b))
+        .collect();
+    let all_met = tied.iter().all(|a| {
+        tied.iter().filter(|b| a < *b).all(|b| {
+            among
+                .iter()
+                .any(|(w, bl, _)| (w == a && bl == b) || (w == b && bl == a))
+        })
+    });
+    if !all_met {
+        return 0;
+    }
+    among.iter().map(|g| scored(g, p)).sum()
+}
+
+#[cfg(test)]
+mod tests;
