@@ -24,8 +24,8 @@
 //! - [`interrupt`]: the steps a signal must let finish, and the temporary files it removes;
 //! - [`picture`]: what every game's board pictures share, as SVG and as text (pure);
 //! - [`text`]: text from others (files, file names, git, mail) made safe to show;
-//! - [`tournament`]: round-robin pairings (FIDE's Berger tables) and crosstables with
-//!   tie-breaks (pure);
+//! - [`tournament`]: the lot of a round robin's numbers, its pairings (FIDE's Berger tables)
+//!   and its crosstable with tie-breaks (pure);
 //! - [`writer`]: the one way a record is made: numbered, chained, journaled, signed, checked.
 
 #![forbid(unsafe_code)]
