@@ -22,6 +22,7 @@
 //! - [`mail`]: records sent and received as mail messages (pure);
 //! - [`git`]: committing records and reading a file's history;
 //! - [`interrupt`]: the steps a signal must let finish, and the temporary files it removes;
+//! - [`ratings`]: Glicko-2 and FIDE-style Elo, the same to the bit on every machine (pure);
 //! - [`picture`]: what every game's board pictures share, as SVG and as text (pure);
 //! - [`text`]: text from others (files, file names, git, mail) made safe to show;
 //! - [`tournament`]: the lot of a round robin's numbers, its pairings (FIDE's Berger tables)
@@ -45,6 +46,7 @@ pub mod mail;
 pub mod parallel;
 pub mod pgn;
 pub mod picture;
+pub mod ratings;
 pub mod referee;
 pub mod replay;
 pub mod rules;
