@@ -26,15 +26,15 @@ pub struct Record {
     pub reached_2400: bool,
 }
 
-/// K as FIDE sets it since July 2014: 40 until 30 games are rated, 20 while the rating stays
-/// below 2400, 10 once it has reached 2400, for good. (FIDE's 40 for players under 18 below
-/// 2300 asks for a birth date, which a game file does not hold.)
+/// K as FIDE sets it since July 2014: 40 until 30 games are rated, then 10 once the rating has
+/// reached 2400 (for good), else 20. (FIDE's 40 for players under 18 below 2300 asks for a
+/// birth date, which a game file does not hold.)
 #[must_use]
 pub fn k_factor(record: Record) -> f64 {
-    if record.reached_2400 {
-        10.0
-    } else if record.games < 30 {
+    if record.games < 30 {
         40.0
+    } else if record.reached_2400 {
+        10.0
     } else {
         20.0
     }
@@ -87,7 +87,8 @@ mod tests {
         assert_eq!(k(0, false), 40.0);
         assert_eq!(k(29, false), 40.0);
         assert_eq!(k(30, false), 20.0);
-        assert_eq!(k(10, true), 10.0);
+        assert_eq!(k(10, true), 40.0);
+        assert_eq!(k(30, true), 10.0);
         assert_eq!(k(300, true), 10.0);
     }
 

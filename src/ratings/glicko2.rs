@@ -30,8 +30,9 @@ pub enum GlickoError {
     /// The volatility did not converge.
     #[error("the volatility did not converge in {MAX_ITERATIONS} iterations")]
     NoConvergence,
-    /// A rating, deviation, volatility or τ that is not a finite positive number.
-    #[error("{0} must be a finite number above 0")]
+    /// A rating that is not a finite number, or a deviation, volatility or τ that is not a
+    /// finite number above 0 (the player's or an opponent's).
+    #[error("{0} is not a number a rating may hold")]
     Invalid(&'static str),
 }
 
@@ -72,10 +73,26 @@ pub fn period(player: Rating, games: &[(Rating, Score)], tau: f64) -> Result<Per
     if !player.rating.is_finite() {
         return Err(GlickoError::Invalid("a rating"));
     }
+    for (opponent, _) in games {
+        let deviation = opponent.deviation;
+        if !(opponent.rating.is_finite() && deviation.is_finite() && deviation > 0.0) {
+            return Err(GlickoError::Invalid("an opponent's rating"));
+        }
+    }
     let mu = (player.rating - 1500.0) / SCALE;
     let phi = player.deviation / SCALE;
     let sigma = player.volatility;
-    if games.is_empty() {
+    // Games whose results were certain (a gap of thousands of points, E rounding to 1) tell
+    // nothing: the period is as one without games.
+    let informative = games.iter().any(|(opponent, _)| {
+        let e = expected(
+            mu,
+            (opponent.rating - 1500.0) / SCALE,
+            opponent.deviation / SCALE,
+        );
+        e > 0.0 && e < 1.0
+    });
+    if !informative {
         let phi_star = libm::sqrt(phi * phi + sigma * sigma);
         return Ok(Period {
             rating: Rating {
@@ -135,7 +152,9 @@ fn volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> Result<f64,
     };
     let (mut f_a, mut f_b) = (f(big_a), f(big_b));
     let mut iterations = 0;
-    while (big_b - big_a).abs() > EPSILON {
+    // False for a NaN gap, which so goes on and ends in an error, not a result.
+    let converged = |a: f64, b: f64| (b - a).abs() <= EPSILON;
+    while !converged(big_a, big_b) {
         iterations += 1;
         if iterations > MAX_ITERATIONS {
             return Err(GlickoError::NoConvergence);
@@ -200,6 +219,20 @@ mod tests {
 
     #[test]
     fn numbers_that_are_no_ratings_are_refused() {
+        let nan_opponent = [(rating(f64::NAN, 30.0), Score::Win)];
+        assert_eq!(
+            period(rating(1500.0, 200.0), &nan_opponent, 0.5),
+            Err(GlickoError::Invalid("an opponent's rating"))
+        );
+        // A result certain in advance changes nothing but the deviation's growth.
+        let far = [(rating(-6000.0, 30.0), Score::Win)];
+        let out = period(rating(1500.0, 200.0), &far, 0.5).expect("a rating");
+        assert_eq!(
+            out.rating,
+            period(rating(1500.0, 200.0), &[], 0.5)
+                .expect("a rating")
+                .rating
+        );
         let bad = Rating {
             rating: 1500.0,
             deviation: 0.0,

@@ -1,11 +1,13 @@
 //! Ratings anyone can recompute from the signed games and get the same numbers, bit for bit, on
-//! any machine: Glicko-2 ([`glicko2`]) and FIDE-style Elo ([`elo`]). Every `exp`, `ln` and
+//! any machine: Glicko-2 ([`glicko2`]) and FIDE-style Elo ([`elo`]), and the list they make of
+//! finished games in one canonical order, with the digests of its inputs ([`list`]). Every `exp`, `ln` and
 //! power goes through the pinned pure-Rust `libm`, not the platform's, whose results differ in
 //! the last bit between C libraries; the rest is IEEE arithmetic, which does not. Pure: the
 //! games come in, in an order the caller fixes, and the ratings go out.
 
 pub mod elo;
 pub mod glicko2;
+pub mod list;
 
 /// A game's result for the player being rated: 1 a win, ½ a draw, 0 a loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +32,8 @@ impl Score {
     }
 }
 
-/// `value` rounded to `places` decimal places, halves away from zero, as a list prints it.
+/// `value` rounded to `places` decimal places, as a list prints it: the nearest, halves away
+/// from zero, of the binary value (so 1.005, which is 1.00499… in binary, gives 1.0).
 #[must_use]
 pub fn rounded(value: f64, places: i32) -> f64 {
     let scale = libm::pow(10.0, f64::from(places));

@@ -78,12 +78,18 @@ pub struct Line {
 }
 
 /// The crosstable of `players` players (numbered 1 to `players`) after `games`, ranked by
-/// points and then `tie_breaks` in order.
+/// points and then `tie_breaks` in order. Only games between two different players of the
+/// section count; any other is no game of it.
 #[must_use]
 pub fn crosstable(players: usize, games: &[Game], tie_breaks: &[TieBreak]) -> Vec<Line> {
-    let finished: Vec<(usize, usize, Result)> = games
+    let games: Vec<Game> = games
         .iter()
         .filter(|g| (1..=players).contains(&g.white) && (1..=players).contains(&g.black))
+        .filter(|g| g.white != g.black)
+        .copied()
+        .collect();
+    let finished: Vec<(usize, usize, Result)> = games
+        .iter()
         .filter_map(|g| g.result.map(|r| (g.white, g.black, r)))
         .collect();
     let halves = |p: usize| -> u32 { finished.iter().map(|g| scored(g, p)).sum() };
@@ -115,7 +121,7 @@ pub fn crosstable(players: usize, games: &[Game], tie_breaks: &[TieBreak]) -> Ve
             .map(|tb| own(*tb, p, &finished, &points, &scheduled))
             .collect();
     }
-    rank(&mut lines, tie_breaks, &finished);
+    rank(&mut lines, tie_breaks, &games);
     lines
 }
 
@@ -158,9 +164,9 @@ fn own(
 }
 
 /// Sorts `lines` by points and the tie-breaks in order, working out each direct encounter
-/// among the players tied when it is reached, and gives ranks: players no tie-break parts share
-/// the rank of the first of them.
-fn rank(lines: &mut [Line], tie_breaks: &[TieBreak], games: &[(usize, usize, Result)]) {
+/// among the players tied when it is reached (from `games`, finished or not), and gives ranks:
+/// players no tie-break parts share the rank of the first of them.
+fn rank(lines: &mut [Line], tie_breaks: &[TieBreak], games: &[Game]) {
     lines.sort_by(|a, b| b.halves.cmp(&a.halves).then(a.player.cmp(&b.player)));
     // Groups of players equal so far, refined tie-break by tie-break.
     let mut groups: Vec<std::ops::Range<usize>> = split(lines, 0..lines.len(), |l| l.halves);
@@ -210,24 +216,28 @@ fn split(
     out
 }
 
-/// Player `p`'s points, in halves, against the others of `tied`, where every two of them have
-/// finished a game against each other (else 0 for all: the games do not part them).
-fn direct(p: usize, tied: &BTreeSet<usize>, games: &[(usize, usize, Result)]) -> u32 {
-    let among: Vec<&(usize, usize, Result)> = games
+/// Player `p`'s points, in halves, against the others of `tied`, once every two of them have
+/// met and every game between them is finished (in a double round robin, both); else 0 for
+/// all: the games do not part them yet.
+fn direct(p: usize, tied: &BTreeSet<usize>, games: &[Game]) -> u32 {
+    let among: Vec<&Game> = games
         .iter()
-        .filter(|(w, b, _)| tied.contains(w) && tied.contains(b))
+        .filter(|g| tied.contains(&g.white) && tied.contains(&g.black))
         .collect();
     let all_met = tied.iter().all(|a| {
         tied.iter().filter(|b| a < *b).all(|b| {
             among
                 .iter()
-                .any(|(w, bl, _)| (w == a && bl == b) || (w == b && bl == a))
+                .any(|g| (g.white == *a && g.black == *b) || (g.white == *b && g.black == *a))
         })
     });
-    if !all_met {
+    if !all_met || among.iter().any(|g| g.result.is_none()) {
         return 0;
     }
-    among.iter().map(|g| scored(g, p)).sum()
+    among
+        .iter()
+        .filter_map(|g| g.result.map(|r| scored(&(g.white, g.black, r), p)))
+        .sum()
 }
 
 #[cfg(test)]

@@ -133,3 +133,29 @@ fn a_running_event_counts_what_is_finished() {
         [2, 1, 1, 2]
     );
 }
+
+/// Two players tied on points who have not met, or whose game goes on, are not parted by the
+/// direct encounter; a game of a player against themselves, or of a number outside the section,
+/// counts for nothing (Koya's bar included).
+#[test]
+fn the_direct_encounter_waits_for_the_tied_players_games_and_stray_games_count_for_nothing() {
+    // 1 and 2 both beat 3, and their own game goes on: tied on 1 point, not parted yet.
+    let games = [
+        game(1, 3, Some(Result::WhiteWins)),
+        game(3, 2, Some(Result::BlackWins)),
+        game(1, 2, None),
+    ];
+    let lines = crosstable(3, &games, &[TieBreak::DirectEncounter]);
+    assert_eq!(
+        summary(&lines),
+        [(1, 1, 2, vec![0]), (2, 1, 2, vec![0]), (3, 3, 0, vec![0])]
+    );
+    let strays = [
+        game(1, 2, Some(Result::Draw)),
+        game(1, 3, Some(Result::WhiteWins)),
+        game(1, 1, Some(Result::WhiteWins)),
+    ];
+    let lines = crosstable(2, &strays, &[TieBreak::Koya]);
+    assert_eq!(summary(&lines), [(1, 1, 1, vec![1]), (2, 1, 1, vec![1])]);
+    assert!(lines.iter().all(|l| l.played == 1));
+}

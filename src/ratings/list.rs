@@ -1,0 +1,277 @@
+//! A rating list from finished games: the games put in one canonical order (by the time of the
+//! record that ended each, then by game id), cut into rating periods of fixed length counted
+//! from the Unix epoch in UTC, and rated period by period, each player against their opponents'
+//! ratings at the start of the period. The list carries a digest of its inputs (the games, in
+//! that order) and of its parameters, so that a list published from other games is caught.
+
+use super::glicko2::{self, Rating};
+use super::{Score, elo};
+use crate::digest::Digest;
+use std::collections::BTreeMap;
+
+/// A finished game as a rating list counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RatedGame {
+    /// The game's id.
+    pub id: Digest,
+    /// When the record that ended it was signed, in seconds since the Unix epoch (UTC).
+    pub ended: i64,
+    /// The digest of the key of the player who had White (or the first side).
+    pub white: Digest,
+    /// The digest of the other player's key.
+    pub black: Digest,
+    /// White's score.
+    pub score: Score,
+}
+
+/// How a list is computed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum System {
+    /// Glicko-2 with system constant `tau`, a new player starting at `initial`.
+    Glicko2 {
+        /// The system constant τ.
+        tau: f64,
+        /// A new player's rating, deviation and volatility.
+        initial: Rating,
+        /// The length of a rating period, in seconds.
+        period: i64,
+    },
+    /// FIDE-style Elo, a new player starting at `initial`.
+    Elo {
+        /// A new player's rating.
+        initial: f64,
+        /// The length of a rating period, in seconds.
+        period: i64,
+    },
+}
+
+/// A player's line of a list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry {
+    /// The digest of the player's key.
+    pub key: Digest,
+    /// The rating.
+    pub rating: f64,
+    /// The rating deviation (Glicko-2).
+    pub deviation: Option<f64>,
+    /// The games rated.
+    pub games: u32,
+}
+
+/// A rating list: its entries, best first, and the digests of what it was computed from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct List {
+    /// The players, highest rating first (then by key).
+    pub entries: Vec<Entry>,
+    /// The digest of the games counted, in their canonical order.
+    pub inputs: Digest,
+    /// The digest of the parameters.
+    pub parameters: Digest,
+}
+
+/// Why a list cannot be computed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ListError {
+    /// A game of a player against their own key.
+    #[error("game {0} is of a key against itself")]
+    OneKey(String),
+    /// One game twice.
+    #[error("game {0} is counted twice")]
+    Twice(String),
+    /// A rating period that is not a positive number of seconds.
+    #[error("a rating period must be at least one second")]
+    Period,
+    /// Glicko-2 refused a player's numbers.
+    #[error("{0}")]
+    Glicko(#[from] glicko2::GlickoError),
+}
+
+/// The list `system` makes of `games`, in whatever order they are given.
+///
+/// # Errors
+/// A game of one key against itself, a game twice, a period under one second, or a Glicko-2
+/// computation that does not converge.
+pub fn list(games: &[RatedGame], system: &System) -> Result<List, ListError> {
+    let mut games = games.to_vec();
+    games.sort_by_key(|g| (g.ended, g.id));
+    for pair in games.windows(2) {
+        if pair[0].id == pair[1].id {
+            return Err(ListError::Twice(pair[0].id.short()));
+        }
+    }
+    if let Some(game) = games.iter().find(|g| g.white == g.black) {
+        return Err(ListError::OneKey(game.id.short()));
+    }
+    let period = match *system {
+        System::Glicko2 { period, .. } | System::Elo { period, .. } => period,
+    };
+    if period < 1 {
+        return Err(ListError::Period);
+    }
+    let mut periods: BTreeMap<i64, Vec<RatedGame>> = BTreeMap::new();
+    for game in &games {
+        periods
+            .entry(game.ended.div_euclid(period))
+            .or_default()
+            .push(*game);
+    }
+    let entries = match *system {
+        System::Glicko2 { tau, initial, .. } => glicko(&periods, tau, initial)?,
+        System::Elo { initial, .. } => elo_list(&periods, initial),
+    };
+    let mut entries = entries;
+    entries.sort_by(|a, b| {
+        b.rating
+            .total_cmp(&a.rating)
+            .then_with(|| a.key.cmp(&b.key))
+    });
+    Ok(List {
+        entries,
+        inputs: inputs(&games),
+        parameters: parameters(system),
+    })
+}
+
+/// Each game, as a player sees it: the opponent and the player's score.
+fn sides(game: &RatedGame) -> [(Digest, Digest, Score); 2] {
+    let black = match game.score {
+        Score::Win => Score::Loss,
+        Score::Draw => Score::Draw,
+        Score::Loss => Score::Win,
+    };
+    [
+        (game.white, game.black, game.score),
+        (game.black, game.white, black),
+    ]
+}
+
+fn glicko(
+    periods: &BTreeMap<i64, Vec<RatedGame>>,
+    tau: f64,
+    initial: Rating,
+) -> Result<Vec<Entry>, ListError> {
+    let mut ratings: BTreeMap<Digest, (Rating, u32)> = BTreeMap::new();
+    let (Some(first), Some(last)) = (periods.keys().next(), periods.keys().next_back()) else {
+        return Ok(Vec::new());
+    };
+    for number in *first..=*last {
+        let games = periods.get(&number).map(Vec::as_slice).unwrap_or_default();
+        for game in games {
+            for key in [game.white, game.black] {
+                ratings.entry(key).or_insert((initial, 0));
+            }
+        }
+        let start = ratings.clone();
+        let mut played: BTreeMap<Digest, Vec<(Rating, Score)>> = BTreeMap::new();
+        for game in games {
+            for (player, opponent, score) in sides(game) {
+                played
+                    .entry(player)
+                    .or_default()
+                    .push((start[&opponent].0, score));
+            }
+        }
+        for (key, (rating, count)) in &mut ratings {
+            let theirs = played.get(key).map(Vec::as_slice).unwrap_or_default();
+            let before = start[key].0;
+            *rating = glicko2::period(before, theirs, tau)?.rating;
+            *count += u32::try_from(theirs.len()).unwrap_or(u32::MAX);
+        }
+    }
+    Ok(ratings
+        .into_iter()
+        .map(|(key, (rating, games))| Entry {
+            key,
+            rating: rating.rating,
+            deviation: Some(rating.deviation),
+            games,
+        })
+        .collect())
+}
+
+fn elo_list(periods: &BTreeMap<i64, Vec<RatedGame>>, initial: f64) -> Vec<Entry> {
+    // Each key's rating, the games rated before, and whether it has reached 2400.
+    let mut ratings: BTreeMap<Digest, (f64, u32, bool)> = BTreeMap::new();
+    for games in periods.values() {
+        for game in games {
+            for key in [game.white, game.black] {
+                ratings
+                    .entry(key)
+                    .or_insert((initial, 0, initial >= 2400.0));
+            }
+        }
+        let start = ratings.clone();
+        let mut played: BTreeMap<Digest, Vec<(f64, Score)>> = BTreeMap::new();
+        for game in games {
+            for (player, opponent, score) in sides(game) {
+                played
+                    .entry(player)
+                    .or_default()
+                    .push((start[&opponent].0, score));
+            }
+        }
+        for (key, theirs) in played {
+            let (rating, count, reached) = start[&key];
+            let k = elo::k_factor(elo::Record {
+                games: count,
+                reached_2400: reached,
+            });
+            let new = rating + elo::change(rating, k, &theirs);
+            let count = count + u32::try_from(theirs.len()).unwrap_or(u32::MAX);
+            ratings.insert(key, (new, count, reached || new >= 2400.0));
+        }
+    }
+    ratings
+        .into_iter()
+        .map(|(key, (rating, games, _))| Entry {
+            key,
+            rating,
+            deviation: None,
+            games,
+        })
+        .collect()
+}
+
+/// The digest of the games, in their canonical order: each game's id, end, keys and result.
+fn inputs(games: &[RatedGame]) -> Digest {
+    let mut bytes = b"correspond/ratings/v1/games\0".to_vec();
+    for game in games {
+        bytes.extend_from_slice(&game.id.0);
+        bytes.extend_from_slice(&game.ended.to_be_bytes());
+        bytes.extend_from_slice(&game.white.0);
+        bytes.extend_from_slice(&game.black.0);
+        bytes.push(match game.score {
+            Score::Win => 2,
+            Score::Draw => 1,
+            Score::Loss => 0,
+        });
+    }
+    Digest::of(&bytes)
+}
+
+/// The digest of the parameters, each number by its bits.
+fn parameters(system: &System) -> Digest {
+    let mut bytes = b"correspond/ratings/v1/parameters\0".to_vec();
+    match *system {
+        System::Glicko2 {
+            tau,
+            initial,
+            period,
+        } => {
+            bytes.extend_from_slice(b"glicko2\0");
+            for number in [tau, initial.rating, initial.deviation, initial.volatility] {
+                bytes.extend_from_slice(&number.to_bits().to_be_bytes());
+            }
+            bytes.extend_from_slice(&period.to_be_bytes());
+        }
+        System::Elo { initial, period } => {
+            bytes.extend_from_slice(b"elo\0");
+            bytes.extend_from_slice(&initial.to_bits().to_be_bytes());
+            bytes.extend_from_slice(&period.to_be_bytes());
+        }
+    }
+    Digest::of(&bytes)
+}
+
+#[cfg(test)]
+mod tests;
