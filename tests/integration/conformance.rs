@@ -6,9 +6,9 @@
 //! from `moves`, an offer declined by playing on where the game has offers, then a
 //! resignation); every record verified; `status`, `show`, `log`, `moves`, `games`, `standings`
 //! and `verify` `--json` held to their schemas; every position's string read back by
-//! `position`; every board drawn as SVG that an XML parser reads and as text; the page stepped
-//! through in headless Chromium; and the game's perft file (counts from outside the engine)
-//! checked against the engine at its shallow depths.
+//! `position`; every board drawn as SVG that an XML parser reads (turned with `--flip` too) and
+//! as text; the page stepped through in headless Chromium; and the game's perft file (counts
+//! from outside the engine) checked against the engine at its shallow depths.
 
 use crate::util::{correspond, keys_dir, transcript};
 use correspond::games::GameKind;
@@ -185,6 +185,11 @@ fn every_registered_game_plays_through_and_reports_to_its_schemas() {
             assert_eq!(read_back.lines().next(), Some(position), "{name} at {at}");
             let svg = ok(dir, &["show", "g.yaml", "--svg", "--at", &at]);
             roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{name} at {at}: {e}"));
+            // Turned half a turn: another drawing of the same position.
+            let flipped = ok(dir, &["show", "g.yaml", "--svg", "--flip", "--at", &at]);
+            roxmltree::Document::parse(&flipped)
+                .unwrap_or_else(|e| panic!("{name} at {at}, turned: {e}"));
+            assert_ne!(flipped, svg, "{name} at {at}: --flip drew the same picture");
             let text = ok(dir, &["show", "g.yaml", "--ascii", "--at", &at]);
             assert!(text.lines().count() > 5, "{name} at {at}: {text}");
         }
