@@ -145,6 +145,23 @@ fn sides(game: &RatedGame) -> [(Digest, Digest, Score); 2] {
     ]
 }
 
+/// Each player's games of a period, each against the opponent's rating at its start (`rating`).
+fn played<R>(
+    games: &[RatedGame],
+    rating: impl Fn(&Digest) -> R,
+) -> BTreeMap<Digest, Vec<(R, Score)>> {
+    let mut played: BTreeMap<Digest, Vec<(R, Score)>> = BTreeMap::new();
+    for game in games {
+        for (player, opponent, score) in sides(game) {
+            played
+                .entry(player)
+                .or_default()
+                .push((rating(&opponent), score));
+        }
+    }
+    played
+}
+
 fn glicko(
     periods: &BTreeMap<i64, Vec<RatedGame>>,
     tau: f64,
@@ -162,15 +179,7 @@ fn glicko(
             }
         }
         let start = ratings.clone();
-        let mut played: BTreeMap<Digest, Vec<(Rating, Score)>> = BTreeMap::new();
-        for game in games {
-            for (player, opponent, score) in sides(game) {
-                played
-                    .entry(player)
-                    .or_default()
-                    .push((start[&opponent].0, score));
-            }
-        }
+        let played = played(games, |key| start[key].0);
         for (key, (rating, count)) in &mut ratings {
             let theirs = played.get(key).map(Vec::as_slice).unwrap_or_default();
             let before = start[key].0;
@@ -201,15 +210,7 @@ fn elo_list(periods: &BTreeMap<i64, Vec<RatedGame>>, initial: f64) -> Vec<Entry>
             }
         }
         let start = ratings.clone();
-        let mut played: BTreeMap<Digest, Vec<(f64, Score)>> = BTreeMap::new();
-        for game in games {
-            for (player, opponent, score) in sides(game) {
-                played
-                    .entry(player)
-                    .or_default()
-                    .push((start[&opponent].0, score));
-            }
-        }
+        let played = played(games, |key| start[key].0);
         for (key, theirs) in played {
             let (rating, count, reached) = start[&key];
             let k = elo::k_factor(elo::Record {
