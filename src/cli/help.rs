@@ -122,10 +122,10 @@ pub(crate) fn template(command: &clap::Command) -> StyledStr {
             let _ = writeln!(text, "  {literal}{name}{literal:#}{pad}  {line}{also}");
         }
     }
-    text.push_str("\n{header}Options:{header:#}\n{options}{after-help}");
-    let text = text
-        .replace("{header}", &header.render().to_string())
-        .replace("{header:#}", &header.render_reset().to_string());
+    let _ = write!(
+        text,
+        "\n{header}Options:{header:#}\n{{options}}{{after-help}}"
+    );
     StyledStr::from(text)
 }
 

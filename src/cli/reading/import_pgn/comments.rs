@@ -3,6 +3,7 @@
 //! record they were and signed by the same player; another program's comment, which the mover
 //! signs; or a record an imported game cannot hold, which stops the import with its reason.
 
+use super::index;
 use crate::cli::shared::recap;
 use correspond::games::chess::Color;
 use correspond::log::{Action, Settlement};
@@ -27,22 +28,11 @@ pub(super) struct Labels {
 
 const COLOURS: [Color; 2] = [Color::White, Color::Black];
 
-fn index(colour: Color) -> usize {
-    usize::from(colour == Color::Black)
-}
-
-fn colour_word(colour: Color) -> &'static str {
-    match colour {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 impl Labels {
     /// The labels of white's player `names[0]` and black's `names[1]`.
     pub(super) fn new(names: &[String; 2]) -> Labels {
         Labels {
-            labels: [0, 1].map(|i| format!("{} ({})", names[i], colour_word(COLOURS[i]))),
+            labels: [0, 1].map(|i| format!("{} ({})", names[i], COLOURS[i])),
             names: names.clone(),
         }
     }
@@ -107,22 +97,11 @@ impl Labels {
     /// player: signed by the mover, the words would be put in another's mouth.
     fn someone_else(&self, text: &str) -> Result<(), String> {
         for colour in COLOURS {
-            let marker = format!(" ({}", colour_word(colour));
-            let Some((name, rest)) = text.split_once(&marker) else {
-                continue;
-            };
-            let rest = rest.strip_prefix(')').unwrap_or("");
-            let words = rest
-                .strip_prefix(' ')
-                .map(|r| r.split_once(": ").map_or(r, |w| w.0));
-            let shaped = rest.starts_with(": ") || words.and_then(record).is_some();
-            if shaped && correspond::log::valid_name(name) {
+            if let Some(name) = labelled(text, &colour.to_string()) {
                 return Err(format!(
-                    "`{}` names {} as {}'s player, but the PGN's {} is `{}`",
+                    "`{}` names {} as {colour}'s player, but the PGN's {colour} is `{}`",
                     shown(text),
                     shown(name),
-                    colour_word(colour),
-                    colour_word(colour),
                     self.names[index(colour)]
                 ));
             }
@@ -131,19 +110,21 @@ impl Labels {
     }
 }
 
-/// Words `correspond pgn` wrote for a player before a coin flip gave out the colours (`bob
-/// (toss): have fun`): an imported game's colours are the PGN's, so they have no place in it.
-fn before_colours(text: &str) -> Result<(), String> {
-    let marker = format!(" ({})", crate::cli::reading::pgn::TOSS);
-    let Some((name, rest)) = text.split_once(&marker) else {
-        return Ok(());
-    };
+/// The name `text` is said by, when it has the shape `correspond pgn` writes a player's words
+/// in with `side` (`NAME (SIDE): ...`, or `NAME (SIDE) WORDS` naming a record), whoever NAME is.
+fn labelled<'t>(text: &'t str, side: &str) -> Option<&'t str> {
+    let (name, rest) = text.split_once(&format!(" ({side})"))?;
     let words = rest
         .strip_prefix(' ')
         .map(|r| r.split_once(": ").map_or(r, |w| w.0));
-    if correspond::log::valid_name(name)
-        && (rest.starts_with(": ") || words.and_then(record).is_some())
-    {
+    let shaped = rest.starts_with(": ") || words.and_then(record).is_some();
+    (shaped && correspond::log::valid_name(name)).then_some(name)
+}
+
+/// Words `correspond pgn` wrote for a player before a coin flip gave out the colours (`bob
+/// (toss): have fun`): an imported game's colours are the PGN's, so they have no place in it.
+fn before_colours(text: &str) -> Result<(), String> {
+    if labelled(text, crate::cli::reading::pgn::TOSS).is_some() {
         return Err(format!(
             "`{}` was said before a coin flip gave out the colours, and an imported game has no \
              coin flip: its colours are the PGN's",

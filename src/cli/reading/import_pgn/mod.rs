@@ -284,7 +284,7 @@ struct Importer<'a> {
     changes: Changes,
 }
 
-/// White's index in the importer's arrays, 0, or black's, 1.
+/// White's index in the importer's (and the labels') arrays, 0, or black's, 1.
 fn index(colour: Color) -> usize {
     usize::from(colour == Color::Black)
 }

@@ -64,7 +64,7 @@ pub(super) fn kept(
             candidates.push((name.to_owned(), value, tag.line));
         }
     }
-    within_room(candidates, changes)
+    within_room(candidates, header, changes)
 }
 
 /// A tag's value as a header would hold it, if it can (a change where that is not the PGN's).
@@ -97,21 +97,33 @@ fn fit(tag: &PgnTag, header: &Header, changes: &mut Changes) -> Option<String> {
 }
 
 /// The tags a header keeps of `candidates` (name, value, PGN line), in the PGN's order, as many
-/// as it holds: PGN export writes the day the game was made where there is no `Date`, and that
-/// counts too. The others are changes.
+/// as it holds beside those PGN export writes from `header` ([`log::exported_beside`]: the day
+/// the game was made where there is no `Date`). The others are changes.
 fn within_room(
     candidates: Vec<(String, String, usize)>,
+    header: &Header,
     changes: &mut Changes,
 ) -> BTreeMap<String, String> {
-    let dated = candidates.iter().any(|(name, _, _)| name == "Date");
-    let room = log::MAX_TAGS - usize::from(!dated);
+    let all = Header {
+        tags: candidates
+            .iter()
+            .map(|(name, value, _)| (name.clone(), value.clone()))
+            .collect(),
+        ..header.clone()
+    };
+    let beside = log::exported_beside(&all);
+    let room = log::MAX_TAGS - beside.len();
     let mut kept = BTreeMap::new();
     for (name, value, line) in candidates {
         if kept.len() == room {
-            let why = if dated {
+            let why = if beside.is_empty() {
                 format!("a header keeps at most {room} tags")
             } else {
-                format!("a header keeps at most {room} tags beside the `Date` PGN export writes")
+                let written = beside.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
+                format!(
+                    "a header keeps at most {room} tags beside the {} PGN export writes",
+                    written.join(" and ")
+                )
             };
             changes.push(line, format!("the tag `{name}` is left out: {why}"));
             continue;
