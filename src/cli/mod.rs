@@ -13,6 +13,7 @@ mod playing;
 mod reading;
 mod shared;
 mod tools;
+mod tournament;
 
 pub(crate) use shared::error::Out;
 pub use shared::error::{CliError, ExitStatus};
@@ -66,6 +67,7 @@ enum Command {
     Mail(by_mail::mail::Args),
     Receive(by_mail::receive::Args),
     Referee(club::referee::Args),
+    Tournament(tournament::Args),
     Extract(reading::extract::Args),
     Pgn(reading::pgn::Args),
     ImportPgn(reading::import_pgn::Args),
@@ -107,6 +109,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::MergeDriver(args) => return club::merge_driver::run(&args, out),
         Command::Receive(args) => return by_mail::receive::run(&args, out),
         Command::Referee(args) => return club::referee::run(&args, out),
+        Command::Tournament(args) => return tournament::run(&args, out),
         Command::Journal(args) => return tools::journal::run(&args, out),
         Command::SetupGit(args) => club::setup_git::run(&args, out),
         Command::New(args) => playing::new::run(&args, out),

@@ -123,5 +123,6 @@ pub fn verify_with(bytes: &[u8], threads: usize) -> Result<Summary, ReplayError>
         Some(record) => record.time.clone(),
         None => file.header().created.clone(),
     });
+    summary.header = Some(Box::new(file.header().clone()));
     Ok(summary)
 }

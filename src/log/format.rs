@@ -106,7 +106,8 @@ pub fn preamble(header: &Header) -> String {
     )
 }
 
-fn key_text(key: &PublicKey) -> String {
+/// A public key as every document writes it: `ssh-ed25519 <base64>`, without comment.
+pub(crate) fn key_text(key: &PublicKey) -> String {
     let mut key = key.clone();
     key.set_comment("");
     key.to_openssh()

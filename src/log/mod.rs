@@ -31,6 +31,7 @@ mod lines;
 mod names;
 mod quick;
 mod read;
+pub(crate) mod signed_file;
 mod tags;
 mod time_control;
 mod timestamp;
@@ -38,16 +39,20 @@ mod timestamp;
 pub use append::{
     AppendError, Changed, Locked, MAX_FILE_SIZE, append_locked, create_new, read_limited, replace,
 };
+pub(crate) use format::key_text;
 pub use format::{
     Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, FORMAT, Header,
     Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, clean_comment, header_unsigned,
     name_from_pgn, preamble, record_unsigned, signature_line, valid_comment, valid_name,
 };
+pub(crate) use names::{check_signature_text, valid_word};
+pub(crate) use tags::tag_lines;
 pub use tags::{
     DERIVED_TAGS, MAX_TAG_VALUE, MAX_TAGS, check_game_tags, check_tags, clean_tag_value,
     exported_beside, valid_date, valid_tag_name, valid_tag_value,
 };
 pub use time_control::{MAX_DAYS, MAX_LEAVE_DAYS, MAX_MOVES, TimeControl, parse_leave_days};
+pub(crate) use time_control::{RawTimeControl, leave_line};
 
 use crate::digest::Digest;
 use read::{Base, line_of, read_document, split};
@@ -562,7 +567,7 @@ pub fn as_text(bytes: &[u8]) -> Result<&str, LogError> {
 /// The error for a byte at `offset` of `bytes` that is not UTF-8, naming the document it falls
 /// in: `bytes` follows `documents` documents and `lines` lines of its file (0 and 0 for a whole
 /// file, whose comment lines come before any document).
-fn not_utf8(bytes: &[u8], offset: usize, documents: usize, lines: usize) -> LogError {
+pub(super) fn not_utf8(bytes: &[u8], offset: usize, documents: usize, lines: usize) -> LogError {
     // The `---` lines before the offset (the line holding the bad byte is not one).
     let before = &bytes[..offset];
     let starts = before

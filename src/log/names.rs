@@ -45,7 +45,7 @@ pub fn name_from_pgn(text: &str) -> Option<String> {
 }
 
 /// A lower-case word with hyphens: game names, sides, options, claims.
-pub(super) fn valid_word(word: &str) -> bool {
+pub(crate) fn valid_word(word: &str) -> bool {
     !word.is_empty()
         && word.len() <= 40
         && word
@@ -117,7 +117,7 @@ const BASE64_BYTES: [bool; 256] = {
 };
 
 /// Checks the signature field's syntax: standard base64, as OpenSSH armours it, on one line.
-pub(super) fn check_signature_text(text: &str) -> Result<(), String> {
+pub(crate) fn check_signature_text(text: &str) -> Result<(), String> {
     let ok = !text.is_empty() && text.bytes().all(|b| BASE64_BYTES[usize::from(b)]);
     if ok {
         Ok(())

@@ -61,7 +61,12 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         signature: signature.to_owned(),
     };
     let mut line = lines.next()?;
-    if !line.starts_with("time: ") {
+    // The payload: one line, or an adjudication's two (`result`, then `reason`); the order,
+    // and that a kind has just these, is the writer's to check below.
+    for _ in 0..2 {
+        if line.starts_with("time: ") {
+            break;
+        }
         let (name, value) = line.split_once(": ")?;
         if name == "days" {
             // A number; that it is spelled as the writer spells it is checked below.
@@ -72,15 +77,28 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
                 "nonce" => &mut raw.nonce,
                 "commitment" => &mut raw.commitment,
                 "claim" => &mut raw.claim,
+                "result" => &mut raw.result,
+                "reason" => &mut raw.reason,
                 _ => return None,
             };
+            if slot.is_some() {
+                return None;
+            }
             *slot = Some(value.to_owned());
         }
         line = lines.next()?;
     }
     raw.time = line.strip_prefix("time: \"")?.strip_suffix('"')?.to_owned();
     let plain = [&raw.prev, &raw.kind, &raw.signature].map(Some);
-    let optional = [&raw.mv, &raw.nonce, &raw.commitment, &raw.claim].map(Option::as_ref);
+    let optional = [
+        &raw.mv,
+        &raw.nonce,
+        &raw.commitment,
+        &raw.claim,
+        &raw.result,
+        &raw.reason,
+    ]
+    .map(Option::as_ref);
     let texts = plain.into_iter().chain(optional).flatten();
     if !texts.map(String::as_str).all(plain_text) || lines.next().is_some() {
         return None;

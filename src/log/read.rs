@@ -65,7 +65,7 @@ pub fn held_as_a_game(read_by_folder_check: bool, bytes: &[u8]) -> bool {
 
 /// The parser's message without what this file's error already says (where) or what only a
 /// programmer can act on (the parser's options, Rust types).
-fn yaml_message(message: &str) -> String {
+pub(super) fn yaml_message(message: &str) -> String {
     let first = message.lines().next().unwrap_or("unreadable YAML");
     let mut text = first.strip_prefix("error: ").unwrap_or(first);
     if let Some((_, after)) = text
@@ -338,7 +338,10 @@ pub(super) fn read_yaml(doc: &str, i: usize, first_line: usize) -> Result<Docume
 }
 
 /// The first line where `found` differs from `expected`: (line offset, expected, found).
-fn first_difference<'a>(expected: &'a str, found: &'a str) -> Option<(usize, &'a str, &'a str)> {
+pub(super) fn first_difference<'a>(
+    expected: &'a str,
+    found: &'a str,
+) -> Option<(usize, &'a str, &'a str)> {
     let mut want = expected.split('\n');
     let mut got = found.split('\n');
     for offset in 0.. {
@@ -357,7 +360,7 @@ fn first_difference<'a>(expected: &'a str, found: &'a str) -> Option<(usize, &'a
     None
 }
 
-fn hint_for(line: &str) -> String {
+pub(super) fn hint_for(line: &str) -> String {
     let hint = if line.contains(" &") || line.contains(" *") || line.starts_with('&') {
         "YAML anchors and aliases are not allowed"
     } else if line.contains(" !") || line.contains("!!") {

@@ -211,7 +211,7 @@ fn names_the_player(value: &str, player: &str, colour: &str) -> bool {
 }
 
 /// The `tags:` lines of a header, names in byte order; nothing when there are none.
-pub(super) fn tag_lines(tags: &BTreeMap<String, String>) -> String {
+pub(crate) fn tag_lines(tags: &BTreeMap<String, String>) -> String {
     let mut out = String::new();
     if !tags.is_empty() {
         out.push_str("tags:\n");

@@ -40,7 +40,7 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// The header's lines for it, after a `time-control:` line.
-    pub(super) fn lines(self) -> String {
+    pub(crate) fn lines(self) -> String {
         match self {
             TimeControl::PerMove { days } => format!("  days-per-move: {days}\n"),
             TimeControl::Block { moves, days } => format!("  moves: {moves}\n  days: {days}\n"),
@@ -132,7 +132,7 @@ impl fmt::Display for TimeControl {
 }
 
 /// The header's line for each player's days of leave, when there are any.
-pub(super) fn leave_line(days: u32) -> String {
+pub(crate) fn leave_line(days: u32) -> String {
     if days == 0 {
         String::new()
     } else {
@@ -154,7 +154,7 @@ pub fn parse_leave_days(text: &str) -> Result<u32, String> {
 /// The `time-control` mapping as YAML holds it, before it is checked.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct RawTimeControl {
+pub(crate) struct RawTimeControl {
     #[serde(rename = "days-per-move", default)]
     days_per_move: Option<u32>,
     #[serde(default)]
@@ -171,7 +171,7 @@ impl RawTimeControl {
     ///
     /// # Errors
     /// What is wrong, in words.
-    pub(super) fn validate(self) -> Result<(TimeControl, u32), String> {
+    pub(crate) fn validate(self) -> Result<(TimeControl, u32), String> {
         let leave = match self.leave_days {
             None => 0,
             Some(days) if (1..=MAX_LEAVE_DAYS).contains(&days) => days,

@@ -2,7 +2,7 @@
 
 use super::{Clocks, Phase, Protocol, Replay, Seat, TOSS};
 use crate::digest::Digest;
-use crate::log::Timestamp;
+use crate::log::{Header, Timestamp};
 
 /// A replayed game summed up, the same for every game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,9 @@ pub struct Summary {
     pub stakes: Option<[u32; 2]>,
     /// The clocks after the last record, when the header sets a time control.
     pub clocks: Option<Clocks>,
+    /// The header, when the summary was made from a file: its terms and tags (a tournament's
+    /// game is proven to be its pairing from them).
+    pub header: Option<Box<Header>>,
 }
 
 impl Summary {
@@ -65,6 +68,7 @@ impl Summary {
             status: last.phase.describe(&replay.seats),
             phase: last.phase.clone(),
             last_time: None,
+            header: None,
             clocks: replay.clocks.clone(),
             stakes: replay
                 .line

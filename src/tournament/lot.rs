@@ -54,6 +54,43 @@ pub fn numbers(
     director: &Party,
     entrants: &[Party],
 ) -> Result<Vec<Digest>, LotError> {
+    order(event, director, entrants, b"correspond/lot/v1/number\0")
+}
+
+/// The entrants in the order of the lot that comes after every tie-break of the crosstable:
+/// drawn from the same nonces as [`numbers`], but under its own label, so that it is not the
+/// order of the numbers (which gave the colours).
+///
+/// # Errors
+/// As [`numbers`].
+pub fn tie_break_order(
+    event: &Digest,
+    director: &Party,
+    entrants: &[Party],
+) -> Result<Vec<Digest>, LotError> {
+    order(event, director, entrants, b"correspond/lot/v1/tie-break\0")
+}
+
+/// The entrants in the order of SHA-256(`label`, seed, key digest), the seed drawn from every
+/// party's nonce.
+fn order(
+    event: &Digest,
+    director: &Party,
+    entrants: &[Party],
+    label: &[u8],
+) -> Result<Vec<Digest>, LotError> {
+    let seed = seed(event, director, entrants)?;
+    let mut drawn: Vec<(Digest, Digest)> = entrants
+        .iter()
+        .map(|p| (Digest::of_parts(&[label, &seed.0, &p.key.0]), p.key))
+        .collect();
+    drawn.sort();
+    Ok(drawn.into_iter().map(|(_, key)| key).collect())
+}
+
+/// The seed of the lot: every party checked, then their keys and nonces in the order of the
+/// keys.
+fn seed(event: &Digest, director: &Party, entrants: &[Party]) -> Result<Digest, LotError> {
     if entrants.is_empty() {
         return Err(LotError::NoEntrant);
     }
@@ -77,16 +114,7 @@ pub fn numbers(
         seed_parts.push(&key.0);
         seed_parts.push(&nonce.0);
     }
-    let seed = Digest::of_parts(&seed_parts);
-    let mut drawn: Vec<(Digest, Digest)> = entrants
-        .iter()
-        .map(|p| {
-            let place = Digest::of_parts(&[b"correspond/lot/v1/number\0", &seed.0, &p.key.0]);
-            (place, p.key)
-        })
-        .collect();
-    drawn.sort();
-    Ok(drawn.into_iter().map(|(_, key)| key).collect())
+    Ok(Digest::of_parts(&seed_parts))
 }
 
 #[cfg(test)]
@@ -168,6 +196,30 @@ mod tests {
             firsts.values().all(|n| (80..=160).contains(n)),
             "{firsts:?}"
         );
+    }
+
+    /// The lot after the tie-breaks is drawn from the same nonces, but is not the order of the
+    /// numbers, and is the same from any order of the entrants.
+    #[test]
+    fn the_tie_break_lot_is_its_own_draw() {
+        let event = Digest::of(b"event");
+        let director = party(&event, "director");
+        let entrants: Vec<Party> = ["alice", "bob", "carol", "dave", "erin"]
+            .iter()
+            .map(|who| party(&event, who))
+            .collect();
+        let numbers = numbers(&event, &director, &entrants).expect("a draw");
+        let lot = tie_break_order(&event, &director, &entrants).expect("a draw");
+        assert_ne!(numbers, lot);
+        let mut reversed = entrants.clone();
+        reversed.reverse();
+        assert_eq!(
+            tie_break_order(&event, &director, &reversed),
+            Ok(lot.clone())
+        );
+        let mut sorted = names(&lot);
+        sorted.sort();
+        assert_eq!(sorted, ["alice", "bob", "carol", "dave", "erin"]);
     }
 
     #[test]

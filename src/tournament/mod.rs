@@ -1,9 +1,16 @@
 //! Tournaments: the pieces of a round-robin section that anyone can recompute from the files,
 //! pure and with no I/O: the lot that numbers the players, which no one party steers ([`lot`]);
 //! FIDE's Berger tables, which give each number its pairings and colours ([`berger`]); and the
-//! crosstable with its tie-breaks ([`crosstable`]). The tournament file and the games of the
-//! event build on these.
+//! crosstable with its tie-breaks ([`crosstable`]); the tournament file that holds an event's
+//! terms, entries and lot ([`file`]), checked into an [`event`]; the games of its pairings,
+//! each proven to be exactly its pairing's ([`pairing`]); and the event's standing from those
+//! games ([`table`]), which FIDE's report file carries to other programs ([`trf`]).
 
 pub mod berger;
 pub mod crosstable;
+pub mod event;
+pub mod file;
 pub mod lot;
+pub mod pairing;
+pub mod table;
+pub mod trf;

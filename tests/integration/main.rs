@@ -65,6 +65,7 @@ mod site;
 mod stale_copies;
 mod standings;
 mod stumbles;
+mod tournament;
 mod util;
 mod vs_shakmaty;
 mod workflows;

@@ -28,7 +28,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         ),
         (
             1,
-            "wrote index.html and 20 game pages into SITE\n".to_owned(),
+            "wrote index.html, 30 game pages and 1 tournament page into SITE\n".to_owned(),
             ""
         )
     );
@@ -45,7 +45,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         .descendants()
         .filter_map(|n| n.attribute("href"))
         .collect();
-    assert_eq!(links.len(), 20, "as many as the pages it says it wrote");
+    assert_eq!(links.len(), 31, "as many as the pages it says it wrote");
     for link in &links {
         assert!(
             !link.contains('/') && !link.contains(':') && link.ends_with(".html"),
@@ -55,6 +55,8 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         // A header that does not verify: a page that names the defect, and no game.
         let shown = if *link == "tests-invalid-forged-header.html" {
             "<p class=\"defect\">This file does not verify: header (line 4)"
+        } else if link.ends_with("-tournament.html") {
+            "<table class=\"crosstable\">"
         } else {
             "<figure class=\"frame last\""
         };
@@ -62,7 +64,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
     }
     assert_eq!(
         read_all(&site).len(),
-        21,
+        32,
         "the index and the pages it links to"
     );
     assert!(links.contains(&"games-chess-morphy-opera-game-1858.html"));
@@ -83,8 +85,9 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
     assert_eq!(
         headings,
         [
+            "Tournaments",
             "Standings: campaign (6 games)",
-            "Standings: chess (5 games)",
+            "Standings: chess (15 games)",
             "Standings: guerrilla (4 games)",
             "Standings: insurrection (3 games)",
         ]

@@ -3,6 +3,7 @@
 use crate::cli::CliError;
 use crate::cli::Out;
 use crate::cli::shared::error::ExitStatus;
+use crate::cli::tournament::check::{CheckedEvent, EventState};
 use correspond::ledger::ledger;
 use correspond::replay::{ReplayError, Summary};
 use serde::Serialize;
@@ -30,6 +31,16 @@ pub(crate) enum Checked {
     Valid(Box<Summary>),
     Invalid(ReplayError),
     Unreadable(String),
+    /// A valid game that names a tournament whose file is here, and is not its pairing's game
+    /// (see `src/cli/tournament/check.rs`): why.
+    Refused(Box<Summary>, String),
+}
+
+/// The files under the paths given: game files, tournament files, and those passed over.
+pub(crate) struct Found {
+    pub(crate) games: Vec<PathBuf>,
+    pub(crate) tournaments: Vec<PathBuf>,
+    pub(crate) passed: Vec<PathBuf>,
 }
 
 /// The copies among `files`, checked as `checked` says, that fork (see `src/cli/shared/copies.rs`).
@@ -126,7 +137,7 @@ pub(crate) fn exit_status<'a>(checked: impl IntoIterator<Item = &'a Checked>) ->
     for c in checked {
         match c {
             Checked::Unreadable(_) => return ExitStatus::Usage,
-            Checked::Invalid(_) => status = ExitStatus::Rejected,
+            Checked::Invalid(_) | Checked::Refused(..) => status = ExitStatus::Rejected,
             Checked::Valid(_) => {}
         }
     }
@@ -134,8 +145,12 @@ pub(crate) fn exit_status<'a>(checked: impl IntoIterator<Item = &'a Checked>) ->
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let (files, passed) = gather(&args.paths);
-    if files.is_empty() {
+    let Found {
+        games: files,
+        tournaments,
+        passed,
+    } = gather(&args.paths);
+    if files.is_empty() && tournaments.is_empty() {
         let error = CliError::usage(
             "no game files to check: the folders given hold no *.yaml or *.yml game files",
         );
@@ -144,32 +159,48 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             None => error,
         });
     }
-    let checked = check(&files);
+    let mut checked = check(&files);
     // Copies that fork are named, and the ledger leaves their game out.
     let forks = forks(&files, &checked);
+    let events = crate::cli::tournament::check::events(&tournaments, &mut checked, &forks);
     let results: Vec<(PathBuf, Checked)> = files.into_iter().zip(checked).collect();
     if args.json {
-        write_json(&results, &forks, out)?;
+        write_json(&results, &forks, &events, out)?;
     } else {
-        write_text(&results, &forks, out)?;
+        write_text(&results, &forks, &events, out)?;
         if let Some(line) = passed_over(&passed) {
             writeln!(out, "{line}")?;
         }
     }
     let status = exit_status(results.iter().map(|(_, c)| c));
-    Ok(status)
+    Ok(crate::cli::tournament::check::status(&events, status))
 }
 
 /// The game files under `paths` (the current folder when none are given), and the files found
 /// in folders that were passed over (see [`collect`]).
-pub(crate) fn gather(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+pub(crate) fn gather(paths: &[PathBuf]) -> Found {
     let here = [PathBuf::from(".")];
     let paths = if paths.is_empty() { &here[..] } else { paths };
     let (mut files, mut passed) = (Vec::new(), Vec::new());
     for path in paths {
         collect(path, &mut files, &mut passed);
     }
-    (files, passed)
+    let (tournaments, games) = files.into_iter().partition(|f| is_a_tournament(f));
+    Found {
+        games,
+        tournaments,
+        passed,
+    }
+}
+
+/// Whether the file at `path` starts as a tournament file (one that cannot be read is taken
+/// for a game file, whose check says why).
+fn is_a_tournament(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    correspond::files::open_regular(path)
+        .and_then(|file| file.take(4096).read_to_end(&mut head))
+        .is_ok_and(|_| correspond::tournament::file::starts_as_a_tournament(&head))
 }
 
 /// The files to check: a path given that is not a folder is checked as it is; a folder is
@@ -222,6 +253,7 @@ fn describe(s: &Summary) -> String {
 fn write_text(
     results: &[(PathBuf, Checked)],
     forks: &[crate::cli::shared::copies::Forked],
+    events: &[CheckedEvent],
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     let (mut valid, mut invalid, mut unreadable) = (0, 0, 0);
@@ -260,6 +292,34 @@ fn write_text(
                 unreadable += 1;
                 writeln!(out, "{path}: cannot read: {e}")?;
             }
+            Checked::Refused(s, why) => {
+                invalid += 1;
+                writeln!(out, "{path}: INVALID: {}: {why}", describe(s))?;
+            }
+        }
+    }
+    for checked in events {
+        let path = correspond::text::path(&checked.path);
+        match &checked.state {
+            EventState::Valid(event, table) => {
+                let line = crate::cli::tournament::check::describe(event, table);
+                if table.problems.is_empty() {
+                    valid += 1;
+                    writeln!(out, "{path}: valid: {line}")?;
+                } else {
+                    invalid += 1;
+                    writeln!(out, "{path}: INVALID: {}", table.problems.join("; "))?;
+                }
+            }
+            EventState::Invalid(e) => {
+                invalid += 1;
+                let e = correspond::text::escape(&e.to_string()).into_owned();
+                writeln!(out, "{path}: INVALID: {e}")?;
+            }
+            EventState::Unreadable(e) => {
+                unreadable += 1;
+                writeln!(out, "{path}: cannot read: {e}")?;
+            }
         }
     }
     let ledger = ledger(counted(results.iter().map(|(_, checked)| checked), forks));
@@ -285,12 +345,9 @@ fn write_text(
             crate::cli::shared::copies::words(f, &results[f.a].0, &results[f.b].0)
         )?;
     }
-    let files = if results.len() == 1 { "file" } else { "files" };
-    write!(
-        out,
-        "{} {files}: {valid} valid, {invalid} invalid",
-        results.len()
-    )?;
+    let total = results.len() + events.len();
+    let files = if total == 1 { "file" } else { "files" };
+    write!(out, "{total} {files}: {valid} valid, {invalid} invalid")?;
     if unreadable > 0 {
         write!(out, ", {unreadable} unreadable")?;
     }
@@ -332,6 +389,9 @@ enum What<'a> {
     Unreadable {
         unreadable: &'a str,
     },
+    Tournament {
+        tournament: crate::cli::tournament::check::Report,
+    },
 }
 
 #[derive(Serialize)]
@@ -351,10 +411,11 @@ struct Defect {
 fn write_json(
     results: &[(PathBuf, Checked)],
     forks: &[crate::cli::shared::copies::Forked],
+    events: &[CheckedEvent],
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     let named: Vec<PathBuf> = results.iter().map(|(path, _)| path.clone()).collect();
-    let items: Vec<FileReport<'_>> = results
+    let mut items: Vec<FileReport<'_>> = results
         .iter()
         .enumerate()
         .map(|(i, (path, checked))| {
@@ -395,10 +456,56 @@ fn write_json(
                     },
                 ),
                 Checked::Unreadable(e) => (false, What::Unreadable { unreadable: e }),
+                Checked::Refused(s, why) => (
+                    false,
+                    What::Invalid {
+                        error: Defect {
+                            document: Some(0),
+                            line: s
+                                .header
+                                .as_deref()
+                                .map_or(1, |h| correspond::log::preamble(h).lines().count() + 1),
+                            message: why.clone(),
+                        },
+                    },
+                ),
             };
             FileReport { file, valid, what }
         })
         .collect();
+    items.extend(events.iter().map(|checked| {
+        let file = checked.path.to_string_lossy().into_owned();
+        let (valid, what) = match &checked.state {
+            EventState::Valid(event, table) if table.problems.is_empty() => (
+                true,
+                What::Tournament {
+                    tournament: crate::cli::tournament::check::report(event, table),
+                },
+            ),
+            EventState::Valid(_, table) => (
+                false,
+                What::Invalid {
+                    error: Defect {
+                        document: None,
+                        line: 1,
+                        message: table.problems.join("; "),
+                    },
+                },
+            ),
+            EventState::Invalid(e) => (
+                false,
+                What::Invalid {
+                    error: Defect {
+                        document: e.document,
+                        line: e.line,
+                        message: e.kind.to_string(),
+                    },
+                },
+            ),
+            EventState::Unreadable(e) => (false, What::Unreadable { unreadable: e }),
+        };
+        FileReport { file, valid, what }
+    }));
     let text = serde_json::to_string_pretty(&items).map_err(|e| CliError::usage(e.to_string()))?;
     writeln!(out, "{}", correspond::text::json(text))?;
     Ok(())

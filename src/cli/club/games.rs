@@ -57,9 +57,15 @@ impl Listed {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let (files, passed) = crate::cli::checking::verify::gather(&args.paths);
-    let games = crate::cli::checking::verify::check(&files);
+    let crate::cli::checking::verify::Found {
+        games: files,
+        tournaments,
+        passed,
+    } = crate::cli::checking::verify::gather(&args.paths);
+    let mut games = crate::cli::checking::verify::check(&files);
     let forks = crate::cli::checking::verify::forks(&files, &games);
+    // A game that is not the pairing it claims is listed as refused.
+    crate::cli::tournament::check::events(&tournaments, &mut games, &forks);
     // Found under the current folder, named from it: `g.yaml`, not `./g.yaml`.
     let named: Vec<PathBuf> = files
         .iter()
@@ -193,6 +199,10 @@ fn write_text(listed: &Listed, now: &Timestamp, out: &mut Out<'_>) -> Result<(),
             writeln!(out, "{path}: INVALID: {e}")?;
             return Ok(());
         }
+        Checked::Refused(_, why) => {
+            writeln!(out, "{path}: INVALID: {why}")?;
+            return Ok(());
+        }
         Checked::Unreadable(e) => {
             writeln!(out, "{path}: cannot read: {e}")?;
             return Ok(());
@@ -293,6 +303,7 @@ impl<'a> Row<'a> {
             Checked::Valid(_) => None,
             Checked::Invalid(e) => Some(e.to_string()),
             Checked::Unreadable(e) => Some(format!("cannot read: {e}")),
+            Checked::Refused(_, why) => Some(why.clone()),
         };
         let Some(game) = listed.valid() else {
             return Row {

@@ -8,6 +8,7 @@ use crate::cli::ExitStatus;
 use crate::cli::Out;
 use crate::cli::checking::verify::Checked;
 use crate::cli::shared::game::with_game;
+use crate::cli::tournament::check::{CheckedEvent, EventState};
 use correspond::picture::escape as esc;
 use correspond::standings::standings;
 use std::collections::BTreeSet;
@@ -40,12 +41,16 @@ struct Entry {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let (files, _passed) = crate::cli::checking::verify::gather(&args.paths);
+    let crate::cli::checking::verify::Found {
+        games: files,
+        tournaments,
+        ..
+    } = crate::cli::checking::verify::gather(&args.paths);
     if files.is_empty() {
         return Err(CliError::usage("no game file found under the paths given")
             .hint("give the folder of the games, or their files"));
     }
-    let checked = crate::cli::checking::verify::check(&files);
+    let mut checked = crate::cli::checking::verify::check(&files);
     let unreadable: Vec<String> = files
         .iter()
         .zip(&checked)
@@ -71,8 +76,12 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         };
         return Err(error.hint("nothing was written; give the folder of the games, or their files"));
     }
-    let status = crate::cli::checking::verify::exit_status(&checked);
     let forks = crate::cli::checking::verify::forks(&files, &checked);
+    let events = crate::cli::tournament::check::events(&tournaments, &mut checked, &forks);
+    let status = crate::cli::tournament::check::status(
+        &events,
+        crate::cli::checking::verify::exit_status(&checked),
+    );
     std::fs::create_dir_all(&args.output).map_err(|e| CliError::io(&args.output, &e))?;
     let mut taken = BTreeSet::from(["index".to_owned()]);
     let mut entries: Vec<Entry> = files
@@ -88,10 +97,17 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             }
         })
         .collect();
+    // Each valid event's page, named from its tournament file.
+    let events: Vec<(String, CheckedEvent)> = events
+        .into_iter()
+        .filter(|e| matches!(e.state, EventState::Valid(..)))
+        .map(|e| (page_name(&e.path, &mut taken), e))
+        .collect();
     // Before any page is written: none goes over a game file, not even the last.
     for page in entries
         .iter()
         .map(|e| e.page.as_str())
+        .chain(events.iter().map(|(page, _)| page.as_str()))
         .chain(["index.html"])
     {
         crate::cli::reading::html::only_over_a_page(&args.output.join(page))?;
@@ -102,17 +118,32 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             entry.written = true;
         }
     }
-    let index = index(&entries, &forks);
+    for (page, checked) in &events {
+        if let EventState::Valid(event, table) = &checked.state {
+            let page_of = |i: usize| entries.get(i).filter(|e| e.written).map(|e| e.page.clone());
+            let html = crate::cli::tournament::page::page(event, table, &page_of);
+            crate::cli::reading::html::write_page(&args.output.join(page), html.as_bytes())?;
+        }
+    }
+    let index = index(&entries, &events, &forks);
     crate::cli::reading::html::write_page(&args.output.join("index.html"), index.as_bytes())?;
     // Said, as the exit code says it: the index lists them as unreadable.
     for line in &unreadable {
         writeln!(out, "{line}")?;
     }
     let pages = entries.iter().filter(|e| e.written).count();
+    let games = crate::cli::count(pages, "game page");
+    let written = if events.is_empty() {
+        format!("index.html and {games}")
+    } else {
+        format!(
+            "index.html, {games} and {}",
+            crate::cli::count(events.len(), "tournament page")
+        )
+    };
     writeln!(
         out,
-        "wrote index.html and {} into {}",
-        crate::cli::count(pages, "game page"),
+        "wrote {written} into {}",
         correspond::text::path(&args.output)
     )?;
     Ok(status)
@@ -175,7 +206,11 @@ fn page_name(path: &Path, taken: &mut BTreeSet<String>) -> String {
     format!("{name}.html")
 }
 
-fn index(entries: &[Entry], forks: &[crate::cli::shared::copies::Forked]) -> String {
+fn index(
+    entries: &[Entry],
+    events: &[(String, CheckedEvent)],
+    forks: &[crate::cli::shared::copies::Forked],
+) -> String {
     let mut out = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n\
@@ -184,8 +219,24 @@ fn index(entries: &[Entry], forks: &[crate::cli::shared::copies::Forked]) -> Str
          1.5em}td,th{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd}\
          .invalid,.fork{color:#a00}\
          .forked td:first-child::after{content:' (forks)';color:#a00}code{font-size:.85em}\
-         </style>\n</head>\n<body>\n<h1>Games</h1>\n\
-         <table class=\"games\">\n<tr><th>game</th><th>players</th><th>where it stands</th>\
+         </style>\n</head>\n<body>\n<h1>Games</h1>\n",
+    );
+    if !events.is_empty() {
+        out.push_str("<h2>Tournaments</h2>\n<ul class=\"tournaments\">\n");
+        for (page, checked) in events {
+            if let EventState::Valid(event, table) = &checked.state {
+                let _ = writeln!(
+                    out,
+                    "<li><a href=\"{}\">{}</a></li>",
+                    esc(page),
+                    esc(&crate::cli::tournament::check::describe(event, table))
+                );
+            }
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str(
+        "<table class=\"games\">\n<tr><th>game</th><th>players</th><th>where it stands</th>\
          <th>records</th><th>last record</th></tr>\n",
     );
     for (i, entry) in entries.iter().enumerate() {
@@ -242,6 +293,11 @@ fn game_row(out: &mut String, entry: &Entry, forked: bool) {
             out,
             "<tr class=\"invalid\"><td>{file}</td><td colspan=\"4\">unreadable: {}</td></tr>",
             esc(e)
+        ),
+        Checked::Refused(_, why) => writeln!(
+            out,
+            "<tr class=\"invalid\"><td>{link}</td><td colspan=\"4\">INVALID: {}</td></tr>",
+            esc(why)
         ),
     };
 }

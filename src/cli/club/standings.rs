@@ -55,10 +55,16 @@ struct NotCounted {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
-    let (files, passed) = crate::cli::checking::verify::gather(&args.paths);
-    let checked = crate::cli::checking::verify::check(&files);
-    let status = crate::cli::checking::verify::exit_status(&checked);
+    let crate::cli::checking::verify::Found {
+        games: files,
+        tournaments,
+        passed,
+    } = crate::cli::checking::verify::gather(&args.paths);
+    let mut checked = crate::cli::checking::verify::check(&files);
     let forks = crate::cli::checking::verify::forks(&files, &checked);
+    // A game that is not the pairing it claims does not count.
+    crate::cli::tournament::check::events(&tournaments, &mut checked, &forks);
+    let status = crate::cli::checking::verify::exit_status(&checked);
     let valid = crate::cli::checking::verify::counted(&checked, &forks);
     let named: Vec<PathBuf> = files
         .iter()
@@ -74,6 +80,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 Checked::Valid(_) => return None,
                 Checked::Invalid(e) => e.to_string(),
                 Checked::Unreadable(e) => format!("cannot read: {e}"),
+                Checked::Refused(_, why) => why.clone(),
             };
             Some(NotCounted {
                 file: file.to_string_lossy().into_owned(),

@@ -229,7 +229,11 @@ fn named_arbiter(args: &Args, players: [&PublicKey; 2]) -> Result<Option<Arbiter
 
 /// The header document, signed by `signer`; with `toss`, committed first to the creator's
 /// part of the coin flip.
-fn signed_header(mut header: Header, toss: bool, signer: &dyn Signer) -> Result<String, CliError> {
+pub(crate) fn signed_header(
+    mut header: Header,
+    toss: bool,
+    signer: &dyn Signer,
+) -> Result<String, CliError> {
     if toss {
         // The binding is the header's bytes before its commitment line, which the value of the
         // commitment does not change.
@@ -254,45 +258,69 @@ fn write_new<G: CliGame>(
     tracked: Option<Tracked>,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
-    let file =
+    let committed = tracked.is_some();
+    let said = create_game::<G>(&args.file, text, signer, tracked, &args.wait)?;
+    let done = if committed {
+        "the game file was written and committed"
+    } else {
+        "the game file was written"
+    };
+    crate::cli::shared::record::report(out, &said, done)
+}
+
+/// Journals the header `text` (signed by `signer`), writes it as the new game file `file`,
+/// commits it when `tracked` (under the file's lock), and returns what to say of it.
+pub(crate) fn create_game<G: CliGame>(
+    file: &Path,
+    text: &str,
+    signer: &dyn Signer,
+    tracked: Option<Tracked>,
+    wait: &crate::cli::shared::record::WaitArgs,
+) -> Result<Vec<String>, CliError> {
+    let parsed =
         GameFile::parse(text.as_bytes()).expect("a header this program writes is well-formed");
-    let replay = replay::replay::<G>(&file)
+    let replay = replay::replay::<G>(&parsed)
         .map_err(|e| CliError::usage(format!("the new header is invalid: {}", e.kind)))?;
-    let game_id = file.game_id();
+    let game_id = parsed.game_id();
     let mut journal = crate::cli::shared::signing_journal::game(game_id)?;
     crate::cli::shared::signing_journal::record(
         &mut journal,
         signer.public_key(),
         game_id,
         0,
-        file.document(0),
-        &args.file,
+        parsed.document(0),
+        file,
     )?;
     // Let go of the journal before waiting for the file's lock: signing commands take the two
     // the other way round.
     drop(journal);
-    log::create_new(&args.file, text.as_bytes()).map_err(|e| {
+    log::create_new(file, text.as_bytes()).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
-            CliError::usage(format!(
-                "{} already exists",
-                correspond::text::path(&args.file)
-            ))
+            CliError::usage(format!("{} already exists", correspond::text::path(file)))
         } else {
-            CliError::io(&args.file, &e)
+            CliError::io(file, &e)
         }
     })?;
-    let said = vec![
+    let mut said = vec![
         format!(
             "created {}: {}, {}",
-            correspond::text::path(&args.file),
+            correspond::text::path(file),
             G::NAME,
             replay.matchup()
         ),
         format!("game id: {}", replay.game_id),
         format!("now: {}", replay.last().phase.describe(&replay.seats)),
     ];
-    let message = format!("{}, new game, {}", G::NAME, replay.matchup());
-    commit_created(&args.file, &args.wait, tracked, &message, said, out)
+    if let Some(tracked) = tracked {
+        let message = format!("{}, new game, {}", G::NAME, replay.matchup());
+        let locked = wait.lock(file)?;
+        said.push(crate::cli::shared::commit::commit(
+            &tracked,
+            &message,
+            locked.bytes(),
+        )?);
+    }
+    Ok(said)
 }
 
 /// Commits a game file a command has just created (when `tracked`, under the file's lock, as
@@ -324,7 +352,7 @@ pub(crate) fn commit_created(
 }
 
 /// `NAME=VALUE`, a PGN tag whose name and value a header can hold.
-fn parse_tag(text: &str) -> Result<(String, String), String> {
+pub(crate) fn parse_tag(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| "a tag is written NAME=VALUE, as Event=Club championship".to_owned())?;
@@ -363,7 +391,7 @@ fn tags(
 }
 
 /// A public key given (with `option`) as a file or as the key itself.
-fn read_public_key(text: &str, option: &str) -> Result<ssh_key::PublicKey, CliError> {
+pub(crate) fn read_public_key(text: &str, option: &str) -> Result<ssh_key::PublicKey, CliError> {
     // The key itself (`ssh-ed25519 AAAA...`, or a key of another kind, to be named as such), or
     // a file holding it.
     let inline = !Path::new(text).exists() && text.trim().contains(' ');

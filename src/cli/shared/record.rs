@@ -532,6 +532,15 @@ pub(crate) fn game_in(
     path: &Path,
     bytes: &[u8],
 ) -> Result<crate::cli::shared::game::GameKind, CliError> {
+    if correspond::tournament::file::starts_as_a_tournament(bytes) {
+        let shown = correspond::text::path(path);
+        return Err(CliError::usage(format!(
+            "{shown} is a tournament file, not a game file"
+        ))
+        .hint(format!(
+            "`correspond tournament standings {shown}` shows the event; `correspond verify` checks it"
+        )));
+    }
     let header = log::raw_document(bytes, 0).map(|header| &bytes[..header.end]);
     let file = header.and_then(GameFile::parse).map_err(|e| {
         CliError::rejected(format!(

@@ -16,7 +16,11 @@ fn example_games() -> Vec<std::path::PathBuf> {
             let path = entry.expect("an entry").path();
             if path.is_dir() {
                 folders.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
+            } else if path.extension().is_some_and(|e| e == "yaml")
+                && !crate::tournament::file::starts_as_a_tournament(
+                    &std::fs::read(&path).expect("read"),
+                )
+            {
                 files.push(path);
             }
         }

@@ -1,0 +1,202 @@
+//! The tournament files among the files a command checks (`verify`, `tournament standings`,
+//! `site`): each checked, and its games held to their pairings. A valid game that names an
+//! event whose file is here, and is not the game of the pairing it claims (or is a second game
+//! for one pairing), is refused.
+
+use crate::cli::checking::verify::Checked;
+use crate::cli::shared::copies::Forked;
+use crate::cli::shared::error::ExitStatus;
+use correspond::replay::Summary;
+use correspond::tournament::event::Event;
+use correspond::tournament::table::{State, Table, table};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// A tournament file checked.
+pub(crate) struct CheckedEvent {
+    pub(crate) path: PathBuf,
+    pub(crate) state: EventState,
+}
+
+/// What a tournament file holds.
+pub(crate) enum EventState {
+    /// A valid event and its standing from the games found (its `problems` make it invalid).
+    Valid(Box<Event>, Box<Table>),
+    /// The first defect of the file.
+    Invalid(correspond::tournament::event::EventError),
+    /// Why it cannot be read.
+    Unreadable(String),
+}
+
+impl CheckedEvent {
+    /// Whether the event is valid, its games' decisions included.
+    pub(crate) fn valid(&self) -> bool {
+        matches!(&self.state, EventState::Valid(_, table) if table.problems.is_empty())
+    }
+}
+
+/// Checks the tournament files `tournaments`, and each one's games among `checked` (the game
+/// files of the same command, `forks` among them): a game not its pairing's becomes
+/// [`Checked::Refused`], saying why and naming the tournament file.
+pub(crate) fn events(
+    tournaments: &[PathBuf],
+    checked: &mut [Checked],
+    forks: &[Forked],
+) -> Vec<CheckedEvent> {
+    let forked: BTreeSet<_> = forks.iter().map(|f| f.game).collect();
+    let mut refused: Vec<(usize, String)> = Vec::new();
+    let events: Vec<CheckedEvent> = {
+        let games: Vec<(usize, &Summary)> = checked
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                Checked::Valid(s) => Some((i, &**s)),
+                _ => None,
+            })
+            .collect();
+        tournaments
+            .iter()
+            .map(|path| {
+                let state = match correspond::log::read_limited(path) {
+                    Err(e) => EventState::Unreadable(e.to_string()),
+                    Ok(bytes) => match Event::check(&bytes) {
+                        Err(e) => EventState::Invalid(e),
+                        Ok(event) => {
+                            let standing = table(&event, &games, &forked);
+                            let at = correspond::text::path(path).to_string();
+                            refused.extend(
+                                standing
+                                    .refused
+                                    .iter()
+                                    .map(|(i, why)| (*i, format!("{why} ({at})"))),
+                            );
+                            EventState::Valid(Box::new(event), Box::new(standing))
+                        }
+                    },
+                };
+                CheckedEvent {
+                    path: path.clone(),
+                    state,
+                }
+            })
+            .collect()
+    };
+    for (i, why) in refused {
+        let taken = std::mem::replace(&mut checked[i], Checked::Unreadable(String::new()));
+        checked[i] = match taken {
+            Checked::Valid(summary) => Checked::Refused(summary, why),
+            other => other,
+        };
+    }
+    events
+}
+
+/// The exit status `status` of the games, made worse by the events: 2 if one cannot be read,
+/// else 1 if one is invalid.
+pub(crate) fn status(events: &[CheckedEvent], status: ExitStatus) -> ExitStatus {
+    if status == ExitStatus::Usage
+        || events
+            .iter()
+            .any(|e| matches!(e.state, EventState::Unreadable(_)))
+    {
+        ExitStatus::Usage
+    } else if events.iter().all(CheckedEvent::valid) {
+        status
+    } else {
+        ExitStatus::Rejected
+    }
+}
+
+/// An event in one line: `Club 2026: chess, round-robin, 5 players, directed by dora: 10
+/// games: 4 finished, ...`.
+pub(crate) fn describe(event: &Event, table: &Table) -> String {
+    let h = &event.header;
+    let mut text = format!(
+        "tournament {}: {}, {}, {}, directed by {}",
+        h.event,
+        h.game,
+        h.system,
+        crate::cli::count(event.entrants.len(), "player"),
+        h.director.name
+    );
+    if event.numbers.is_none() {
+        text.push_str(&format!(": {}", event.stage()));
+        return text;
+    }
+    // Always in this order, each said where there is one.
+    let words = [
+        "finished",
+        "defaulted",
+        "cancelled",
+        "annulled",
+        "in play",
+        "not started",
+        "disputed",
+    ];
+    let word = |state: &State| match state {
+        State::Finished { .. } => 0,
+        State::Defaulted(_) => 1,
+        State::Cancelled => 2,
+        State::Annulled => 3,
+        State::Playing(_) => 4,
+        State::NotStarted => 5,
+        State::Disputed(_) => 6,
+    };
+    let mut counts = [0usize; 7];
+    for board in &table.boards {
+        counts[word(&board.state)] += 1;
+    }
+    if table.boards.iter().all(|b| b.files.is_empty()) {
+        text.push_str(&format!(
+            ": {}, none of whose games is among the files checked",
+            crate::cli::count(table.boards.len(), "pairing")
+        ));
+        return text;
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .zip(words)
+        .filter(|(n, _)| **n > 0)
+        .map(|(n, w)| format!("{n} {w}"))
+        .collect();
+    text.push_str(&format!(
+        ": {}: {}",
+        crate::cli::count(table.boards.len(), "game"),
+        parts.join(", ")
+    ));
+    if table.finished {
+        text.push_str("; final");
+    }
+    text
+}
+
+/// An event as `verify --json` reports it.
+#[derive(serde::Serialize)]
+pub(crate) struct Report {
+    event: String,
+    event_id: String,
+    game: String,
+    system: &'static str,
+    director: String,
+    players: usize,
+    stage: String,
+    games: usize,
+    settled: usize,
+    finished: bool,
+}
+
+/// The report of a valid event.
+pub(crate) fn report(event: &Event, table: &Table) -> Report {
+    Report {
+        event: event.header.event.clone(),
+        event_id: event.id.to_string(),
+        game: event.header.game.clone(),
+        system: event.header.system.name(),
+        director: event.header.director.name.clone(),
+        players: event.entrants.len(),
+        stage: event.stage(),
+        games: table.boards.len(),
+        settled: table.boards.iter().filter(|b| b.state.settled()).count(),
+        finished: table.finished,
+    }
+}

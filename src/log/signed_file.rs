@@ -1,0 +1,122 @@
+//! What another file written by the bytes rule shares with the game file: the tournament file
+//! ([`crate::tournament::file`]) is cut into documents, read through YAML and held to one
+//! spelling by the same code as a game file, so that the rule has one definition.
+
+use super::read::{Base, first_difference, hint_for, line_of, split, yaml_message};
+use super::{LogError, LogErrorKind, lines};
+use crate::text::shown;
+use ssh_key::PublicKey;
+use std::ops::Range;
+
+/// Where a document sits in its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocumentSpan {
+    /// The document's bytes, from its `---` line through its signature line.
+    pub bytes: Range<usize>,
+    /// Where its `signature:` line starts.
+    pub signature: usize,
+    /// The 1-based line number of its `---` line.
+    pub line: usize,
+}
+
+/// A file's text cut into documents by the bytes rule, with the number of its lines.
+///
+/// # Errors
+/// An empty file, bytes that are not UTF-8, a CR, or a shape the bytes rule refuses.
+pub(crate) fn documents(bytes: &[u8]) -> Result<(&str, Vec<DocumentSpan>), LogError> {
+    let text =
+        std::str::from_utf8(bytes).map_err(|e| super::not_utf8(bytes, e.valid_up_to(), 0, 0))?;
+    if text.is_empty() {
+        return Err(LogError {
+            document: None,
+            line: 1,
+            kind: LogErrorKind::Empty,
+        });
+    }
+    let spans = split(text, Base::default())?;
+    if let Some(cr) = text.find('\r') {
+        return Err(LogError {
+            document: spans.iter().position(|s| s.bytes.contains(&cr)),
+            line: line_of(bytes, cr),
+            kind: LogErrorKind::CarriageReturn,
+        });
+    }
+    let spans = spans
+        .into_iter()
+        .map(|s| DocumentSpan {
+            bytes: s.bytes,
+            signature: s.signature,
+            line: s.line,
+        })
+        .collect();
+    Ok((text, spans))
+}
+
+/// How many lines `text` has.
+pub(crate) fn line_count(text: &str) -> usize {
+    lines::count(text)
+}
+
+/// Document `i` (whose `---` line is line `first_line`) read through YAML into `T`.
+///
+/// # Errors
+/// What the parser found wrong, at its line.
+pub(crate) fn read_raw<T: serde::de::DeserializeOwned>(
+    doc: &str,
+    i: usize,
+    first_line: usize,
+) -> Result<T, LogError> {
+    serde_saphyr::from_str(doc).map_err(|e| {
+        let line = e.location().map_or(first_line, |l| {
+            first_line + usize::try_from(l.line()).unwrap_or(1).saturating_sub(1)
+        });
+        LogError {
+            document: Some(i),
+            line,
+            kind: LogErrorKind::Yaml(yaml_message(&e.to_string())),
+        }
+    })
+}
+
+/// Checks that document `i` is, byte for byte, `expected` (its whole text, signature line
+/// included): the one spelling of its content.
+///
+/// # Errors
+/// The first line that differs, with what it should be.
+pub(crate) fn check_spelling(
+    expected: &str,
+    doc: &str,
+    i: usize,
+    first_line: usize,
+) -> Result<(), LogError> {
+    match first_difference(expected, doc) {
+        None => Ok(()),
+        Some((offset, want, found)) => Err(LogError {
+            document: Some(i),
+            line: first_line + offset,
+            kind: LogErrorKind::NotCanonical {
+                expected: shown(want),
+                found: shown(found),
+                hint: hint_for(found),
+            },
+        }),
+    }
+}
+
+/// The Ed25519 key `text` gives for `whose` (a name, for the message).
+///
+/// # Errors
+/// A key of another kind, or text that is not an OpenSSH public key.
+pub(crate) fn ed25519_key(whose: &str, text: &str) -> Result<PublicKey, String> {
+    crate::sign::public_key(text).map_err(|e| match e {
+        crate::sign::SignError::NotEd25519(_, kind) => format!(
+            "the key of {} is {kind}; correspond uses Ed25519 keys, whose signatures are \
+             deterministic",
+            shown(whose)
+        ),
+        e => format!(
+            "the key of {} is not an OpenSSH public key: {e}",
+            shown(whose)
+        ),
+    })
+}

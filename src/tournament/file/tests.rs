@@ -1,0 +1,1 @@
+//! Tournament files read and refused.
