@@ -58,6 +58,13 @@ pub(crate) const GROUPS: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "Run a tournament",
+        &[(
+            "tournament",
+            "A round robin: entries, the lot, its games, the crosstable",
+        )],
+    ),
+    (
         "Play by mail",
         &[
             ("mail", "Write a message that carries a game's new records"),
