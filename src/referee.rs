@@ -3,21 +3,27 @@
 //! deleted, rewritten (not even in a pushed commit whose change a later one undoes), or taken
 //! away by a force-push; and each document a push adds must be dated within a few minutes of
 //! the referee's clock, so that on such a repository the times the clocks are made from are
-//! witnessed, not only said (see docs/referee.md).
+//! witnessed, not only said (see docs/referee.md). A tournament file is held to the same
+//! discipline, its records checked as the event's ([`judge_tournament`]); and a new game that
+//! names an event must be that event's game of a pairing, beside its tournament file, and the
+//! only one of that pairing there ([`judge_claim`]).
 //!
 //! Pure: the versions of a file go in as bytes, with the referee's clock; the judgment comes
 //! out. [`crate::git::Receiving`] reads a push's versions from git.
 
 mod attributes;
 pub mod index;
+mod tournament;
 
 pub use attributes::{Converting, converting, dropped, keeping};
 pub use index::{Conflict, Entry, Index, IndexError, Place, Taken};
+pub use tournament::{judge_claim, judge_tournament};
 
 use crate::digest::Digest;
 use crate::games::AnyReplayer;
-use crate::log::{GameFile, LogError, MAX_FILE_SIZE, Timestamp};
+use crate::log::{GameFile, LogError, MAX_FILE_SIZE, Refereed, Timestamp};
 use crate::replay::{ReplayError, Summary};
+use crate::tournament::event::EventError;
 
 /// What the referee holds pushed documents to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +78,12 @@ impl Pushed {
     pub fn digests(&self) -> &[Digest] {
         self.read.as_ref().map_or(&[], |(_, digests)| digests)
     }
+
+    /// The game file, when it reads as one.
+    #[must_use]
+    pub fn file(&self) -> Option<&GameFile> {
+        self.read.as_ref().ok().map(|(file, _)| file)
+    }
 }
 
 /// Why the referee refuses a push, for a game file or for the branch.
@@ -91,25 +103,32 @@ pub enum Refusal {
         game_files(*.0)
     )]
     ForcePush(usize),
-    /// A game file is deleted (or moved, or renamed), by the push or by a commit in it.
+    /// A game or tournament file is deleted (or moved, or renamed), by the push or by a commit
+    /// in it.
     #[error(
-        "the game file is deleted{}; a referee keeps every game file where it is (never \
-         deleted, moved or renamed)",
-        commit.as_ref().map(|c| format!(" in commit {c}")).unwrap_or_default()
+        "the {} is deleted{}; a referee keeps every {} where it is (never deleted, moved or \
+         renamed)",
+        file_noun(*.file),
+        commit.as_ref().map(|c| format!(" in commit {c}")).unwrap_or_default(),
+        file_noun(*.file)
     )]
     Deleted {
+        /// What the file is.
+        file: Refereed,
         /// The pushed commit that deletes it, when it is not the last.
         commit: Option<String>,
     },
     /// The pushed version changes or drops bytes of the branch's version.
-    #[error("this push rewrites the game: {0}")]
-    Rewritten(LogError),
+    #[error("this push rewrites the {}: {}", what(*.0), .1)]
+    Rewritten(Refereed, LogError),
     /// A pushed commit holds a version that the pushed file does not extend.
     #[error(
-        "commit {0} holds a version of the game that the pushed file does not extend (a record \
-         changed there and restored later is a rewrite too); push a history that only appends"
+        "commit {} holds a version of the {} that the pushed file does not extend (a record \
+         changed there and restored later is a rewrite too); push a history that only appends",
+        .1,
+        what(*.0)
     )]
-    Between(String),
+    Between(Refereed, String),
     /// The pushed version does not verify.
     #[error("{0}")]
     Invalid(ReplayError),
@@ -119,6 +138,21 @@ pub enum Refusal {
          cannot mend it: start a new game"
     )]
     InvalidBefore(ReplayError),
+    /// A pushed tournament file is not a valid event.
+    #[error("{0}")]
+    EventInvalid(EventError),
+    /// The branch's version of a tournament file is not a valid event: appending cannot mend
+    /// it.
+    #[error(
+        "the version already on the branch is not a valid event ({0}); records appended to it \
+         cannot mend it: start a new event"
+    )]
+    EventInvalidBefore(EventError),
+    /// A new game that names an event (its `Tournament` tag) but is not its game there: no
+    /// tournament file of that event beside it, not exactly the game of the pairing it names,
+    /// or a second game for one pairing. The words say which, and what to do.
+    #[error("{0}")]
+    Pairing(String),
     /// The file is larger than a game file may be.
     #[error(
         "{} bytes{}, larger than the {} bytes a game file may hold",
@@ -235,6 +269,22 @@ pub enum Refusal {
     },
 }
 
+/// A kind of file as a refusal names it.
+fn file_noun(kind: Refereed) -> &'static str {
+    match kind {
+        Refereed::Game => "game file",
+        Refereed::Tournament => "tournament file",
+    }
+}
+
+/// What a refusal says is rewritten.
+fn what(kind: Refereed) -> &'static str {
+    match kind {
+        Refereed::Game => "game",
+        Refereed::Tournament => "tournament file",
+    }
+}
+
 fn game_files(n: usize) -> String {
     match n {
         1 => "1 game file".to_owned(),
@@ -250,17 +300,21 @@ fn minutes(seconds: u64) -> String {
     }
 }
 
-/// What the referee found in a file it accepts.
+/// What the referee found in a file it accepts: a game file ([`Summary`]) or a tournament file
+/// ([`Event`]).
 #[derive(Clone, Debug)]
-pub struct Accepted {
+pub struct Accepted<S = Summary> {
     /// The documents the push adds, as numbered in the pushed file (0 is the header).
     pub added: std::ops::Range<usize>,
-    /// How the game stands after the push.
-    pub summary: Summary,
+    /// How the game (or the event) stands after the push.
+    pub summary: S,
+    /// What the file is.
+    kind: Refereed,
     /// Where each document of the pushed file ends: a version in a pushed commit must end at
     /// one of them.
     ends: Vec<usize>,
-    /// The digests of the pushed file's documents: what the index takes once it lands.
+    /// The digests of the pushed file's documents: what the index takes once it lands (a
+    /// game's).
     pub digests: Vec<Digest>,
 }
 
@@ -289,7 +343,10 @@ pub fn judge_branch(deleted: bool, fast_forward: bool, held: usize) -> Result<()
 /// The first refusal.
 pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Refusal> {
     let Some(pushed) = versions.after else {
-        return Err(Refusal::Deleted { commit: None });
+        return Err(Refusal::Deleted {
+            file: Refereed::Game,
+            commit: None,
+        });
     };
     let after = pushed.bytes();
     let size = after.len() as u64;
@@ -303,7 +360,9 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
         let file = GameFile::parse(before).map_err(|e| Refusal::InvalidBefore(e.into()))?;
         if !after.starts_with(before) {
             let mut probe = file.clone();
-            probe.extend(after).map_err(Refusal::Rewritten)?;
+            probe
+                .extend(after)
+                .map_err(|e| Refusal::Rewritten(Refereed::Game, e))?;
         }
         held = file.documents();
     }
@@ -332,10 +391,15 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
             Some(document) if document < held => Refusal::InvalidBefore(e),
             _ => Refusal::Invalid(e),
         })?;
-    check_times(file, base, terms)?;
+    let times = (base..file.documents()).map(|d| match d {
+        0 => (0, file.line(0), &file.header().created),
+        d => (d, file.line(d), &file.records()[d - 1].time),
+    });
+    check_times(times, terms)?;
     Ok(Accepted {
         added: base..file.documents(),
         summary: replayer.summary(),
+        kind: Refereed::Game,
         ends: (0..file.documents()).map(|d| file.span(d).end).collect(),
         digests: digests.clone(),
     })
@@ -368,8 +432,8 @@ pub fn shown_place((branch, path): &index::Place) -> String {
 ///
 /// # Errors
 /// The refusal, naming the commit.
-pub fn judge_between(
-    accepted: &Accepted,
+pub fn judge_between<S>(
+    accepted: &Accepted<S>,
     after: &[u8],
     commit: &str,
     version: Option<&[u8]>,
@@ -377,27 +441,29 @@ pub fn judge_between(
 ) -> Result<(), Refusal> {
     match version {
         None if parent_held => Err(Refusal::Deleted {
+            file: accepted.kind,
             commit: Some(commit.to_owned()),
         }),
         None => Ok(()),
         Some(version) if after.starts_with(version) && accepted.ends.contains(&version.len()) => {
             Ok(())
         }
-        Some(_) => Err(Refusal::Between(commit.to_owned())),
+        Some(_) => Err(Refusal::Between(accepted.kind, commit.to_owned())),
     }
 }
 
-/// Each document from `from` on must be dated within the skew of the referee's clock.
-fn check_times(file: &GameFile, from: usize, terms: Terms) -> Result<(), Refusal> {
-    for document in from..file.documents() {
-        let time = match document {
-            0 => &file.header().created,
-            n => &file.records()[n - 1].time,
-        };
+/// Each document a push adds (its number, line and time) must be dated within the skew of the
+/// referee's clock: a game's header by its `created`, a tournament file's too, and each record
+/// by its `time`.
+fn check_times<'a>(
+    documents: impl Iterator<Item = (usize, usize, &'a Timestamp)>,
+    terms: Terms,
+) -> Result<(), Refusal> {
+    for (document, line, time) in documents {
         if time.to_unix().abs_diff(terms.now) > terms.max_skew {
             return Err(Refusal::Skew {
                 document,
-                line: file.line(document),
+                line,
                 time: time.clone(),
                 now: Timestamp::from_unix(terms.now),
                 max_skew: terms.max_skew,

@@ -1,18 +1,22 @@
 //! What a push brings, read as a server-side hook reads it before git takes it: for a branch's
 //! update, whether it is a fast-forward, and every file it changes that the referee holds to a
-//! rule, in each of its versions (before, after, and in each pushed commit between): game files,
-//! symbolic links and submodules under a game file's name or in a game's place, and
-//! `.gitattributes` files. [`crate::referee`] judges them; this module only reads git.
+//! rule, in each of its versions (before, after, and in each pushed commit between): game files
+//! and tournament files, symbolic links and submodules under a game file's name or in a game's
+//! place, and `.gitattributes` files. [`crate::referee`] judges them; this module only reads git.
 //!
 //! Only what the update changes is read: the tree of the new commit is compared with the
 //! branch's old one (or, for a branch made, with another branch's tip it descends from), and
 //! each pushed commit with its parents, so that the cost of a push is what it brings, not what
-//! the repository holds. What a game file is, is decided by its content wherever it lies (see
-//! [`crate::log::held_as_a_game`]). Paths and branch names are kept as git's bytes, so that one
-//! that is not UTF-8 is a file or a branch like any other, not one a check could miss.
+//! the repository holds. What a game file or a tournament file is, is decided by its content
+//! wherever it lies (see [`crate::log::refereed_as`]). Paths and branch names are kept as git's
+//! bytes, so that one that is not UTF-8 is a file or a branch like any other, not one a check
+//! could miss.
 
 use super::GitError;
-use super::tree::{LINK, Mode, SUBMODULE, changes, files, game_file_name, read_by_folder_check};
+use super::tree::{
+    LINK, Mode, SUBMODULE, changes, files, game_file_name, read_by_folder_check, regular,
+};
+use crate::log::Refereed;
 use git2::{Oid, Repository, Sort, Tree};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -20,9 +24,10 @@ use std::path::Path;
 /// A repository receiving a push.
 pub struct Receiving {
     repo: Repository,
-    /// Whether a blob is held as a game, by blob and whether its path is one `verify FOLDER`
-    /// reads: each blob is read once however many paths and commits name it.
-    games: std::cell::RefCell<std::collections::HashMap<(Oid, bool), bool>>,
+    /// How a blob is held to the rules (as a game, a tournament file, or not), by blob and
+    /// whether its path is one `verify FOLDER` reads: each blob is read once however many paths
+    /// and commits name it.
+    held: std::cell::RefCell<std::collections::HashMap<(Oid, bool), Option<Refereed>>>,
 }
 
 /// What an update of one branch does, read for the referee.
@@ -31,7 +36,7 @@ pub struct Update {
     /// Whether the new commit descends from the old one (also when either is absent: a branch
     /// made or deleted).
     pub fast_forward: bool,
-    /// Each game file the update may change, by path.
+    /// Each game or tournament file the update may change, by path.
     pub files: Vec<FileUpdate>,
     /// Each symbolic link or submodule it brings under a game file's name or in a game's place.
     pub links: Vec<Link>,
@@ -39,13 +44,17 @@ pub struct Update {
     pub attributes: Vec<Attributes>,
 }
 
-/// One game file's versions in an update, as blobs, read with [`Receiving::read`].
+/// One game or tournament file's versions in an update, as blobs, read with
+/// [`Receiving::read`].
 #[derive(Clone, Debug)]
 pub struct FileUpdate {
     /// Its path in the tree, as git stores it.
     pub path: Vec<u8>,
-    /// The file at the branch's old commit, when it is a game there (`None`: not there, not a
-    /// game there, or a branch made).
+    /// What it is held to: what the branch's old commit held there (for a branch made, the
+    /// branch it grows from), else what the new commit holds, else what a pushed commit held.
+    pub kind: Refereed,
+    /// The file at the branch's old commit, when it is held to the rules there (`None`: not
+    /// there, not held there, or a branch made).
     pub before: Option<Oid>,
     /// The file at the new commit (`None`: not there as a file).
     pub after: Option<Oid>,
@@ -93,9 +102,9 @@ pub struct Attributes {
     pub before: Option<Oid>,
 }
 
-/// A game file in a commit: its path, as git stores it, and its bytes (none when it is too
-/// large to read).
-pub type GameFileAt = (Vec<u8>, Vec<u8>);
+/// A file held to the rules in a commit: its path, as git stores it, its bytes (none when it is
+/// too large to read), and what it is held to.
+pub type RefereedAt = (Vec<u8>, Vec<u8>, Refereed);
 
 /// A blob as read for the referee.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,7 +145,7 @@ impl Receiving {
         }
         Ok(Receiving {
             repo,
-            games: std::cell::RefCell::default(),
+            held: std::cell::RefCell::default(),
         })
     }
 
@@ -278,14 +287,14 @@ impl Receiving {
                 .map(|(_, m)| m)
         };
         let (was_file, is_file) = (file(was), file(is));
-        let was_game = self.game(path, was_file)?;
-        let held_game = self.game(path, file(held))?;
+        let was_kind = self.held(path, was_file)?;
+        let held_kind = self.held(path, file(held))?;
         // Links first: one under a game file's name, or in the place of a game.
-        let mut versions: Vec<(Option<Oid>, Entry, bool)> = vec![(None, is, held_game)];
+        let mut versions: Vec<(Option<Oid>, Entry, bool)> = vec![(None, is, held_kind.is_some())];
         for (commit, version, parents) in between {
             let mut replaces = false;
             for parent in parents {
-                replaces |= self.game(path, file(*parent))?;
+                replaces |= self.held(path, file(*parent))?.is_some();
             }
             versions.push((Some(*commit), *version, replaces));
         }
@@ -333,16 +342,20 @@ impl Receiving {
                 b.blob != was_file && b.blob != is_file && (b.blob.is_some() || b.parent_held)
             })
             .collect();
-        let mut game = was_game || self.game(path, is_file)?;
+        // Judged as what it was held to on the branch (or on the branch a branch made grows
+        // from), else as what the push makes it.
+        let mut kind = was_kind.or(held_kind).or(self.held(path, is_file)?);
         for b in &between {
-            game = game || self.game(path, b.blob)?;
+            kind = kind.or(self.held(path, b.blob)?);
         }
         // A branch made without a game that the branch it grows from holds takes it away.
-        let dropped = held_game && is_file.is_none();
-        if (game && (was_file != is_file || !between.is_empty())) || dropped {
+        let dropped = held_kind.is_some() && is_file.is_none();
+        let changed = was_file != is_file || !between.is_empty();
+        if let Some(kind) = kind.filter(|_| changed || dropped) {
             update.files.push(FileUpdate {
                 path: path.to_vec(),
-                before: was_file.filter(|_| was_game),
+                kind,
+                before: was_file.filter(|_| was_kind.is_some()),
                 after: is_file,
                 between,
             });
@@ -392,26 +405,19 @@ impl Receiving {
         Ok(pushed)
     }
 
-    /// Whether a blob at `path` is held to the rules as a game (one too large to read is).
-    fn game(&self, path: &[u8], blob: Option<Oid>) -> Result<bool, GitError> {
+    /// How a blob at `path` is held to the rules, if it is (one too large to read is held as a
+    /// game under a game file's name).
+    fn held(&self, path: &[u8], blob: Option<Oid>) -> Result<Option<Refereed>, GitError> {
         let Some(blob) = blob else {
-            return Ok(false);
+            return Ok(None);
         };
         let key = (blob, read_by_folder_check(path));
-        if let Some(known) = self.games.borrow().get(&key) {
+        if let Some(known) = self.held.borrow().get(&key) {
             return Ok(*known);
         }
-        let game = self.read_game(path, blob)?;
-        self.games.borrow_mut().insert(key, game);
-        Ok(game)
-    }
-
-    fn read_game(&self, path: &[u8], blob: Oid) -> Result<bool, GitError> {
-        Ok(match self.read(blob)? {
-            // Too large to be read as a game: held as one only under a game file's name.
-            Blob::TooLarge(_) => read_by_folder_check(path),
-            Blob::Bytes(bytes) => crate::log::held_as_a_game(read_by_folder_check(path), &bytes),
-        })
+        let held = refereed(path, &self.read(blob)?);
+        self.held.borrow_mut().insert(key, held);
+        Ok(held)
     }
 
     /// A blob's bytes, or only its size when it is larger than a game file may be: its header
@@ -439,31 +445,75 @@ impl Receiving {
             .map(|(id, _)| id))
     }
 
-    /// The game files a commit holds, by path: every file held to the rules as a game, wherever
-    /// it lies (see [`crate::log::held_as_a_game`]). This reads every file of the commit.
+    /// The files a commit holds to the rules, by path: every game file and tournament file,
+    /// wherever it lies (see [`crate::log::refereed_as`]). This reads every file of the commit.
     ///
     /// # Errors
     /// When git cannot read the commit or a blob.
-    pub fn game_files(&self, commit: Oid) -> Result<Vec<GameFileAt>, GitError> {
+    pub fn refereed_files(&self, commit: Oid) -> Result<Vec<RefereedAt>, GitError> {
         let tree = self.repo.find_commit(commit)?.tree()?;
         let mut found = Vec::new();
         for (path, (blob, mode)) in files(&self.repo, &tree, &|_| true)? {
             if matches!(mode, LINK | SUBMODULE) {
                 continue;
             }
-            match self.read(blob)? {
-                Blob::Bytes(bytes)
-                    if crate::log::held_as_a_game(read_by_folder_check(&path), &bytes) =>
-                {
-                    found.push((path, bytes));
-                }
-                Blob::Bytes(_) => {}
-                // Too large to be read as a game, and so not a valid one.
-                Blob::TooLarge(_) if read_by_folder_check(&path) => found.push((path, Vec::new())),
-                Blob::TooLarge(_) => {}
+            let read = self.read(blob)?;
+            if let Some(kind) = refereed(&path, &read) {
+                // Too large to be read, and so not a valid one: no bytes.
+                let bytes = match read {
+                    Blob::Bytes(bytes) => bytes,
+                    Blob::TooLarge(_) => Vec::new(),
+                };
+                found.push((path, bytes, kind));
             }
         }
         Ok(found)
+    }
+
+    /// The files (not links, submodules or folders) directly in `folder` (its path, as git
+    /// stores it; empty for the root) of a commit, by path.
+    ///
+    /// # Errors
+    /// When git cannot read the commit or its trees.
+    pub fn folder_files(
+        &self,
+        commit: Oid,
+        folder: &[u8],
+    ) -> Result<Vec<(Vec<u8>, Oid)>, GitError> {
+        let root = self.repo.find_commit(commit)?.tree()?;
+        let tree = if folder.is_empty() {
+            root
+        } else {
+            let path: &std::ffi::OsStr = std::os::unix::ffi::OsStrExt::from_bytes(folder);
+            match root.get_path(Path::new(path)) {
+                Ok(found) if found.kind() == Some(git2::ObjectType::Tree) => {
+                    self.repo.find_tree(found.id())?
+                }
+                Ok(_) => return Ok(Vec::new()),
+                Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(Vec::new()),
+                Err(e) => return Err(e.into()),
+            }
+        };
+        let mut found = Vec::new();
+        for item in &tree {
+            if regular(item.filemode()) {
+                let path = match folder {
+                    [] => item.name_bytes().to_vec(),
+                    _ => [folder, b"/", item.name_bytes()].concat(),
+                };
+                found.push((path, item.id()));
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// How a blob read at `path` is held to the rules, if it is: one too large to read is held as a
+/// game under a game file's name.
+fn refereed(path: &[u8], blob: &Blob) -> Option<Refereed> {
+    match blob {
+        Blob::TooLarge(_) => read_by_folder_check(path).then_some(Refereed::Game),
+        Blob::Bytes(bytes) => crate::log::refereed_as(read_by_folder_check(path), bytes),
     }
 }
 

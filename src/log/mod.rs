@@ -56,7 +56,10 @@ pub(crate) use time_control::{RawTimeControl, leave_line};
 
 use crate::digest::Digest;
 use read::{Base, line_of, read_document, split};
-pub use read::{Document, GAME_FILE_SNIFF, held_as_a_game, may_be_a_game_file, starts_as_a_game};
+pub use read::{
+    Document, GAME_FILE_SNIFF, Refereed, held_as_a_game, may_be_a_game_file, refereed_as,
+    starts_as_a_game, starts_as_a_tournament,
+};
 use std::ops::Range;
 
 /// Where a document sits in the file.
@@ -263,22 +266,7 @@ impl GameFile {
     /// appended documents. On error `self` is unchanged.
     pub fn extend(&mut self, bytes: &[u8]) -> Result<usize, LogError> {
         let old = self.text.as_bytes();
-        // The common case first, at memory speed; the position only when it fails.
-        let extends = bytes.starts_with(old);
-        if let Some(offset) = (!extends)
-            .then(|| old.iter().zip(bytes).position(|(a, b)| a != b))
-            .flatten()
-        {
-            return Err(self.at_offset(offset, LogErrorKind::Changed));
-        }
-        if bytes.len() < old.len() {
-            let at = self.at_offset(bytes.len(), LogErrorKind::Changed);
-            let dropped = at.document.unwrap_or(0);
-            return Err(LogError {
-                kind: LogErrorKind::Shortened { dropped },
-                ..at
-            });
-        }
+        signed_file::check_append(old, self.spans.iter().map(|s| s.bytes.end), bytes)?;
         self.append(&bytes[old.len()..])
     }
 
@@ -339,20 +327,6 @@ impl GameFile {
         self.records.truncate(documents - 1);
         self.text.truncate(self.spans[documents - 1].bytes.end);
         self.lines = lines::count(&self.text);
-    }
-
-    /// An error at a byte offset of this file, naming the document and line there.
-    fn at_offset(&self, offset: usize, kind: LogErrorKind) -> LogError {
-        let document = self
-            .spans
-            .iter()
-            .position(|s| offset < s.bytes.end)
-            .unwrap_or(self.spans.len().saturating_sub(1));
-        LogError {
-            document: Some(document),
-            line: line_of(self.text.as_bytes(), offset),
-            kind,
-        }
     }
 
     /// The header.

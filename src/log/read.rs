@@ -42,16 +42,26 @@ pub fn may_be_a_game_file(bytes: &[u8]) -> bool {
 /// check passes over.
 #[must_use]
 pub fn starts_as_a_game(bytes: &[u8]) -> bool {
+    starts_with_format(bytes, b"format: correspond/")
+}
+
+/// Whether a file starts as a tournament file does ([`crate::tournament::file`]): as
+/// [`starts_as_a_game`], with a `format: correspond-tournament/` line.
+#[must_use]
+pub fn starts_as_a_tournament(bytes: &[u8]) -> bool {
+    starts_with_format(bytes, b"format: correspond-tournament/")
+}
+
+/// Whether, past a byte order mark, `#` comment lines and blank lines (any ending in CR LF
+/// too), a file starts with a `---` line and then a line starting with `format`.
+fn starts_with_format(bytes: &[u8], format: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(GAME_FILE_SNIFF)];
     let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
     let mut lines = head
         .split(|&b| b == b'\n')
         .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
         .skip_while(|l| l.is_empty() || l.starts_with(b"#"));
-    lines.next() == Some(b"---".as_slice())
-        && lines
-            .next()
-            .is_some_and(|l| l.starts_with(b"format: correspond/"))
+    lines.next() == Some(b"---".as_slice()) && lines.next().is_some_and(|l| l.starts_with(format))
 }
 
 /// Whether a file in a tree is held to the rules as a game: one that starts as a game file,
@@ -61,6 +71,28 @@ pub fn starts_as_a_game(bytes: &[u8]) -> bool {
 #[must_use]
 pub fn held_as_a_game(read_by_folder_check: bool, bytes: &[u8]) -> bool {
     starts_as_a_game(bytes) || (read_by_folder_check && may_be_a_game_file(bytes))
+}
+
+/// The two kinds of file a referee holds to its rules: each only grows by signed documents
+/// appended, each judged by its own reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Refereed {
+    /// A game file: its records replayed by the game's rules.
+    Game,
+    /// A tournament file: its records checked as the event's ([`crate::tournament::event`]).
+    Tournament,
+}
+
+/// How a file in a tree is held to the rules, if it is: as a tournament file when it starts as
+/// one ([`starts_as_a_tournament`]), wherever it lies and whatever it is called, as a game file
+/// starts as one; else as a game when [`held_as_a_game`] holds it.
+#[must_use]
+pub fn refereed_as(read_by_folder_check: bool, bytes: &[u8]) -> Option<Refereed> {
+    if starts_as_a_tournament(bytes) {
+        Some(Refereed::Tournament)
+    } else {
+        held_as_a_game(read_by_folder_check, bytes).then_some(Refereed::Game)
+    }
 }
 
 /// The parser's message without what this file's error already says (where) or what only a

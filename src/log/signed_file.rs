@@ -52,6 +52,44 @@ pub(crate) fn documents(bytes: &[u8]) -> Result<(&str, Vec<DocumentSpan>), LogEr
     Ok((text, spans))
 }
 
+/// Whether `bytes` is `old` with documents appended, `ends` being where each of `old`'s
+/// documents ends: the one rule of a later version of a file written by the bytes rule.
+///
+/// # Errors
+/// [`LogErrorKind::Changed`] at the first byte changed, or [`LogErrorKind::Shortened`] where a
+/// shorter version ends, naming `old`'s document and line there.
+pub(crate) fn check_append(
+    old: &[u8],
+    ends: impl Iterator<Item = usize> + Clone,
+    bytes: &[u8],
+) -> Result<(), LogError> {
+    let at = |offset: usize, kind| {
+        let documents = ends.clone().count();
+        let document = ends
+            .clone()
+            .position(|end| offset < end)
+            .unwrap_or(documents.saturating_sub(1));
+        LogError {
+            document: Some(document),
+            line: line_of(old, offset),
+            kind,
+        }
+    };
+    // The common case first, at memory speed; the position only when it fails.
+    if bytes.starts_with(old) {
+        return Ok(());
+    }
+    if let Some(offset) = old.iter().zip(bytes).position(|(a, b)| a != b) {
+        return Err(at(offset, LogErrorKind::Changed));
+    }
+    let cut = at(bytes.len(), LogErrorKind::Changed);
+    let dropped = cut.document.unwrap_or(0);
+    Err(LogError {
+        kind: LogErrorKind::Shortened { dropped },
+        ..cut
+    })
+}
+
 /// How many lines `text` has.
 pub(crate) fn line_count(text: &str) -> usize {
     lines::count(text)

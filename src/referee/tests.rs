@@ -94,7 +94,7 @@ fn a_rewrite_a_cut_and_a_deletion_are_refused() {
         &push(Some(&text[..ends[3]]), Some(&changed)),
         at("09:06:00"),
     );
-    let Err(Refusal::Rewritten(e)) = refused else {
+    let Err(Refusal::Rewritten(Refereed::Game, e)) = refused else {
         panic!("a rewrite: {refused:?}");
     };
     assert_eq!((e.document, e.kind), (Some(2), LogErrorKind::Changed));
@@ -102,13 +102,16 @@ fn a_rewrite_a_cut_and_a_deletion_are_refused() {
         &push(Some(&text[..ends[4]]), Some(&text[..ends[2]])),
         at("09:06:00"),
     );
-    let Err(Refusal::Rewritten(e)) = cut else {
+    let Err(Refusal::Rewritten(Refereed::Game, e)) = cut else {
         panic!("a move taken back: {cut:?}");
     };
     assert_eq!(e.kind, LogErrorKind::Shortened { dropped: 3 });
     assert_eq!(
         judge_file(&push(Some(&text[..ends[4]]), None), at("09:06:00")).err(),
-        Some(Refusal::Deleted { commit: None })
+        Some(Refusal::Deleted {
+            file: Refereed::Game,
+            commit: None
+        })
     );
 }
 
@@ -131,15 +134,16 @@ fn a_pushed_commit_holds_a_version_the_file_passed_through_or_none_its_parents_h
     changed[ends[1] + 5] ^= 1;
     assert_eq!(
         judge(Some(&changed), true),
-        Err(Refusal::Between("c1".to_owned()))
+        Err(Refusal::Between(Refereed::Game, "c1".to_owned()))
     );
     assert_eq!(
         judge(Some(&text[..ends[4] - 3]), true),
-        Err(Refusal::Between("c1".to_owned()))
+        Err(Refusal::Between(Refereed::Game, "c1".to_owned()))
     );
     assert_eq!(
         judge(None, true),
         Err(Refusal::Deleted {
+            file: Refereed::Game,
             commit: Some("c1".to_owned())
         })
     );
@@ -252,4 +256,183 @@ fn a_branch_holding_games_is_neither_deleted_nor_forced() {
     assert_eq!(judge_branch(false, true, 3), Ok(()));
     assert_eq!(judge_branch(true, true, 0), Ok(()), "no game is lost");
     assert_eq!(judge_branch(false, false, 0), Ok(()));
+}
+
+/// A file of the example event, and the byte offsets where its documents end.
+fn event_file(name: &str) -> (Vec<u8>, Vec<usize>) {
+    let path = format!(
+        "{}/games/chess/club-championship-2026/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read(path).expect("the example event");
+    let s = String::from_utf8(text.clone()).expect("UTF-8");
+    let ends = s
+        .match_indices("\nsignature: ")
+        .map(|(at, _)| at + 1 + s[at + 1..].find('\n').expect("a line end") + 1)
+        .collect();
+    (text, ends)
+}
+
+/// The referee's clock at `time` on the event's day, taking documents within `minutes` of it.
+fn on_event_day(time: &str, minutes: u64) -> Terms {
+    let now = Timestamp::parse(&format!("2026-03-03T{time}Z")).expect("a time");
+    Terms {
+        now: now.to_unix(),
+        max_skew: minutes * 60,
+    }
+}
+
+#[test]
+fn a_tournament_file_only_grows_by_records_of_its_event_dated_now() {
+    // Its documents are dated 00:01 to 00:13, then 01:01 and 01:02.
+    let (text, ends) = event_file("tournament.yaml");
+    assert_eq!(ends.len(), 15);
+    let whole = judge_tournament(None, Some(&text), on_event_day("00:32:00", 31))
+        .expect("a new tournament file");
+    assert_eq!(whole.added, 0..15);
+    assert_eq!(whole.summary.documents, 15);
+    let grown = judge_tournament(
+        Some(&text[..ends[12]]),
+        Some(&text),
+        on_event_day("01:05:00", 10),
+    )
+    .expect("two records appended, dated now");
+    assert_eq!(grown.added, 13..15);
+    // A version in a pushed commit is one the file passed through.
+    assert_eq!(
+        judge_between(&grown, &text, "c1", Some(&text[..ends[13]]), true),
+        Ok(())
+    );
+    assert_eq!(
+        judge_between(&grown, &text, "c1", Some(&text[..ends[13] - 2]), true),
+        Err(Refusal::Between(Refereed::Tournament, "c1".to_owned()))
+    );
+    // Record 12, dated 00:13, pushed at 01:05.
+    let late = judge_tournament(
+        Some(&text[..ends[11]]),
+        Some(&text),
+        on_event_day("01:05:00", 10),
+    );
+    assert!(
+        matches!(late, Err(Refusal::Skew { document: 12, .. })),
+        "{late:?}"
+    );
+    // A record rewritten, the file cut, the file deleted.
+    let mut changed = text.clone();
+    changed[ends[1] + 5] ^= 1;
+    let rewritten = judge_tournament(Some(&text), Some(&changed), on_event_day("01:05:00", 10))
+        .expect_err("a rewrite");
+    let Refusal::Rewritten(Refereed::Tournament, e) = &rewritten else {
+        panic!("a rewrite: {rewritten:?}");
+    };
+    assert_eq!((e.document, &e.kind), (Some(2), &LogErrorKind::Changed));
+    assert!(
+        rewritten
+            .to_string()
+            .starts_with("this push rewrites the tournament file: record 2 (line "),
+        "{rewritten}"
+    );
+    let cut = judge_tournament(
+        Some(&text),
+        Some(&text[..ends[13]]),
+        on_event_day("01:05:00", 10),
+    );
+    assert!(
+        matches!(
+            &cut,
+            Err(Refusal::Rewritten(
+                Refereed::Tournament,
+                LogError {
+                    kind: LogErrorKind::Shortened { dropped: 14 },
+                    ..
+                }
+            ))
+        ),
+        "{cut:?}"
+    );
+    let deleted = judge_tournament(Some(&text), None, on_event_day("01:05:00", 10));
+    assert_eq!(
+        deleted
+            .as_ref()
+            .map_err(ToString::to_string)
+            .err()
+            .as_deref(),
+        Some(
+            "the tournament file is deleted; a referee keeps every tournament file where it is \
+             (never deleted, moved or renamed)"
+        )
+    );
+    // A pushed record's signature is checked; one already on the branch cannot be mended.
+    let mut forged = text.clone();
+    let sig = ends[14] - 10;
+    forged[sig] = if forged[sig] == b'A' { b'B' } else { b'A' };
+    let refused = judge_tournament(
+        Some(&text[..ends[13]]),
+        Some(&forged),
+        on_event_day("01:05:00", 10),
+    );
+    assert!(
+        matches!(&refused, Err(Refusal::EventInvalid(e)) if e.document == Some(14)),
+        "{refused:?}"
+    );
+    let before = judge_tournament(Some(&forged), Some(&forged), on_event_day("01:05:00", 10));
+    assert!(
+        matches!(&before, Err(Refusal::EventInvalidBefore(e)) if e.document == Some(14)),
+        "{before:?}"
+    );
+}
+
+#[test]
+fn a_new_game_that_names_an_event_is_its_pairings_one_game_beside_its_tournament_file() {
+    let (tournament, _) = event_file("tournament.yaml");
+    let (game, _) = event_file("round-1-board-1.yaml");
+    let file = GameFile::parse(&game).expect("a game");
+    let (header, id) = (file.header().clone(), file.game_id());
+    let (other, _) = event_file("round-2-board-1.yaml");
+    let beside = vec![(b"club/round-2-board-1.yaml".to_vec(), other.clone())];
+    assert_eq!(judge_claim(&header, id, Some(&tournament), &beside), Ok(()));
+    // A game that names no event is not judged here.
+    let mut plain = header.clone();
+    plain.tags.clear();
+    assert_eq!(judge_claim(&plain, id, None, &[]), Ok(()));
+    let event = "870eb0344f95455f7d1c4062b9823f07424cd1bdc6fb8dd1ce5fcdb0c9256f8f";
+    let advice = "; a game of an event is kept beside the event's tournament.yaml, where \
+                  `correspond tournament start` makes it";
+    let said = |r: Result<(), Refusal>| r.map_err(|e| e.to_string()).err().unwrap_or_default();
+    assert_eq!(
+        said(judge_claim(&header, id, None, &beside)),
+        format!(
+            "it names round 1, board 1 of the event {event} (its `Tournament` tag), but there \
+             is no tournament.yaml beside it{advice}"
+        )
+    );
+    // Round 2, board 1's game under round 1, board 1's tags: not that pairing.
+    let moved = GameFile::parse(&other).expect("a game");
+    let mut header_2 = moved.header().clone();
+    header_2.tags.insert("Round".into(), "1".into());
+    assert_eq!(
+        said(judge_claim(
+            &header_2,
+            moved.game_id(),
+            Some(&tournament),
+            &[]
+        )),
+        "it is not round 1, board 1 of the event: bob plays white there, but the game gives \
+         that seat to carol; a game that names an event (its `Tournament` tag) must be exactly \
+         the game of its pairing, as `correspond tournament start` makes it"
+    );
+    // Another game (its salt changed: another game id) for the same pairing.
+    let second = String::from_utf8(game.clone())
+        .expect("UTF-8")
+        .replace("salt: 5a17", "salt: 6a17")
+        .into_bytes();
+    let beside = vec![(b"club/again.yaml".to_vec(), second)];
+    assert_eq!(
+        said(judge_claim(&header, id, Some(&tournament), &beside)),
+        "round 1, board 1 of the event has another game (another game id) beside it, \
+         club/again.yaml: one pairing is one game, so this one is refused; play the game there"
+    );
+    // A copy of the same game is the same game.
+    let copy = vec![(b"club/copy.yaml".to_vec(), game.clone())];
+    assert_eq!(judge_claim(&header, id, Some(&tournament), &copy), Ok(()));
 }

@@ -133,18 +133,24 @@ pub enum EventErrorKind {
     Decide(String),
 }
 
+impl From<crate::log::LogError> for EventError {
+    /// A tournament file that is not well formed.
+    fn from(e: crate::log::LogError) -> EventError {
+        EventError {
+            document: e.document,
+            line: e.line,
+            kind: EventErrorKind::Unparseable(e.kind),
+        }
+    }
+}
+
 impl Event {
     /// Checks a tournament file's bytes and reads the event from them.
     ///
     /// # Errors
     /// The first defect, naming its document and line.
     pub fn check(bytes: &[u8]) -> Result<Event, EventError> {
-        let file = TournamentFile::parse(bytes).map_err(|e| EventError {
-            document: e.document,
-            line: e.line,
-            kind: EventErrorKind::Unparseable(e.kind),
-        })?;
-        Event::of(&file)
+        Event::of(&TournamentFile::parse(bytes)?)
     }
 
     /// Checks a parsed tournament file.
@@ -513,6 +519,9 @@ fn terms(header: &TournamentHeader) -> Result<GameKind, String> {
         use crate::replay::Protocol as _;
         G::options_from(&header.options).map(|_| ())
     })?;
-    crate::tournament::pairing::check_tags(header, kind)?;
+    crate::tournament::tags::check_tags(header, kind)?;
     Ok(kind)
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,7 +3,7 @@
 //! FIDE's Berger tables, which give each number its pairings and colours ([`berger`]); and the
 //! crosstable with its tie-breaks ([`crosstable`]); the tournament file that holds an event's
 //! terms, entries and lot ([`file`]), checked into an [`event`]; the games of its pairings,
-//! each proven to be exactly its pairing's ([`pairing`]); and the event's standing from those
+//! each proven to be exactly its pairing's ([`pairing`]) by the tags that name it ([`tags`]); and the event's standing from those
 //! games ([`table`]), which FIDE's report file carries to other programs ([`trf`]).
 
 pub mod berger;
@@ -13,4 +13,5 @@ pub mod file;
 pub mod lot;
 pub mod pairing;
 pub mod table;
+pub mod tags;
 pub mod trf;

@@ -280,9 +280,14 @@ fn standings(event: &Event, boards: &[Board], annulled: &BTreeSet<usize>) -> Vec
     };
     let mut lines: Vec<Line> = lines;
     lines.sort_by_key(|l| (annulled.contains(&l.player), l.rank, lot_place(l.player)));
+    // A player whose results were annulled is ranked with no one.
     let shared = |i: usize| {
         let rank = lines[i].rank;
-        let same = |j: usize| lines.get(j).is_some_and(|l: &Line| l.rank == rank);
+        let same = |j: usize| {
+            lines
+                .get(j)
+                .is_some_and(|l: &Line| l.rank == rank && !annulled.contains(&l.player))
+        };
         (i > 0 && same(i - 1)) || same(i + 1)
     };
     (0..lines.len())

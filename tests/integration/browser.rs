@@ -46,7 +46,7 @@ pub(crate) fn chromium() -> Option<PathBuf> {
 }
 
 /// Runs Chromium on `url` with `args`, in a profile of its own; its stdout and stderr.
-fn run(browser: &Path, profile: &Path, args: &[&str], url: &str) -> (String, String) {
+pub(crate) fn run(browser: &Path, profile: &Path, args: &[&str], url: &str) -> (String, String) {
     let out = std::process::Command::new(browser)
         .args([
             "--headless",

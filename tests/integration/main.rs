@@ -57,6 +57,7 @@ mod referee_club;
 mod referee_install;
 mod referee_race;
 mod referee_servers;
+mod referee_tournament;
 mod reports;
 mod schema;
 mod shell;

@@ -257,6 +257,28 @@ fn readme_email_walkthrough_runs_as_written() {
     }
 }
 
+/// A director's walk-through runs as written: keys made, the event announced, three players
+/// entered by their own keys, the lot drawn, the games made, the folder checked.
+#[test]
+fn readme_tournament_walkthrough_runs_as_written() {
+    let script = sh_blocks(&readme(), "## Running a tournament");
+    assert!(script.contains("correspond tournament new") && script.contains("tournament start"));
+    let stdout = run_script(&script);
+    for expected in [
+        "created spring/tournament.yaml: Spring Cup, chess, round-robin, directed by dora\n",
+        "entered cat in Spring Cup (3 entrants)\n",
+        "now: the lot waits for the nonces of dora, ann, ben, cat\n",
+        "now: the lot is drawn; the games are played\n",
+        "round 1, board 1 of Spring Cup\n",
+        "spring/tournament.yaml: valid: tournament Spring Cup: chess, round-robin, 3 players, \
+         directed by dora: 3 games: 3 in play\n",
+        "4 files: 4 valid, 0 invalid\n",
+        "ranking so far: 0 of 3 games settled\n",
+    ] {
+        assert!(stdout.contains(expected), "no `{expected}` in\n{stdout}");
+    }
+}
+
 /// The README's OpenSSH recipe for a proof refuses a forgery that OpenSSH alone would pass: a
 /// genuine record and a copy of it whose Ed25519 signature is respelled (`S + L`, made here by
 /// Python, as a forger would). `check-proof` refuses it too.

@@ -252,3 +252,537 @@ fn the_example_tournament_is_made_with_the_commands() {
     }
     insta::assert_snapshot!("tournament_transcript", event.transcript);
 }
+
+/// The example event copied into `dir`, to change: its folder there.
+fn copy_of_example(dir: &Path) -> PathBuf {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("games/chess")
+        .join(FOLDER);
+    let to = dir.join(FOLDER);
+    std::fs::create_dir_all(&to).expect("a folder");
+    for (name, bytes) in files(&from) {
+        std::fs::write(to.join(name), bytes).expect("a copy");
+    }
+    to
+}
+
+/// `correspond ARGS` in `dir`: (exit code, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    transcript(correspond().current_dir(dir).args(args))
+}
+
+/// The event id of the example.
+fn event_id() -> String {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("games/chess")
+            .join(FOLDER)
+            .join("tournament.yaml"),
+    )
+    .expect("the tournament file");
+    let start = text.find("---\n").expect("a header");
+    let end = text[start..].find("\n---\n").expect("a record") + start + 1;
+    correspond::digest::Digest::of(&text.as_bytes()[start..end]).to_string()
+}
+
+/// `correspond new` of a game that names the example event's round 1, board 1 (bob v carol),
+/// made by `creator` against `opponent` on `clock`, in `dir` as `file`.
+fn claimed_game(dir: &Path, file: &str, creator: &str, opponent: &str, clock: &str, salt: &str) {
+    let key = keys_dir().join(format!("{opponent}.pub"));
+    let gina = keys_dir().join("gina.pub");
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-03-04T10:00:00Z")
+            .env("CORRESPOND_SALT", salt)
+            .args(["new", "chess", file, "--name", creator, "--side", "white"])
+            .args(["--opponent", opponent, "--opponent-key"])
+            .arg(&key)
+            .args([
+                "--time-control",
+                clock,
+                "--leave",
+                "30",
+                "--arbiter",
+                "gina",
+            ])
+            .arg("--arbiter-key")
+            .arg(&gina)
+            .args(["--tag", &format!("Tournament={}", event_id())])
+            .args([
+                "--tag",
+                "Round=1",
+                "--tag",
+                "Board=1",
+                "--tag",
+                "Site=correspond",
+            ])
+            .args(["--tag", "Event=Correspond Club Championship 2026"])
+            .arg("--key")
+            .arg(keys_dir().join(creator))
+            .arg("--no-commit"),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+}
+
+#[test]
+fn verify_checks_the_event_and_holds_each_game_to_its_pairing() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (code, out, err) = run_in(root, &["verify", "games/chess/club-championship-2026"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("  ")).collect();
+    insta::assert_snapshot!(lines.join("\n"), @r"
+    games/chess/club-championship-2026/round-1-board-1.yaml: valid: chess, bob (white) v carol (black), 5 records: in progress, bob (white) to move
+    games/chess/club-championship-2026/round-1-board-2.yaml: valid: chess, frank (white) v alice (black), 4 records: black wins: frank (white) resigned
+    games/chess/club-championship-2026/round-2-board-1.yaml: valid: chess, carol (white) v frank (black), 6 records: white wins: adjudicated by the arbiter (the game was abandoned)
+    games/chess/club-championship-2026/round-2-board-2.yaml: valid: chess, erin (white) v bob (black), 3 records: in progress, erin (white) to move
+    games/chess/club-championship-2026/round-3-board-1.yaml: valid: chess, frank (white) v erin (black), 2 records: in progress, erin (black) to move
+    games/chess/club-championship-2026/round-3-board-2.yaml: valid: chess, alice (white) v carol (black), 5 records: draw: agreement
+    games/chess/club-championship-2026/round-4-board-1.yaml: valid: chess, erin (white) v alice (black), 4 records: white wins: alice (black) resigned
+    games/chess/club-championship-2026/round-4-board-2.yaml: valid: chess, bob (white) v frank (black), 5 records: white wins: frank (black) resigned
+    games/chess/club-championship-2026/round-5-board-1.yaml: valid: chess, alice (white) v bob (black), 8 records: white wins: checkmate
+    games/chess/club-championship-2026/round-5-board-2.yaml: valid: chess, carol (white) v erin (black), 0 records: in progress, waiting for erin (black) to accept the game
+    games/chess/club-championship-2026/tournament.yaml: valid: tournament Correspond Club Championship 2026: chess, round-robin, 5 players, directed by gina: 10 games: 6 finished, 3 defaulted, 1 in play
+    11 files: 11 valid, 0 invalid
+    ");
+
+    // Round 1, board 1 is bob (white) v carol (black): carol makes a game of it as White.
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_of_example(dir.path());
+    claimed_game(
+        dir.path(),
+        "club-championship-2026/mine.yaml",
+        "carol",
+        "bob",
+        "10/50",
+        crate::util::SALT,
+    );
+    let (code, out, err) = run_in(dir.path(), &["verify", FOLDER]);
+    assert_eq!((code, err.as_str()), (1, ""));
+    assert!(
+        out.contains(
+            "club-championship-2026/mine.yaml: INVALID: chess, carol (white) v bob (black), 0 \
+             records: in progress, waiting for bob (black) to accept the game: it is not round 1, \
+             board 1 of the event: bob plays white there, but the game gives that seat to carol \
+             (club-championship-2026/tournament.yaml)\n"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with("12 files: 11 valid, 1 invalid\n"), "{out}");
+
+    // bob makes it on another clock: refused; as the event fixes it, a second game for one
+    // pairing: neither is the game until the director settles which.
+    std::fs::remove_file(dir.path().join(FOLDER).join("mine.yaml")).expect("removed");
+    claimed_game(
+        dir.path(),
+        "club-championship-2026/mine.yaml",
+        "bob",
+        "carol",
+        "3/move",
+        crate::util::SALT,
+    );
+    let (code, out, _) = run_in(dir.path(), &["verify", FOLDER]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "it is not round 1, board 1 of the event: its clock is not the event's time control \
+             and leave (club-championship-2026/tournament.yaml)\n"
+        ),
+        "{out}"
+    );
+    std::fs::remove_file(dir.path().join(FOLDER).join("mine.yaml")).expect("removed");
+    claimed_game(
+        dir.path(),
+        "club-championship-2026/again.yaml",
+        "bob",
+        "carol",
+        "10/50",
+        crate::util::SALT,
+    );
+    let (code, out, _) = run_in(dir.path(), &["verify", FOLDER]);
+    assert_eq!(code, 1);
+    for file in ["again.yaml", "round-1-board-1.yaml"] {
+        assert!(
+            out.contains(&format!(
+                "club-championship-2026/{file}: INVALID: chess, bob (white) v carol (black)"
+            )),
+            "{out}"
+        );
+    }
+    assert_eq!(
+        out.matches(
+            ": round 1, board 1 has 2 games here: one pairing is one game, and the director \
+             settles which (club-championship-2026/tournament.yaml)\n"
+        )
+        .count(),
+        2,
+        "{out}"
+    );
+    let (code, out, _) = run_in(dir.path(), &["tournament", "standings", FOLDER]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "round 1, board 1: bob (white) v carol (black): disputed: 2 games for one pairing \
+             (again.yaml, round-1-board-1.yaml)\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_commands_refuse_what_the_event_does_not_allow() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_of_example(dir.path());
+    let keys = keys_dir();
+    let run = |who: &str, args: &[&str]| {
+        transcript(
+            correspond()
+                .current_dir(dir.path())
+                .env("CORRESPOND_TIME", "2026-03-10T10:00:00Z")
+                .args(args)
+                .arg("--key")
+                .arg(keys.join(who))
+                .arg("--no-commit"),
+        )
+    };
+    let before = std::fs::read(dir.path().join(FOLDER).join("tournament.yaml")).expect("read");
+    // A late entry; a reveal again; a player's decision.
+    let henry = crate::util::keygen(dir.path(), "henry");
+    assert_eq!(
+        transcript(
+            correspond()
+                .current_dir(dir.path())
+                .args([
+                    "tournament",
+                    "enter",
+                    FOLDER,
+                    "--name",
+                    "henry",
+                    "--no-commit",
+                    "--key"
+                ])
+                .arg(&henry)
+        ),
+        (
+            1,
+            String::new(),
+            "error: the entries closed before this record: nobody enters after the lot's \
+             commitments are fixed\nhint: nothing was written\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        run("alice", &["tournament", "reveal", FOLDER]).2,
+        "error: alice revealed their nonce already\nhint: nothing was written\n"
+    );
+    assert_eq!(
+        run(
+            "alice",
+            &[
+                "tournament",
+                "decide",
+                FOLDER,
+                "--player",
+                "bob",
+                "--decision",
+                "cancel"
+            ]
+        ),
+        (
+            2,
+            String::new(),
+            format!(
+                "error: only the director, gina, signs this; the key {} is not theirs\n\
+                 hint: choose the director's key with --key PATH\n",
+                fingerprint("alice")
+            )
+        )
+    );
+    // frank withdraws; three of his four games have ended: an annulment is not signed.
+    assert_eq!(run("frank", &["tournament", "withdraw", FOLDER]).0, 0);
+    let (code, out, err) = run(
+        "gina",
+        &[
+            "tournament",
+            "decide",
+            FOLDER,
+            "--player",
+            "frank",
+            "--decision",
+            "annul",
+        ],
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            "",
+            "error: not signed: the director annulled the results of frank (record 16), but 3 \
+             of their 4 games had ended by then: the rule allows it only under half\n\
+             hint: `correspond tournament standings` shows how many of their games have ended\n"
+        )
+    );
+    let after = std::fs::read(dir.path().join(FOLDER).join("tournament.yaml")).expect("read");
+    assert!(after.starts_with(&before) && after.len() > before.len());
+}
+
+/// The SHA256 fingerprint of a test key, as ssh-keygen prints it.
+fn fingerprint(who: &str) -> String {
+    let key = std::fs::read_to_string(keys_dir().join(format!("{who}.pub"))).expect("a key");
+    let key = ssh_key::PublicKey::from_openssh(&key).expect("a public key");
+    correspond::sign::fingerprint(&key)
+}
+
+#[test]
+fn an_annulment_under_half_takes_every_result_of_the_player() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = copy_of_example(dir.path());
+    // The example before gina's decision on erin's withdrawal; she annuls instead.
+    let path = folder.join("tournament.yaml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let last = text.rfind("\n---\n").expect("a last record") + 1;
+    std::fs::write(&path, &text[..last]).expect("cut");
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(dir.path())
+            .env("CORRESPOND_TIME", "2026-03-10T10:00:00Z")
+            .args([
+                "tournament",
+                "decide",
+                FOLDER,
+                "--player",
+                "erin",
+                "--decision",
+                "annul",
+            ])
+            .arg("--key")
+            .arg(keys_dir().join("gina"))
+            .arg("--no-commit"),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, out, err) = run_in(dir.path(), &["tournament", "standings", FOLDER]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let table: Vec<&str> = out.lines().skip(5).take(8).collect();
+    // Without erin's results: alice beat frank (0 points) and bob (1), drew with carol (1½).
+    insta::assert_snapshot!(table.join("\n"), @r"
+    place  no  player  1  2  3  4  5  points  wins    SB  DE
+        1   4  alice   a  1  1  ×  ½      2½     2  1.75   0
+        2   5  carol   a  ·  1  ½  ×      1½     1  1.25   0
+        3   2  bob     a  ×  1  0  ·       1     1     0   0
+        4   3  frank   a  0  ×  0  0       0     0     0   0
+        -   1  erin    ×  a  a  a  a       0     0     0   0
+    1 ½ 0: won, drawn, lost; + -: won or lost by default; x: cancelled; a: annulled; ·: not finished; (lot): parted by the lot
+    withdrawn: erin (record 13); the director decided annul (record 14)
+    ");
+}
+
+#[test]
+fn standings_json_and_the_tournament_file_are_held_to_their_schemas() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let header = crate::schema::schema("header.schema.json");
+    let build = |name: &str| {
+        jsonschema::options()
+            .with_retriever(crate::schema::Local(header.clone()))
+            .build(&crate::schema::schema(name))
+            .expect("a valid schema")
+    };
+    let standings = build("tournament-standings.schema.json");
+    let (code, out, _) = run_in(
+        root,
+        &[
+            "tournament",
+            "standings",
+            "games/chess/club-championship-2026",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let errors: Vec<String> = standings
+        .iter_errors(&value)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(value["players"][0]["name"], "alice");
+    assert_eq!(value["players"][0]["tie_breaks"][1]["value"], 4.25);
+    let file = build("tournament-file.schema.json");
+    let text = std::fs::read_to_string(
+        root.join("games/chess")
+            .join(FOLDER)
+            .join("tournament.yaml"),
+    )
+    .expect("read");
+    let start = text.find("---\n").expect("a header");
+    let mut documents = 0;
+    for doc in text[start..].split("---\n").filter(|d| !d.is_empty()) {
+        let value: serde_json::Value = serde_saphyr::from_str(doc).expect("YAML");
+        let errors: Vec<String> = file.iter_errors(&value).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{doc}: {errors:?}");
+        documents += 1;
+        // What the format forbids, the schema refuses.
+        let mut bad = value.clone();
+        if bad.get("kind").is_some() {
+            bad["kind"] = "move".into();
+        } else {
+            bad["game"] = "campaign".into();
+        }
+        assert!(!file.is_valid(&bad), "{bad}");
+    }
+    assert_eq!(documents, 15);
+}
+
+#[test]
+fn the_report_file_is_read_by_another_reader() {
+    let python = std::env::var("CORRESPOND_TRF_PYTHON").unwrap_or_else(|_| "python3".into());
+    if !crate::util::tool_present(
+        &python,
+        &["-c", "import trf"],
+        "the TRF test needs PyPI's trf (pip install trf==1.1.1)",
+    ) {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (code, trf, err) = run_in(
+        root,
+        &["tournament", "trf", "games/chess/club-championship-2026"],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("event.trf");
+    std::fs::write(&file, &trf).expect("write");
+    let out = std::process::Command::new(&python)
+        .arg(root.join("tests/trf/read.py"))
+        .arg(&file)
+        .output()
+        .expect("python");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(read["name"], "Correspond Club Championship 2026");
+    // Each player as the crosstable has them: number, name, points, place, and every round's
+    // opponent, colour and result (the reader drops a last round without a game).
+    let (_, json, _) = run_in(
+        root,
+        &[
+            "tournament",
+            "standings",
+            "games/chess/club-championship-2026",
+            "--json",
+        ],
+    );
+    let standings: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let mut players = read["players"].as_array().expect("players").clone();
+    players.sort_by_key(|p| p["rank"].as_u64());
+    for (p, s) in players
+        .iter()
+        .zip(standings["players"].as_array().expect("players"))
+    {
+        assert_eq!(p["rank_start"], s["number"]);
+        assert_eq!(p["name"], s["name"]);
+        assert_eq!(p["points"], s["points"]);
+        assert_eq!(p["rank"], s["place"]);
+    }
+    let rounds: Vec<String> = players
+        .iter()
+        .map(|p| {
+            let rounds: Vec<String> = p["rounds"]
+                .as_array()
+                .expect("rounds")
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} {}{}",
+                        r[0],
+                        r[1].as_str().unwrap_or("?"),
+                        r[2].as_str().unwrap_or("?")
+                    )
+                })
+                .collect();
+            format!(
+                "{}: {}",
+                p["name"].as_str().unwrap_or("?"),
+                rounds.join(", ")
+            )
+        })
+        .collect();
+    insta::assert_snapshot!(rounds.join("\n"), @r"
+    alice: 3 b1, 0 - , 5 w=, 1 b0, 2 w1
+    carol: 2 b , 3 w1, 4 b=, 0 - , 1 w+
+    bob: 5 w , 1 b+, 0 - , 3 w1, 4 b0
+    erin: 0 - , 2 w-, 3 b-, 4 w1, 5 b-
+    frank: 4 w0, 5 b0, 1 w+, 2 b0
+    ");
+}
+
+#[test]
+fn the_site_gives_the_event_a_page_that_a_browser_shows() {
+    let Some(browser) = crate::browser::chromium() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let site = dir.path().join("site");
+    let (code, out, err) = transcript(
+        correspond()
+            .current_dir(root)
+            .args(["site", "games/chess/club-championship-2026", "-o"])
+            .arg(&site),
+    );
+    assert_eq!(
+        (
+            code,
+            out.replace(&site.display().to_string(), "SITE"),
+            err.as_str()
+        ),
+        (
+            0,
+            "wrote index.html, 10 game pages and 1 tournament page into SITE\n".to_owned(),
+            ""
+        )
+    );
+    let page = site.join("games-chess-club-championship-2026-tournament.html");
+    let (dom, log) = crate::browser::run(
+        &browser,
+        &dir.path().join("profile"),
+        &["--dump-dom"],
+        &format!("file://{}", page.display()),
+    );
+    assert!(!log.contains("Uncaught"), "{log}");
+    // The crosstable's rows, as the browser holds them: each cell's text.
+    let rows: Vec<String> = dom
+        .split("<tr>")
+        .skip(2)
+        .take(5)
+        .map(|row| {
+            row.split("</td>")
+                .map(|cell| {
+                    cell.rsplit('>')
+                        .next()
+                        .unwrap_or_default()
+                        .trim()
+                        .to_owned()
+                })
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    insta::assert_snapshot!(rows.join("\n"), @r"
+    1 4 alice 0 1 1 × ½ 2½ 2 4.25 0
+    2 5 carol + · 1 ½ × 2½ 2 3.25 0
+    3 2 bob + × 1 0 · 2 2 2 0
+    4 1 erin × - - 1 - 1 1 2.5 0
+    5 3 frank + 0 × 0 0 1 1 1 0
+    ");
+    // Every link of the page leads to a page of the site.
+    for link in dom
+        .split("href=\"")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap_or(0)])
+    {
+        assert!(site.join(link).is_file(), "{link}");
+    }
+}

@@ -5,7 +5,7 @@ use crate::cli::Out;
 use crate::cli::shared::error::ExitStatus;
 use crate::cli::tournament::check::{CheckedEvent, EventState};
 use correspond::ledger::ledger;
-use correspond::replay::{ReplayError, Summary};
+use correspond::replay::Summary;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -26,15 +26,7 @@ pub(crate) struct Args {
     json: bool,
 }
 
-/// A file checked: what it holds, its first defect, or why it cannot be read.
-pub(crate) enum Checked {
-    Valid(Box<Summary>),
-    Invalid(ReplayError),
-    Unreadable(String),
-    /// A valid game that names a tournament whose file is here, and is not its pairing's game
-    /// (see `src/cli/tournament/check.rs`): why.
-    Refused(Box<Summary>, String),
-}
+pub(crate) use crate::cli::shared::checked::Checked;
 
 /// The files under the paths given: game files, tournament files, and those passed over.
 pub(crate) struct Found {

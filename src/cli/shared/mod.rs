@@ -1,5 +1,6 @@
 //! What the commands share: errors and output, keys, the game and position arguments, records written and committed.
 
+pub(crate) mod checked;
 pub(crate) mod clocks;
 pub(crate) mod commit;
 pub(crate) mod copies;

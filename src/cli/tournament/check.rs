@@ -3,7 +3,7 @@
 //! event whose file is here, and is not the game of the pairing it claims (or is a second game
 //! for one pairing), is refused.
 
-use crate::cli::checking::verify::Checked;
+use crate::cli::shared::checked::Checked;
 use crate::cli::shared::copies::Forked;
 use crate::cli::shared::error::ExitStatus;
 use correspond::replay::Summary;

@@ -1,6 +1,6 @@
 //! `correspond tournament decide`: the director's signed decision on a player's withdrawal.
 
-use super::{SignArgs, append, director_signing};
+use super::{SignArgs, append_vetted, director_signing};
 use crate::cli::CliError;
 use crate::cli::Out;
 use correspond::tournament::file::{Action, Decision};
@@ -28,7 +28,7 @@ fn decisions() -> clap::builder::PossibleValuesParser {
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let decision = Decision::named(&args.decision).expect("clap offers only decisions");
-    let (event, committed) = append(
+    let (event, committed) = append_vetted(
         &args.sign,
         &format!("the director decides {decision} for {}", args.player),
         |event, signer| {
@@ -41,6 +41,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 },
             ))
         },
+        the_games_allow,
     )?;
     let mut lines = vec![format!(
         "decided on the withdrawal of {}: {decision}",
@@ -49,4 +50,26 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     lines.push(format!("now: {}", event.stage()));
     lines.extend(committed);
     crate::cli::shared::record::report(out, &lines, "the tournament file was written")
+}
+
+/// Refuses a decision the games of the event's folder show the rule does not allow (an
+/// annulment once half of the player's games or more have ended), before it is signed.
+fn the_games_allow(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+    let event =
+        correspond::tournament::event::Event::check(bytes).map_err(|e| super::invalid(path, &e))?;
+    let (_, games) = super::standings::load(path)?;
+    let summaries: Vec<(usize, &correspond::replay::Summary)> = games
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, c))| match c {
+            crate::cli::checking::verify::Checked::Valid(s) => Some((i, &**s)),
+            _ => None,
+        })
+        .collect();
+    let table = correspond::tournament::table::table(&event, &summaries, &Default::default());
+    match table.problems.first() {
+        None => Ok(()),
+        Some(problem) => Err(CliError::rejected(format!("not signed: {problem}"))
+            .hint("`correspond tournament standings` shows how many of their games have ended")),
+    }
 }

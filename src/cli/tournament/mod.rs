@@ -121,6 +121,17 @@ pub(crate) fn append(
     what: &str,
     make: impl FnOnce(&Event, &dyn Signer) -> Result<(String, Action), CliError>,
 ) -> Result<(Event, Option<String>), CliError> {
+    append_vetted(args, what, make, |_, _| Ok(()))
+}
+
+/// [`append`], the file with the new record also held to `vet` (given the tournament file's
+/// path and its new bytes) before anything is written.
+pub(crate) fn append_vetted(
+    args: &SignArgs,
+    what: &str,
+    make: impl FnOnce(&Event, &dyn Signer) -> Result<(String, Action), CliError>,
+    vet: impl FnOnce(&Path, &[u8]) -> Result<(), CliError>,
+) -> Result<(Event, Option<String>), CliError> {
     let path = tournament_file(&args.file);
     let tracked = if args.no_commit {
         None
@@ -168,6 +179,7 @@ pub(crate) fn append(
         CliError::rejected(correspond::text::escape(&e.kind.to_string()).into_owned())
             .hint("nothing was written")
     })?;
+    vet(&path, &bytes)?;
     crate::cli::shared::places::still_as_read(&locked, &path)?;
     locked
         .append(text.as_bytes())

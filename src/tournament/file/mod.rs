@@ -13,6 +13,8 @@ pub use format::{
     tie_break_named, valid_event_name,
 };
 
+pub use crate::log::starts_as_a_tournament;
+
 use crate::digest::Digest;
 use crate::log::signed_file::{self, DocumentSpan};
 use crate::log::{LogError, LogErrorKind, signature_line};
@@ -27,21 +29,6 @@ pub struct TournamentFile {
     header: TournamentHeader,
     records: Vec<Record>,
     spans: Vec<DocumentSpan>,
-}
-
-/// Whether a file starts as a tournament file: past `#` comment lines, a `---` line and then a
-/// `format: correspond-tournament/` line.
-#[must_use]
-pub fn starts_as_a_tournament(bytes: &[u8]) -> bool {
-    let head = &bytes[..bytes.len().min(crate::log::GAME_FILE_SNIFF)];
-    let mut lines = head
-        .split(|&b| b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .skip_while(|l| l.is_empty() || l.starts_with(b"#"));
-    lines.next() == Some(b"---".as_slice())
-        && lines
-            .next()
-            .is_some_and(|l| l.starts_with(b"format: correspond-tournament/"))
 }
 
 impl TournamentFile {
@@ -134,6 +121,15 @@ impl TournamentFile {
         Digest::of(self.document(i).as_bytes())
     }
 
+    /// Where document `i` lies in the file, as byte offsets.
+    ///
+    /// # Panics
+    /// If there is no document `i`.
+    #[must_use]
+    pub fn span(&self, i: usize) -> std::ops::Range<usize> {
+        self.spans[i].bytes.clone()
+    }
+
     /// Document `i`'s text.
     #[must_use]
     pub fn document(&self, i: usize) -> &str {
@@ -159,6 +155,19 @@ impl TournamentFile {
     #[must_use]
     pub fn line(&self, i: usize) -> usize {
         self.spans[i].line
+    }
+
+    /// Whether `bytes` is this file with records appended, as a later version of it must be.
+    ///
+    /// # Errors
+    /// [`LogErrorKind::Changed`] or [`LogErrorKind::Shortened`], naming this version's document
+    /// and line, when it is not.
+    pub fn extended_by(&self, bytes: &[u8]) -> Result<(), LogError> {
+        signed_file::check_append(
+            self.text.as_bytes(),
+            self.spans.iter().map(|s| s.bytes.end),
+            bytes,
+        )
     }
 
     /// How many lines the file has.

@@ -9,11 +9,13 @@ use crate::cli::Out;
 use crate::cli::shared::error::ExitStatus;
 use correspond::digest::Digest;
 use correspond::git::{Attributes, Blob, FileUpdate, GitError, Oid, Receiving};
-use correspond::log::Timestamp;
+use correspond::log::{Refereed, Timestamp};
 use correspond::referee::{
     Accepted, Entry, Index, Place, Pushed, Refusal, Taken, Terms, Versions, converting, dropped,
-    judge_between, judge_branch, judge_file,
+    judge_between, judge_branch, judge_claim, judge_file, judge_tournament,
 };
+use correspond::tournament::event::Event;
+use correspond::tournament::file::TOURNAMENT_FILE_NAME;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,6 +28,12 @@ const MAX_LINES: usize = 200;
 
 /// The repository setting that pins the referee's clock, for tests.
 const PINNED_CLOCK: &str = "correspond.refereeTime";
+
+/// What the referee took of a file: a game's records, or a tournament file's.
+enum Judged {
+    Game(Accepted),
+    Tournament(Accepted<Event>),
+}
 
 /// A push's judgement so far: the game lines its updates taken so far bring (over the index's),
 /// and what each update will have the index take.
@@ -189,7 +197,11 @@ impl Judging<'_> {
             .map_err(unreadable)?;
         if new.is_none() || !update.fast_forward {
             let held = match old {
-                Some(old) => self.receiving.game_files(old).map_err(unreadable)?.len(),
+                Some(old) => self
+                    .receiving
+                    .refereed_files(old)
+                    .map_err(unreadable)?
+                    .len(),
                 None => 0,
             };
             if let Err(refusal) = judge_branch(new.is_none(), update.fast_forward, held) {
@@ -222,19 +234,29 @@ impl Judging<'_> {
         }
         let mut games = Vec::new();
         for file in &update.files {
-            match self.judge_file(branch, file, out)? {
-                Ok(accepted) => {
-                    writeln!(
-                        out,
-                        "correspond referee: {name}: {}: {}; {}",
-                        shown(&file.path),
-                        taken(&accepted.added),
-                        correspond::text::escape(&accepted.summary.status)
-                    )?;
+            let judged = match file.kind {
+                Refereed::Game => self.judge_file(branch, new, file, out)?.map(Judged::Game),
+                Refereed::Tournament => self.judge_tournament(file)?.map(Judged::Tournament),
+            };
+            let (added, status) = match judged {
+                Ok(Judged::Game(accepted)) => {
+                    let status = accepted.summary.status.clone();
                     games.push((file.path.clone(), accepted.digests));
+                    (accepted.added, status)
                 }
-                Err(refusal) => refuse(out, &file.path, &refusal)?,
-            }
+                Ok(Judged::Tournament(accepted)) => (accepted.added, accepted.summary.stage()),
+                Err(refusal) => {
+                    refuse(out, &file.path, &refusal)?;
+                    continue;
+                }
+            };
+            writeln!(
+                out,
+                "correspond referee: {name}: {}: {}; {}",
+                shown(&file.path),
+                taken(file.kind, &added),
+                correspond::text::escape(&status)
+            )?;
         }
         self.taken.push(Taken {
             branch: branch.to_vec(),
@@ -364,31 +386,33 @@ impl Judging<'_> {
         Ok(read)
     }
 
-    /// Reads one file's versions and judges them: the new version against the game's line and
-    /// the branch's version, then each pushed commit's version against it, one at a time.
-    /// What it accepts joins the game's line for the rest of the push.
+    /// A file's version as a blob: its bytes (`None`: not there), or the refusal of one too
+    /// large to read.
+    fn read(&self, blob: Option<Oid>) -> Result<Result<Option<Vec<u8>>, u64>, CliError> {
+        match blob.map(|b| self.receiving.read(b)).transpose() {
+            Ok(Some(Blob::TooLarge(size))) => Ok(Err(size)),
+            Ok(Some(Blob::Bytes(bytes))) => Ok(Ok(Some(bytes))),
+            Ok(None) => Ok(Ok(None)),
+            Err(e) => Err(unreadable(e)),
+        }
+    }
+
+    /// Reads one game file's versions and judges them: the new version against the game's line
+    /// and the branch's version, then each pushed commit's version against it, one at a time,
+    /// and a new game that names an event against the event's folder in the pushed tree
+    /// (`new`). What it accepts joins the game's line for the rest of the push.
     fn judge_file(
         &mut self,
         branch: &[u8],
+        new: Option<Oid>,
         file: &FileUpdate,
         out: &mut Out<'_>,
     ) -> Result<Result<Accepted, Refusal>, CliError> {
-        let read = |blob: Option<Oid>| {
-            blob.map(|b| self.receiving.read(b))
-                .transpose()
-                .map_err(unreadable)
+        let after = match self.read(file.after)? {
+            Err(size) => return Ok(Err(Refusal::TooLarge { size, commit: None })),
+            Ok(bytes) => bytes.map(Pushed::read),
         };
-        let after = match read(file.after)? {
-            Some(Blob::TooLarge(size)) => {
-                return Ok(Err(Refusal::TooLarge { size, commit: None }));
-            }
-            Some(Blob::Bytes(bytes)) => Some(Pushed::read(bytes)),
-            None => None,
-        };
-        let before = match read(file.before)? {
-            Some(Blob::Bytes(bytes)) => Some(bytes),
-            _ => None,
-        };
+        let before = self.read(file.before)?.unwrap_or_default();
         let digests = after.as_ref().map(Pushed::digests).unwrap_or_default();
         let known = self.line(digests, before.is_some(), out)?;
         let versions = Versions {
@@ -400,28 +424,15 @@ impl Judging<'_> {
             Ok(accepted) => accepted,
             Err(refusal) => return Ok(Err(refusal)),
         };
-        let after = after.as_ref().map(Pushed::bytes).unwrap_or_default();
-        for between in &file.between {
-            let commit = short(between.commit);
-            let version = match read(between.blob)? {
-                Some(Blob::TooLarge(size)) => {
-                    return Ok(Err(Refusal::TooLarge {
-                        size,
-                        commit: Some(commit),
-                    }));
-                }
-                Some(Blob::Bytes(bytes)) => Some(bytes),
-                None => None,
-            };
-            if let Err(refusal) = judge_between(
-                &accepted,
-                after,
-                &commit,
-                version.as_deref(),
-                between.parent_held,
-            ) {
-                return Ok(Err(refusal));
-            }
+        let pushed = after.as_ref();
+        if let Err(refusal) = self.between(&accepted, pushed.map(Pushed::bytes), file)? {
+            return Ok(Err(refusal));
+        }
+        // A game's header never changes: where it first lies, it is held to the event it names.
+        if let (None, Some(new), Some(game)) = (file.before, new, pushed.and_then(Pushed::file))
+            && let Err(refusal) = self.claim(new, &file.path, game)?
+        {
+            return Ok(Err(refusal));
         }
         self.bring(
             (branch.to_vec(), file.path.clone()),
@@ -430,15 +441,110 @@ impl Judging<'_> {
         );
         Ok(Ok(accepted))
     }
+
+    /// Reads one tournament file's versions and judges them, as a game file's.
+    fn judge_tournament(
+        &self,
+        file: &FileUpdate,
+    ) -> Result<Result<Accepted<Event>, Refusal>, CliError> {
+        let after = match self.read(file.after)? {
+            Err(size) => return Ok(Err(Refusal::TooLarge { size, commit: None })),
+            Ok(bytes) => bytes,
+        };
+        let before = self.read(file.before)?.unwrap_or_default();
+        let accepted = match judge_tournament(before.as_deref(), after.as_deref(), self.terms) {
+            Ok(accepted) => accepted,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
+        Ok(self
+            .between(&accepted, after.as_deref(), file)?
+            .map(|()| accepted))
+    }
+
+    /// Judges each pushed commit's version of a file against the version accepted (`after`).
+    fn between<S>(
+        &self,
+        accepted: &Accepted<S>,
+        after: Option<&[u8]>,
+        file: &FileUpdate,
+    ) -> Result<Result<(), Refusal>, CliError> {
+        for between in &file.between {
+            let commit = short(between.commit);
+            let version = match self.read(between.blob)? {
+                Err(size) => {
+                    return Ok(Err(Refusal::TooLarge {
+                        size,
+                        commit: Some(commit),
+                    }));
+                }
+                Ok(bytes) => bytes,
+            };
+            let judged = judge_between(
+                accepted,
+                after.unwrap_or_default(),
+                &commit,
+                version.as_deref(),
+                between.parent_held,
+            );
+            if judged.is_err() {
+                return Ok(judged);
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Judges a new game at `path` of the pushed commit `new` that may name an event: read
+    /// only when it does, with the tournament file and the other files of its folder.
+    fn claim(
+        &self,
+        new: Oid,
+        path: &[u8],
+        game: &correspond::log::GameFile,
+    ) -> Result<Result<(), Refusal>, CliError> {
+        if correspond::tournament::pairing::claimed(game.header()).is_none() {
+            return Ok(Ok(()));
+        }
+        let folder = path
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map_or(&path[..0], |slash| &path[..slash]);
+        let tournament_path = match folder {
+            [] => TOURNAMENT_FILE_NAME.as_bytes().to_vec(),
+            _ => [folder, b"/", TOURNAMENT_FILE_NAME.as_bytes()].concat(),
+        };
+        let (mut tournament, mut beside) = (None, Vec::new());
+        for (at, blob) in self
+            .receiving
+            .folder_files(new, folder)
+            .map_err(unreadable)?
+        {
+            // One too large to read is no game, and refused on its own.
+            let Ok(Some(bytes)) = self.read(Some(blob))? else {
+                continue;
+            };
+            if at == tournament_path {
+                tournament = Some(bytes);
+            } else if at != path {
+                beside.push((at, bytes));
+            }
+        }
+        Ok(judge_claim(
+            game.header(),
+            game.game_id(),
+            tournament.as_deref(),
+            &beside,
+        ))
+    }
 }
 
 fn unreadable(e: GitError) -> CliError {
     CliError::usage(format!("cannot read the repository: {e}"))
 }
 
-fn taken(added: &std::ops::Range<usize>) -> String {
+fn taken(kind: Refereed, added: &std::ops::Range<usize>) -> String {
     match (added.start, added.len()) {
         (_, 0) => "nothing added".to_owned(),
+        (0, _) if kind == Refereed::Tournament => "a new tournament file, verified".to_owned(),
         (0, _) => "a new game, verified".to_owned(),
         (first, 1) => format!("record {first} taken"),
         (first, _) => format!("records {first} to {} taken", added.end - 1),

@@ -7,7 +7,9 @@ use super::{CliError, counted, open, shown, shown_ref};
 use crate::cli::Out;
 use crate::cli::shared::error::ExitStatus;
 use correspond::git::{GitError, Receiving};
+use correspond::log::Refereed;
 use correspond::referee::{Conflict, Index, shown_place};
+use correspond::tournament::event::Event;
 use std::path::Path;
 use std::time::Duration;
 
@@ -101,12 +103,20 @@ fn check(receiving: &Receiving, repo: &Path, out: &mut Out<'_>) -> Result<String
     let unreadable = |e: GitError| CliError::usage(format!("cannot read the repository: {e}"));
     let branches = receiving.branches().map_err(unreadable)?;
     let (mut invalid, mut copies) = (Vec::new(), Vec::new());
-    let mut files = 0;
+    let (mut files, mut tournaments) = (0, 0);
     for (branch, commit) in &branches {
-        for (path, bytes) in receiving.game_files(*commit).map_err(unreadable)? {
+        for (path, bytes, kind) in receiving.refereed_files(*commit).map_err(unreadable)? {
+            let place = format!("{}: {}", shown_ref(branch), shown(&path));
+            if kind == Refereed::Tournament {
+                tournaments += 1;
+                if let Err(e) = Event::check(&bytes) {
+                    invalid.push(format!("{place}: {e}"));
+                }
+                continue;
+            }
             files += 1;
             match correspond::games::verify(&bytes) {
-                Err(e) => invalid.push(format!("{}: {}: {e}", shown_ref(branch), shown(&path))),
+                Err(e) => invalid.push(format!("{place}: {e}")),
                 Ok(_) => {
                     if let Some(digests) = correspond::referee::digests(&bytes) {
                         copies.push(((branch.clone(), path), digests));
@@ -119,8 +129,12 @@ fn check(receiving: &Receiving, repo: &Path, out: &mut Out<'_>) -> Result<String
         .rebuild(&copies, &super::stands(&branches))
         .map_err(|e| CliError::usage(format!("cannot build the referee's index: {e}")))?;
     if invalid.is_empty() && conflicts.is_empty() {
+        let tournaments = match tournaments {
+            0 => String::new(),
+            n => format!(" and {}", counted(n, "tournament file")),
+        };
         return Ok(format!(
-            "checked {} on {}: all valid, each game one line; the index holds {}",
+            "checked {}{tournaments} on {}: all valid, each game one line; the index holds {}",
             counted(files, "game file"),
             counted(branches.len(), "branch"),
             counted(games(&copies), "game")

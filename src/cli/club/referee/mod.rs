@@ -263,7 +263,11 @@ fn copies(
     let unreadable = |e: GitError| CliError::usage(format!("cannot read the repository: {e}"));
     let (mut copies, mut invalid) = (Vec::new(), Vec::new());
     for (branch, tip) in branches {
-        for (path, bytes) in receiving.game_files(*tip).map_err(unreadable)? {
+        for (path, bytes, kind) in receiving.refereed_files(*tip).map_err(unreadable)? {
+            // The index is of games; a tournament file is judged whole at each push.
+            if kind == correspond::log::Refereed::Tournament {
+                continue;
+            }
             let place = (branch.clone(), path);
             match correspond::referee::digests(&bytes) {
                 Some(digests) => copies.push((place, digests)),
