@@ -79,6 +79,10 @@ pub(crate) const GROUPS: &[(&str, &[(&str, &str)])] = &[
                 "List the games under folders, and whose turn it is",
             ),
             ("standings", "The standings of the games under folders"),
+            (
+                "ratings",
+                "Rating lists anyone can recompute from the games",
+            ),
             ("site", "Write a static site of the games under folders"),
             ("referee", "Install or repair a shared repository's referee"),
             ("setup-git", "Set up a git repository for game files"),

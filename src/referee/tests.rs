@@ -395,7 +395,7 @@ fn a_new_game_that_names_an_event_is_its_pairings_one_game_beside_its_tournament
     let mut plain = header.clone();
     plain.tags.clear();
     assert_eq!(judge_claim(&plain, id, None, &[]), Ok(()));
-    let event = "870eb0344f95455f7d1c4062b9823f07424cd1bdc6fb8dd1ce5fcdb0c9256f8f";
+    let event = "3b8367e193cccc715de1f5810136b3b46f314543956eba4446ca9eedf76b5f8b";
     let advice = "; a game of an event is kept beside the event's tournament.yaml, where \
                   `correspond tournament start` makes it";
     let said = |r: Result<(), Refusal>| r.map_err(|e| e.to_string()).err().unwrap_or_default();
@@ -417,8 +417,8 @@ fn a_new_game_that_names_an_event_is_its_pairings_one_game_beside_its_tournament
             Some(&tournament),
             &[]
         )),
-        "it is not round 1, board 1 of the event: bob plays white there, but the game gives \
-         that seat to carol; a game that names an event (its `Tournament` tag) must be exactly \
+        "it is not round 1, board 1 of the event: frank plays white there, but the game gives \
+         that seat to bob; a game that names an event (its `Tournament` tag) must be exactly \
          the game of its pairing, as `correspond tournament start` makes it"
     );
     // Another game (its salt changed: another game id) for the same pairing.

@@ -17,6 +17,8 @@ pub struct Summary {
     pub fingerprints: [String; 2],
     /// How many records follow the header.
     pub records: usize,
+    /// How many moves were played (a turn of several moves counts each).
+    pub moves: usize,
     /// The winning side, if the game is over and decided.
     pub winner: Option<String>,
     /// The winner's seat, if the game is over and decided.
@@ -62,6 +64,7 @@ impl Summary {
             players,
             fingerprints: replay.seats.clone().map(|s| s.fingerprint),
             records: replay.steps.len() - 1,
+            moves: replay.line.as_ref().map_or(0, |line| line.moves().len()),
             winner,
             winner_seat,
             result,

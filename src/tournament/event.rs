@@ -448,22 +448,29 @@ impl Event {
                 shown(player)
             )));
         };
-        let entrant = &mut self.entrants[e];
-        if entrant.withdrawn.is_none() {
-            return Err(EventErrorKind::Decide(format!(
-                "{} has not withdrawn: the director decides on a withdrawal the player signed \
-                 (a player who stops playing loses on time, or by the director's adjudication \
-                 in each game)",
-                shown(player)
-            )));
+        if self.numbers.is_none() {
+            return Err(EventErrorKind::Decide(
+                "the director decides on a player's games once the lot has given them".into(),
+            ));
         }
+        let entrant = &mut self.entrants[e];
         if entrant.decision.is_some() {
             return Err(EventErrorKind::Decide(format!(
-                "the director decided on {}'s withdrawal already",
+                "the director decided on {}'s games already",
                 shown(player)
             )));
         }
-        if !rule.allows(decision) {
+        if entrant.withdrawn.is_none() {
+            // A player who does not play (a game never accepted has no clock to run out) is
+            // defaulted, whatever the rule for withdrawals.
+            if decision != Decision::Default {
+                return Err(EventErrorKind::Decide(format!(
+                    "{} has not withdrawn: without a withdrawal the director can only default \
+                     a player who does not play, not `{decision}`",
+                    shown(player)
+                )));
+            }
+        } else if !rule.allows(decision) {
             return Err(EventErrorKind::Decide(format!(
                 "the event's rule for withdrawals is `{rule}`, which does not allow `{decision}`"
             )));

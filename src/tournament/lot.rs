@@ -8,9 +8,9 @@
 //! nonce, in the order of their key digests, so that the order in which they entered or
 //! revealed changes nothing. Each entrant's number is their place in the order of
 //! SHA-256(label, seed, key digest). A party who withholds their nonce once they could compute
-//! the draw stops it, and must not be able to choose it: so the event waits for every nonce (or
-//! draws again from fresh commitments of everyone); numbering the others without the withholder
-//! would let the last to reveal choose between two draws.
+//! the draw stops it, and must not be able to choose it: so the event waits for every nonce;
+//! numbering the others without the withholder would let the last to reveal choose between two
+//! draws.
 
 use crate::digest::Digest;
 use crate::flip;

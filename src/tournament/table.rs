@@ -3,7 +3,6 @@
 //! their pairing, and the crosstable with the event's tie-breaks and, last, the lot.
 
 use crate::digest::Digest;
-use crate::log::Timestamp;
 use crate::replay::{Phase, Seat, Summary};
 use crate::tournament::crosstable::{self, Game, Line, Result as Outcome};
 use crate::tournament::event::Event;
@@ -94,9 +93,6 @@ pub struct Table {
     pub finished: bool,
     /// Games that name the event but are not a pairing's game: (index, why).
     pub refused: Vec<(usize, String)>,
-    /// Decisions the games show to break the event's rule (an annulment with half the games
-    /// played or more).
-    pub problems: Vec<String>,
 }
 
 /// The standing of `event` from `games` (every valid game found, by index: those that name
@@ -133,43 +129,17 @@ pub fn table(event: &Event, games: &[(usize, &Summary)], forked: &BTreeSet<Diges
         }
     }
     let mut boards: Vec<Board> = Vec::with_capacity(pairings.len());
-    let mut ended: Vec<Option<Timestamp>> = Vec::with_capacity(pairings.len());
     for (k, pairing) in pairings.iter().enumerate() {
         let copies = found.remove(&k).unwrap_or_default();
-        let files: Vec<usize> = copies.values().flat_map(|(f, _)| f.clone()).collect();
-        let (state, end) = match copies.len() {
-            0 => (State::NotStarted, None),
-            1 => {
-                let (id, (_, summary)) = copies.iter().next().expect("one game");
-                if forked.contains(id) {
-                    (State::Disputed("copies of its game fork".into()), None)
-                } else {
-                    of_game(summary)
-                }
-            }
-            n => {
-                for &file in &files {
-                    refused.push((
-                        file,
-                        format!(
-                            "round {}, board {} has {n} games here: one pairing is one game, and \
-                             the director settles which",
-                            pairing.round, pairing.board
-                        ),
-                    ));
-                }
-                (State::Disputed(format!("{n} games for one pairing")), None)
-            }
-        };
+        let (state, files) = board(pairing, &copies, forked, &mut refused);
         boards.push(Board {
             pairing: *pairing,
             state,
             files,
         });
-        ended.push(end);
     }
     refused.sort();
-    let (annulled, problems) = apply_decisions(event, &mut boards, &ended);
+    let annulled = apply_decisions(event, &mut boards);
     let standings = standings(event, &boards, &annulled);
     let finished = !boards.is_empty() && boards.iter().all(|b| b.state.settled());
     Table {
@@ -177,12 +147,76 @@ pub fn table(event: &Event, games: &[(usize, &Summary)], forked: &BTreeSet<Diges
         standings,
         finished,
         refused,
-        problems,
     }
 }
 
-/// A game's state for the crosstable, and when it ended.
-fn of_game(summary: &Summary) -> (State, Option<Timestamp>) {
+/// A pairing's state from its games here (by game id: their files, and the copy furthest on),
+/// and the files of the game that is its own. A game is the pairing's once its Black player
+/// has accepted it: White alone cannot make a second game that voids the first, so a game
+/// Black never accepted beside one Black did is refused; two games Black accepted leave the
+/// pairing in dispute, and two that none accepted leave it unstarted.
+fn board(
+    pairing: &Pairing,
+    copies: &BTreeMap<Digest, (Vec<usize>, &Summary)>,
+    forked: &BTreeSet<Digest>,
+    refused: &mut Vec<(usize, String)>,
+) -> (State, Vec<usize>) {
+    let accepted: Vec<&Digest> = copies
+        .iter()
+        .filter(|(_, (_, s))| s.records > 0)
+        .map(|(id, _)| id)
+        .collect();
+    let chosen = match (copies.len(), accepted.as_slice()) {
+        (0, _) => return (State::NotStarted, Vec::new()),
+        (1, _) => copies.keys().next(),
+        (_, [one]) => Some(*one),
+        _ => None,
+    };
+    let place = format!("round {}, board {}", pairing.round, pairing.board);
+    for (id, (files, _)) in copies {
+        if Some(id) == chosen {
+            continue;
+        }
+        let why = match chosen {
+            Some(_) => format!(
+                "{place} has another game here, which its Black player accepted: one pairing is \
+                 one game, and this one was never accepted"
+            ),
+            None if accepted.is_empty() => format!(
+                "{place} has {} games here, none accepted yet: one pairing is one game, and the \
+                 one its Black player accepts is the game",
+                copies.len()
+            ),
+            None => format!(
+                "{place} has {} games here that its Black player accepted: one pairing is one \
+                 game, so none of them counts",
+                accepted.len()
+            ),
+        };
+        refused.extend(files.iter().map(|&f| (f, why.clone())));
+    }
+    let Some(id) = chosen else {
+        let state = if accepted.is_empty() {
+            State::NotStarted
+        } else {
+            State::Disputed(format!("{} games accepted for one pairing", accepted.len()))
+        };
+        return (
+            state,
+            copies.values().flat_map(|(f, _)| f.clone()).collect(),
+        );
+    };
+    let (files, summary) = &copies[id];
+    let state = if forked.contains(id) {
+        State::Disputed("copies of its game fork".into())
+    } else {
+        of_game(summary)
+    };
+    (state, files.clone())
+}
+
+/// A game's state for the crosstable.
+fn of_game(summary: &Summary) -> State {
     match &summary.phase {
         Phase::Over(verdict) => {
             let result = match verdict.winner {
@@ -191,71 +225,73 @@ fn of_game(summary: &Summary) -> (State, Option<Timestamp>) {
                 Some(Seat::Opponent) => Outcome::BlackWins,
             };
             let how = summary.result.clone().unwrap_or_default();
-            (State::Finished { result, how }, summary.last_time.clone())
+            State::Finished { result, how }
         }
-        _ => (State::Playing(summary.status.clone()), None),
+        _ => State::Playing(summary.status.clone()),
     }
 }
 
-/// Applies each withdrawal's decision to the withdrawn player's games that had not ended when
-/// it was signed (a game that ended at or before it stands; an annulment takes them all), in
-/// the order of the file. Returns the numbers of the players annulled, and the annulments the
-/// games show the rule did not allow, in words.
-fn apply_decisions(
-    event: &Event,
-    boards: &mut [Board],
-    ended: &[Option<Timestamp>],
-) -> (BTreeSet<usize>, Vec<String>) {
-    let mut decisions: Vec<(usize, usize, Decision, &Timestamp)> = event
+/// Applies the director's decisions, in the order of the file: an annulment takes every game
+/// of the player; a cancellation or a default takes their games that are not finished in the
+/// files (a finished game keeps its result, whenever it ended: the times players give their
+/// records decide nothing here, so that no one can undo a decision by dating a record). Returns
+/// the numbers of the players annulled.
+fn apply_decisions(event: &Event, boards: &mut [Board]) -> BTreeSet<usize> {
+    let mut decisions: Vec<(usize, usize, Decision)> = event
         .entrants
         .iter()
         .enumerate()
         .filter_map(|(e, entrant)| {
-            let (decision, doc, time) = entrant.decision.as_ref()?;
-            Some((*doc, e, *decision, time))
+            let (decision, doc, _) = entrant.decision.as_ref()?;
+            Some((*doc, e, *decision))
         })
         .collect();
     decisions.sort_by_key(|d| d.0);
-    let (mut annulled, mut problems) = (BTreeSet::new(), Vec::new());
-    for (doc, e, decision, time) in decisions {
+    let mut annulled = BTreeSet::new();
+    for (_, e, decision) in decisions {
         let Some(number) = event.number_of(e) else {
             continue;
         };
-        let theirs: Vec<usize> = (0..boards.len())
-            .filter(|&k| boards[k].pairing.white == number || boards[k].pairing.black == number)
-            .collect();
-        let stands = |k: usize| ended[k].as_ref().is_some_and(|t| t <= time);
-        let played = theirs.iter().filter(|&&k| stands(k)).count();
         if decision == Decision::Annul {
-            if 2 * played >= theirs.len() {
-                problems.push(format!(
-                    "the director annulled the results of {} (record {doc}), but {played} of \
-                     their {} games had ended by then: the rule allows it only under half",
-                    event.entrants[e].name,
-                    theirs.len()
-                ));
-                continue;
-            }
             annulled.insert(number);
         }
-        for k in theirs {
-            let board = &mut boards[k];
-            let decided = matches!(
-                board.state,
-                State::Cancelled | State::Defaulted(_) | State::Annulled
-            );
-            board.state = match decision {
-                Decision::Annul => State::Annulled,
-                _ if stands(k) || decided => continue,
-                Decision::Cancel => State::Cancelled,
-                Decision::Default if board.pairing.white == number => {
+        for board in boards
+            .iter_mut()
+            .filter(|b| b.pairing.white == number || b.pairing.black == number)
+        {
+            board.state = match (decision, &board.state) {
+                (Decision::Annul, _) => State::Annulled,
+                (
+                    _,
+                    State::Finished { .. }
+                    | State::Cancelled
+                    | State::Defaulted(_)
+                    | State::Annulled,
+                ) => continue,
+                (Decision::Cancel, _) => State::Cancelled,
+                (Decision::Default, _) if board.pairing.white == number => {
                     State::Defaulted(Outcome::BlackWins)
                 }
-                Decision::Default => State::Defaulted(Outcome::WhiteWins),
+                (Decision::Default, _) => State::Defaulted(Outcome::WhiteWins),
             };
         }
     }
-    (annulled, problems)
+    annulled
+}
+
+/// How many of the games of the player of `number` are finished in the files, of how many: what
+/// `annul-under-half` decides by.
+#[must_use]
+pub fn played(table: &Table, number: usize) -> (usize, usize) {
+    let theirs = table
+        .boards
+        .iter()
+        .filter(|b| b.pairing.white == number || b.pairing.black == number);
+    let total = theirs.clone().count();
+    let finished = theirs
+        .filter(|b| matches!(b.state, State::Finished { .. }))
+        .count();
+    (finished, total)
 }
 
 /// The crosstable of the counted results, annulled players last; ties the tie-breaks leave

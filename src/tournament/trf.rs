@@ -49,7 +49,8 @@ pub fn trf(event: &Event, table: &Table) -> String {
         // Sex (column 10) and title (11-13) are not known; the name is columns 15-47.
         let mut line = format!("001 {number:>4}      {name:<33}");
         // Rating, federation, FIDE number and birth date: none is known.
-        line.push_str(&" ".repeat(80 - line.len()));
+        // Columns are characters: a name need not be ASCII.
+        line.push_str(&" ".repeat(80usize.saturating_sub(line.chars().count())));
         let _ = write!(
             line,
             "{:>2}.{} {place:>4}",

@@ -10,7 +10,7 @@ use crate::util::{correspond, keys_dir, transcript};
 const FOLDER: &str = "club-championship-2026";
 
 /// The example event's id.
-const EVENT: &str = "870eb0344f95455f7d1c4062b9823f07424cd1bdc6fb8dd1ce5fcdb0c9256f8f";
+const EVENT: &str = "3b8367e193cccc715de1f5810136b3b46f314543956eba4446ca9eedf76b5f8b";
 
 /// A server whose referee takes documents within an hour of its clock (the example's are dated
 /// over an hour of 2026-03-03), with the example event pushed by alice.
@@ -46,31 +46,31 @@ fn with_the_event() -> Server {
     server.git("alice", &["commit", "-q", "-m", "the club championship"]);
     server.clock("2026-03-03T00:32:00Z");
     let games = [
-        ("round-1-board-1", "bob (white) to move"),
+        (
+            "round-1-board-1",
+            "game over: white wins: bob (black) resigned",
+        ),
         (
             "round-1-board-2",
-            "game over: black wins: frank (white) resigned",
+            "waiting for erin (black) to accept the game",
         ),
+        ("round-2-board-1", "bob (white) to move"),
         (
-            "round-2-board-1",
-            "game over: white wins: adjudicated by the arbiter (the game was abandoned)",
+            "round-2-board-2",
+            "game over: black wins: alice (white) resigned",
         ),
-        ("round-2-board-2", "erin (white) to move"),
-        ("round-3-board-1", "erin (black) to move"),
-        ("round-3-board-2", "game over: draw: agreement"),
+        ("round-3-board-1", "game over: draw: agreement"),
+        ("round-3-board-2", "erin (white) to move"),
         (
             "round-4-board-1",
-            "game over: white wins: alice (black) resigned",
+            "game over: black wins: alice (white) resigned",
         ),
         (
             "round-4-board-2",
-            "game over: white wins: frank (black) resigned",
+            "game over: white wins: adjudicated by the arbiter (the game was abandoned)",
         ),
-        ("round-5-board-1", "game over: white wins: checkmate"),
-        (
-            "round-5-board-2",
-            "waiting for erin (black) to accept the game",
-        ),
+        ("round-5-board-1", "frank (black) to move"),
+        ("round-5-board-2", "game over: white wins: checkmate"),
     ];
     let mut lines: Vec<String> = games
         .iter()
@@ -234,15 +234,15 @@ fn a_new_game_that_names_the_event_must_be_its_pairings_one_game() {
             "another pairing's players",
             "club-championship-2026/erin-v-frank.yaml",
             ("erin", "frank"),
-            "it is not round 1, board 1 of the event: bob plays white there, but the game gives \
-             that seat to erin; a game that names an event (its `Tournament` tag) must be \
+            "it is not round 1, board 1 of the event: frank plays white there, but the game \
+             gives that seat to erin; a game that names an event (its `Tournament` tag) must be \
              exactly the game of its pairing, as `correspond tournament start` makes it"
                 .to_owned(),
         ),
         (
             "a second game for round 1, board 1",
             "club-championship-2026/round-1-board-1-again.yaml",
-            ("bob", "carol"),
+            ("frank", "bob"),
             "round 1, board 1 of the event has another game (another game id) beside it, \
              club-championship-2026/round-1-board-1.yaml: one pairing is one game, so this one \
              is refused; play the game there"
@@ -251,7 +251,7 @@ fn a_new_game_that_names_the_event_must_be_its_pairings_one_game() {
         (
             "the pairing's game away from its event",
             "elsewhere/round-1-board-1.yaml",
-            ("bob", "carol"),
+            ("frank", "bob"),
             format!(
                 "it names round 1, board 1 of the event {EVENT} (its `Tournament` tag), but \
                  there is no tournament.yaml beside it; {advice}"

@@ -129,10 +129,9 @@ const PLAN: &[Plan] = &[
     ("erin", "frank", "c2c4", &[]),
 ];
 
-/// Plays the example event in `dir` (its folder `tournament/`), up to and including the
-/// director's decision on erin's withdrawal.
-pub(crate) fn play(event: &mut Event) {
-    let keys = keys_dir();
+/// Plays the example event in `event`'s folder, its rule for withdrawals `rule`, up to and
+/// including the director's `decision` on erin's withdrawal.
+pub(crate) fn play(event: &mut Event, rule: &str, decision: &str) {
     event.by(
         DIRECTOR,
         &[
@@ -148,7 +147,7 @@ pub(crate) fn play(event: &mut Event) {
             "--leave",
             "30",
             "--withdrawals",
-            "annul-under-half",
+            rule,
             "--tag",
             "Site=correspond",
             "--director",
@@ -167,7 +166,6 @@ pub(crate) fn play(event: &mut Event) {
     }
     let games = event.games();
     assert_eq!(games.len(), 10, "{games:?}");
-    let _ = keys;
     for (a, b, moves, then) in PLAN {
         let (file, white) = games[&((*a).to_owned(), (*b).to_owned())].clone();
         let black = if white == *a { *b } else { *a };
@@ -202,7 +200,7 @@ pub(crate) fn play(event: &mut Event) {
             "--player",
             "erin",
             "--decision",
-            "default",
+            decision,
         ],
     );
 }
@@ -227,7 +225,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn the_example_tournament_is_made_with_the_commands() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut event = Event::new(dir.path());
-    play(&mut event);
+    play(&mut event, "default", "default");
     let made = files(&dir.path().join(FOLDER));
     let kept_dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("games/chess")
@@ -332,52 +330,45 @@ fn verify_checks_the_event_and_holds_each_game_to_its_pairing() {
     assert_eq!((code, err.as_str()), (0, ""));
     let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("  ")).collect();
     insta::assert_snapshot!(lines.join("\n"), @r"
-    games/chess/club-championship-2026/round-1-board-1.yaml: valid: chess, bob (white) v carol (black), 5 records: in progress, bob (white) to move
-    games/chess/club-championship-2026/round-1-board-2.yaml: valid: chess, frank (white) v alice (black), 4 records: black wins: frank (white) resigned
-    games/chess/club-championship-2026/round-2-board-1.yaml: valid: chess, carol (white) v frank (black), 6 records: white wins: adjudicated by the arbiter (the game was abandoned)
-    games/chess/club-championship-2026/round-2-board-2.yaml: valid: chess, erin (white) v bob (black), 3 records: in progress, erin (white) to move
-    games/chess/club-championship-2026/round-3-board-1.yaml: valid: chess, frank (white) v erin (black), 2 records: in progress, erin (black) to move
-    games/chess/club-championship-2026/round-3-board-2.yaml: valid: chess, alice (white) v carol (black), 5 records: draw: agreement
-    games/chess/club-championship-2026/round-4-board-1.yaml: valid: chess, erin (white) v alice (black), 4 records: white wins: alice (black) resigned
-    games/chess/club-championship-2026/round-4-board-2.yaml: valid: chess, bob (white) v frank (black), 5 records: white wins: frank (black) resigned
-    games/chess/club-championship-2026/round-5-board-1.yaml: valid: chess, alice (white) v bob (black), 8 records: white wins: checkmate
-    games/chess/club-championship-2026/round-5-board-2.yaml: valid: chess, carol (white) v erin (black), 0 records: in progress, waiting for erin (black) to accept the game
+    games/chess/club-championship-2026/round-1-board-1.yaml: valid: chess, frank (white) v bob (black), 5 records: white wins: bob (black) resigned
+    games/chess/club-championship-2026/round-1-board-2.yaml: valid: chess, carol (white) v erin (black), 0 records: in progress, waiting for erin (black) to accept the game
+    games/chess/club-championship-2026/round-2-board-1.yaml: valid: chess, bob (white) v carol (black), 5 records: in progress, bob (white) to move
+    games/chess/club-championship-2026/round-2-board-2.yaml: valid: chess, alice (white) v frank (black), 4 records: black wins: alice (white) resigned
+    games/chess/club-championship-2026/round-3-board-1.yaml: valid: chess, carol (white) v alice (black), 5 records: draw: agreement
+    games/chess/club-championship-2026/round-3-board-2.yaml: valid: chess, erin (white) v bob (black), 3 records: in progress, erin (white) to move
+    games/chess/club-championship-2026/round-4-board-1.yaml: valid: chess, alice (white) v erin (black), 4 records: black wins: alice (white) resigned
+    games/chess/club-championship-2026/round-4-board-2.yaml: valid: chess, frank (white) v carol (black), 6 records: white wins: adjudicated by the arbiter (the game was abandoned)
+    games/chess/club-championship-2026/round-5-board-1.yaml: valid: chess, erin (white) v frank (black), 2 records: in progress, frank (black) to move
+    games/chess/club-championship-2026/round-5-board-2.yaml: valid: chess, bob (white) v alice (black), 8 records: white wins: checkmate
     games/chess/club-championship-2026/tournament.yaml: valid: tournament Correspond Club Championship 2026: chess, round-robin, 5 players, directed by gina: 10 games: 6 finished, 3 defaulted, 1 in play
     11 files: 11 valid, 0 invalid
     ");
 
-    // Round 1, board 1 is bob (white) v carol (black): carol makes a game of it as White.
+    // Round 1, board 1 is frank (white) v bob (black): bob makes a game of it as White.
     let dir = tempfile::tempdir().expect("temp dir");
     copy_of_example(dir.path());
-    claimed_game(
-        dir.path(),
-        "club-championship-2026/mine.yaml",
-        "carol",
-        "bob",
-        "10/50",
-        crate::util::SALT,
-    );
+    let mine = "club-championship-2026/mine.yaml";
+    claimed_game(dir.path(), mine, "bob", "frank", "10/50", crate::util::SALT);
     let (code, out, err) = run_in(dir.path(), &["verify", FOLDER]);
     assert_eq!((code, err.as_str()), (1, ""));
     assert!(
         out.contains(
-            "club-championship-2026/mine.yaml: INVALID: chess, carol (white) v bob (black), 0 \
-             records: in progress, waiting for bob (black) to accept the game: it is not round 1, \
-             board 1 of the event: bob plays white there, but the game gives that seat to carol \
-             (club-championship-2026/tournament.yaml)\n"
+            "club-championship-2026/mine.yaml: INVALID: chess, bob (white) v frank (black), 0 \
+             records: in progress, waiting for frank (black) to accept the game: it is not round \
+             1, board 1 of the event: frank plays white there, but the game gives that seat to \
+             bob (club-championship-2026/tournament.yaml)\n"
         ),
         "{out}"
     );
     assert!(out.ends_with("12 files: 11 valid, 1 invalid\n"), "{out}");
 
-    // bob makes it on another clock: refused; as the event fixes it, a second game for one
-    // pairing: neither is the game until the director settles which.
-    std::fs::remove_file(dir.path().join(FOLDER).join("mine.yaml")).expect("removed");
+    // frank makes it on another clock: refused.
+    std::fs::remove_file(dir.path().join(mine)).expect("removed");
     claimed_game(
         dir.path(),
-        "club-championship-2026/mine.yaml",
+        mine,
+        "frank",
         "bob",
-        "carol",
         "3/move",
         crate::util::SALT,
     );
@@ -390,41 +381,58 @@ fn verify_checks_the_event_and_holds_each_game_to_its_pairing() {
         ),
         "{out}"
     );
-    std::fs::remove_file(dir.path().join(FOLDER).join("mine.yaml")).expect("removed");
+    // A second game for the pairing, as the event fixes it, which bob never accepted: refused,
+    // and the game bob accepted (and lost) stands.
+    std::fs::remove_file(dir.path().join(mine)).expect("removed");
+    let again = "club-championship-2026/again.yaml";
     claimed_game(
         dir.path(),
-        "club-championship-2026/again.yaml",
+        again,
+        "frank",
         "bob",
-        "carol",
         "10/50",
         crate::util::SALT,
     );
     let (code, out, _) = run_in(dir.path(), &["verify", FOLDER]);
     assert_eq!(code, 1);
-    for file in ["again.yaml", "round-1-board-1.yaml"] {
-        assert!(
-            out.contains(&format!(
-                "club-championship-2026/{file}: INVALID: chess, bob (white) v carol (black)"
-            )),
-            "{out}"
-        );
-    }
-    assert_eq!(
-        out.matches(
-            ": round 1, board 1 has 2 games here: one pairing is one game, and the director \
-             settles which (club-championship-2026/tournament.yaml)\n"
-        )
-        .count(),
-        2,
+    assert!(
+        out.contains(
+            "club-championship-2026/again.yaml: INVALID: chess, frank (white) v bob (black), 0 \
+             records: in progress, waiting for bob (black) to accept the game: round 1, board 1 \
+             has another game here, which its Black player accepted: one pairing is one game, \
+             and this one was never accepted (club-championship-2026/tournament.yaml)\n"
+        ),
         "{out}"
     );
+    assert!(
+        out.contains("club-championship-2026/round-1-board-1.yaml: valid: "),
+        "{out}"
+    );
+    // bob accepts it too: both players signed two games for one pairing, and neither counts.
+    let (code, _, err) = transcript(
+        correspond()
+            .current_dir(dir.path())
+            .env("CORRESPOND_TIME", "2026-03-04T11:00:00Z")
+            .args(["accept", again, "--no-commit", "--key"])
+            .arg(keys_dir().join("bob")),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
     let (code, out, _) = run_in(dir.path(), &["tournament", "standings", FOLDER]);
     assert_eq!(code, 1);
     assert!(
         out.contains(
-            "round 1, board 1: bob (white) v carol (black): disputed: 2 games for one pairing \
-             (again.yaml, round-1-board-1.yaml)\n"
+            "round 1, board 1: frank (white) v bob (black): disputed: 2 games accepted for one \
+             pairing (again.yaml, round-1-board-1.yaml)\n"
         ),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches(
+            ": round 1, board 1 has 2 games here that its Black player accepted: one pairing is \
+             one game, so none of them counts\n"
+        )
+        .count(),
+        2,
         "{out}"
     );
 }
@@ -498,7 +506,7 @@ fn the_commands_refuse_what_the_event_does_not_allow() {
             )
         )
     );
-    // frank withdraws; three of his four games have ended: an annulment is not signed.
+    // frank withdraws; the event's rule is `default`: no annulment.
     assert_eq!(run("frank", &["tournament", "withdraw", FOLDER]).0, 0);
     let (code, out, err) = run(
         "gina",
@@ -517,9 +525,8 @@ fn the_commands_refuse_what_the_event_does_not_allow() {
         (
             1,
             "",
-            "error: not signed: the director annulled the results of frank (record 16), but 3 \
-             of their 4 games had ended by then: the rule allows it only under half\n\
-             hint: `correspond tournament standings` shows how many of their games have ended\n"
+            "error: the event's rule for withdrawals is `default`, which does not allow \
+             `annul`\nhint: nothing was written\n"
         )
     );
     let after = std::fs::read(dir.path().join(FOLDER).join("tournament.yaml")).expect("read");
@@ -534,32 +541,11 @@ fn fingerprint(who: &str) -> String {
 }
 
 #[test]
-fn an_annulment_under_half_takes_every_result_of_the_player() {
+fn an_annulment_under_half_takes_every_result_of_the_player_and_the_rule_decides() {
+    // The example under `annul-under-half`: erin finished 1 of her 4 games, so gina annuls.
     let dir = tempfile::tempdir().expect("temp dir");
-    let folder = copy_of_example(dir.path());
-    // The example before gina's decision on erin's withdrawal; she annuls instead.
-    let path = folder.join("tournament.yaml");
-    let text = std::fs::read_to_string(&path).expect("read");
-    let last = text.rfind("\n---\n").expect("a last record") + 1;
-    std::fs::write(&path, &text[..last]).expect("cut");
-    let (code, _, err) = transcript(
-        correspond()
-            .current_dir(dir.path())
-            .env("CORRESPOND_TIME", "2026-03-10T10:00:00Z")
-            .args([
-                "tournament",
-                "decide",
-                FOLDER,
-                "--player",
-                "erin",
-                "--decision",
-                "annul",
-            ])
-            .arg("--key")
-            .arg(keys_dir().join("gina"))
-            .arg("--no-commit"),
-    );
-    assert_eq!((code, err.as_str()), (0, ""));
+    let mut event = Event::new(dir.path());
+    play(&mut event, "annul-under-half", "annul");
     let (code, out, err) = run_in(dir.path(), &["tournament", "standings", FOLDER]);
     assert_eq!((code, err.as_str()), (0, ""));
     let table: Vec<&str> = out.lines().skip(5).take(8).collect();
@@ -574,6 +560,45 @@ fn an_annulment_under_half_takes_every_result_of_the_player() {
     1 ½ 0: won, drawn, lost; + -: won or lost by default; x: cancelled; a: annulled; ·: not finished; (lot): parted by the lot
     withdrawn: erin (record 13); the director decided annul (record 14)
     ");
+    // frank withdraws with 3 of his 4 games finished: the rule calls for a default.
+    let run = |who: &str, args: &[&str]| {
+        transcript(
+            correspond()
+                .current_dir(dir.path())
+                .env("CORRESPOND_TIME", "2026-03-10T10:00:00Z")
+                .args(args)
+                .arg("--key")
+                .arg(keys_dir().join(who))
+                .arg("--no-commit"),
+        )
+    };
+    assert_eq!(run("frank", &["tournament", "withdraw", FOLDER]).0, 0);
+    let decide = |decision: &str| {
+        run(
+            "gina",
+            &[
+                "tournament",
+                "decide",
+                FOLDER,
+                "--player",
+                "frank",
+                "--decision",
+                decision,
+            ],
+        )
+    };
+    assert_eq!(
+        decide("annul"),
+        (
+            1,
+            String::new(),
+            "error: not signed: 3 of the 4 games of frank are finished, so the event's rule, \
+             annul-under-half, calls for `default`, not `annul`\n\
+             hint: `correspond tournament standings` shows which of their games are finished\n"
+                .to_owned()
+        )
+    );
+    assert_eq!(decide("default").0, 0);
 }
 
 #[test]
@@ -603,8 +628,9 @@ fn standings_json_and_the_tournament_file_are_held_to_their_schemas() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(value["players"][0]["name"], "alice");
-    assert_eq!(value["players"][0]["tie_breaks"][1]["value"], 4.25);
+    assert_eq!(value["players"][0]["name"], "frank");
+    assert_eq!(value["players"][0]["tie_breaks"][1]["value"], 5.0);
+    assert_eq!(value["players"][2]["tie_breaks"][1]["value"], 1.25);
     let file = build("tournament-file.schema.json");
     let text = std::fs::read_to_string(
         root.join("games/chess")
@@ -709,11 +735,11 @@ fn the_report_file_is_read_by_another_reader() {
         })
         .collect();
     insta::assert_snapshot!(rounds.join("\n"), @r"
-    alice: 3 b1, 0 - , 5 w=, 1 b0, 2 w1
-    carol: 2 b , 3 w1, 4 b=, 0 - , 1 w+
-    bob: 5 w , 1 b+, 0 - , 3 w1, 4 b0
-    erin: 0 - , 2 w-, 3 b-, 4 w1, 5 b-
-    frank: 4 w0, 5 b0, 1 w+, 2 b0
+    frank: 5 w1, 1 b1, 0 - , 3 w1, 4 b+
+    bob: 2 b0, 3 w , 4 b+, 0 - , 1 w1
+    carol: 4 w+, 5 b , 1 w=, 2 b0
+    erin: 3 b-, 0 - , 5 w-, 1 b1, 2 w-
+    alice: 0 - , 2 w0, 3 b=, 4 w0, 5 b0
     ");
 }
 
@@ -771,11 +797,11 @@ fn the_site_gives_the_event_a_page_that_a_browser_shows() {
         })
         .collect();
     insta::assert_snapshot!(rows.join("\n"), @r"
-    1 4 alice 0 1 1 × ½ 2½ 2 4.25 0
-    2 5 carol + · 1 ½ × 2½ 2 3.25 0
-    3 2 bob + × 1 0 · 2 2 2 0
-    4 1 erin × - - 1 - 1 1 2.5 0
-    5 3 frank + 0 × 0 0 1 1 1 0
+    1 2 frank 1 × 1 + 1 4 4 5 0
+    2 5 bob 1 0 · + × 2 2 1.5 0
+    3 3 carol ½ 0 × + · 1½ 1 1.25 0
+    4 4 erin 1 - - × - 1 1 0.5 0
+    5 1 alice × 0 ½ 0 0 ½ 0 0.75 0
     ");
     // Every link of the page leads to a page of the site.
     for link in dom

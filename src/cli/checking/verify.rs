@@ -294,14 +294,9 @@ fn write_text(
         let path = correspond::text::path(&checked.path);
         match &checked.state {
             EventState::Valid(event, table) => {
+                valid += 1;
                 let line = crate::cli::tournament::check::describe(event, table);
-                if table.problems.is_empty() {
-                    valid += 1;
-                    writeln!(out, "{path}: valid: {line}")?;
-                } else {
-                    invalid += 1;
-                    writeln!(out, "{path}: INVALID: {}", table.problems.join("; "))?;
-                }
+                writeln!(out, "{path}: valid: {line}")?;
             }
             EventState::Invalid(e) => {
                 invalid += 1;
@@ -468,20 +463,10 @@ fn write_json(
     items.extend(events.iter().map(|checked| {
         let file = checked.path.to_string_lossy().into_owned();
         let (valid, what) = match &checked.state {
-            EventState::Valid(event, table) if table.problems.is_empty() => (
+            EventState::Valid(event, table) => (
                 true,
                 What::Tournament {
                     tournament: crate::cli::tournament::check::report(event, table),
-                },
-            ),
-            EventState::Valid(_, table) => (
-                false,
-                What::Invalid {
-                    error: Defect {
-                        document: None,
-                        line: 1,
-                        message: table.problems.join("; "),
-                    },
                 },
             ),
             EventState::Invalid(e) => (

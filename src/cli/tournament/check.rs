@@ -20,7 +20,7 @@ pub(crate) struct CheckedEvent {
 
 /// What a tournament file holds.
 pub(crate) enum EventState {
-    /// A valid event and its standing from the games found (its `problems` make it invalid).
+    /// A valid event and its standing from the games found.
     Valid(Box<Event>, Box<Table>),
     /// The first defect of the file.
     Invalid(correspond::tournament::event::EventError),
@@ -31,7 +31,7 @@ pub(crate) enum EventState {
 impl CheckedEvent {
     /// Whether the event is valid, its games' decisions included.
     pub(crate) fn valid(&self) -> bool {
-        matches!(&self.state, EventState::Valid(_, table) if table.problems.is_empty())
+        matches!(&self.state, EventState::Valid(..))
     }
 }
 

@@ -52,11 +52,29 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     crate::cli::shared::record::report(out, &lines, "the tournament file was written")
 }
 
-/// Refuses a decision the games of the event's folder show the rule does not allow (an
-/// annulment once half of the player's games or more have ended), before it is signed.
+/// Refuses, before it is signed, a decision the event's rule and the games of its folder do
+/// not allow: under `annul-under-half`, an annulment once half of the player's games or more
+/// are finished, and a default while fewer are (the rule decides, not the director).
 fn the_games_allow(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
-    let event =
-        correspond::tournament::event::Event::check(bytes).map_err(|e| super::invalid(path, &e))?;
+    use correspond::tournament::file::{Action, Decision, WithdrawalRule};
+    let file = correspond::tournament::file::TournamentFile::parse(bytes)
+        .map_err(|e| CliError::rejected(e.to_string()))?;
+    let Some(Action::Decide { player, decision }) = file.records().last().map(|r| &r.action) else {
+        return Ok(());
+    };
+    // The event as it stands before the decision, which the games are counted against.
+    let before = &bytes[..file.span(file.documents() - 1).start];
+    let event = correspond::tournament::event::Event::check(before)
+        .map_err(|e| super::invalid(path, &e))?;
+    if event.header.withdrawals != WithdrawalRule::AnnulUnderHalf {
+        return Ok(());
+    }
+    let e = event
+        .entrant(player)
+        .expect("the event checked the decision");
+    if event.entrants[e].withdrawn.is_none() {
+        return Ok(());
+    }
     let (_, games) = super::standings::load(path)?;
     let summaries: Vec<(usize, &correspond::replay::Summary)> = games
         .iter()
@@ -67,9 +85,21 @@ fn the_games_allow(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError>
         })
         .collect();
     let table = correspond::tournament::table::table(&event, &summaries, &Default::default());
-    match table.problems.first() {
-        None => Ok(()),
-        Some(problem) => Err(CliError::rejected(format!("not signed: {problem}"))
-            .hint("`correspond tournament standings` shows how many of their games have ended")),
+    let number = event
+        .number_of(e)
+        .expect("the lot is drawn once a player withdraws");
+    let (played, total) = correspond::tournament::table::played(&table, number);
+    let due = if 2 * played < total {
+        Decision::Annul
+    } else {
+        Decision::Default
+    };
+    if *decision == due {
+        return Ok(());
     }
+    Err(CliError::rejected(format!(
+        "not signed: {played} of the {total} games of {player} are finished, so the event's \
+         rule, annul-under-half, calls for `{due}`, not `{decision}`"
+    ))
+    .hint("`correspond tournament standings` shows which of their games are finished"))
 }

@@ -96,6 +96,7 @@ pub(crate) fn close(args: &CloseArgs, out: &mut Out<'_>) -> Result<(), CliError>
 }
 
 pub(crate) fn reveal(args: &RevealArgs, out: &mut Out<'_>) -> Result<(), CliError> {
+    reveal_once(args)?;
     let mut who = String::new();
     let (event, committed) = append(&args.sign, "a reveal", |event, signer| {
         let name = if director_signing(event, signer).is_ok() {
@@ -147,4 +148,48 @@ fn report(
     }
     lines.extend(committed);
     crate::cli::shared::record::report(out, &lines, "the tournament file was written")
+}
+
+/// Refuses to reveal a key's nonce for an event after a close record other than the one it
+/// was revealed after before, and notes the close it is revealed after now, in the signing
+/// journal's folder. A nonce once revealed is public: a director who closed the entries twice
+/// (two versions of the file) could otherwise see every entrant's nonce after one close and
+/// choose their own for the other, so as to choose the lot.
+fn reveal_once(args: &RevealArgs) -> Result<(), CliError> {
+    let path = super::tournament_file(&args.sign.file);
+    let bytes = crate::cli::shared::record::read(&path)?;
+    let file = correspond::tournament::file::TournamentFile::parse(&bytes)
+        .map_err(|e| CliError::rejected(e.to_string()))?;
+    let Some(close) = file
+        .records()
+        .iter()
+        .position(|r| matches!(r.action, Action::Close { .. }))
+    else {
+        // The file's own rules refuse a reveal before the close, and say so.
+        return Ok(());
+    };
+    let close = file.digest(close + 1);
+    let key = args.sign.key.public_key(&path)?;
+    let key = correspond::digest::Digest::of(&correspond::tournament::event::key_bytes(&key));
+    let journal = crate::cli::shared::signing_journal::open()?;
+    let dir = journal
+        .dir()
+        .join("tournaments")
+        .join(file.event_id().to_string());
+    let noted = dir.join(key.to_string());
+    match std::fs::read_to_string(&noted) {
+        Ok(before) if before.trim() == close.to_string() => Ok(()),
+        Ok(before) => Err(CliError::rejected(format!(
+            "this key revealed its nonce for {} already, after another close of its entries \
+             (the document {}): the director closed them twice, and a second reveal would let \
+             them choose the lot; nothing was signed",
+            file.header().event,
+            correspond::text::shown(before.trim())
+        ))
+        .hint("keep the two versions of the tournament file: together they prove it")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&noted, format!("{close}\n")))
+            .map_err(|e| CliError::io(&noted, &e).hint("nothing was signed")),
+        Err(e) => Err(CliError::io(&noted, &e).hint("nothing was signed")),
+    }
 }

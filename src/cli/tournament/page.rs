@@ -97,9 +97,6 @@ pub(crate) fn page(
     for (_, why) in &table.refused {
         let _ = writeln!(out, "<p class=\"invalid\">Refused: {}</p>", esc(why));
     }
-    for problem in &table.problems {
-        let _ = writeln!(out, "<p class=\"invalid\">{}</p>", esc(problem));
-    }
     out.push_str("</body>\n</html>\n");
     out
 }

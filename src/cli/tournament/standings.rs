@@ -35,12 +35,19 @@ pub(crate) struct Args {
 /// files and states.
 pub(crate) fn load(path: &Path) -> Result<(CheckedEvent, Vec<(PathBuf, Checked)>), CliError> {
     let file = tournament_file(path);
+    let shown = correspond::text::path(&file);
     if !file.is_file() {
-        return Err(CliError::usage(format!(
-            "{} is not a tournament file",
-            correspond::text::path(&file)
-        ))
+        return Err(CliError::usage(if path.is_dir() {
+            format!("{} holds no tournament file", correspond::text::path(path))
+        } else {
+            format!("{shown} is not there")
+        })
         .hint("give a tournament file, or the folder that holds it as tournament.yaml"));
+    }
+    let head = crate::cli::shared::record::read(&file)?;
+    if !correspond::tournament::file::starts_as_a_tournament(&head) {
+        return Err(CliError::usage(format!("{shown} is not a tournament file"))
+            .hint("give a tournament file, or the folder that holds it as tournament.yaml"));
     }
     let folder = file
         .parent()
@@ -228,9 +235,6 @@ fn write_text(
     for (i, why) in &table.refused {
         writeln!(out, "refused: {}: {why}", named(*i))?;
     }
-    for problem in &table.problems {
-        writeln!(out, "problem: {problem}")?;
-    }
     Ok(())
 }
 
@@ -334,7 +338,6 @@ struct Json {
     players: Vec<PlayerJson>,
     games: Vec<GameJson>,
     refused: Vec<RefusedJson>,
-    problems: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -459,7 +462,6 @@ fn to_json(event: &Event, table: &Table, named: &dyn Fn(usize) -> String) -> Jso
                 error: why.clone(),
             })
             .collect(),
-        problems: table.problems.clone(),
     }
 }
 

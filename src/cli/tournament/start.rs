@@ -64,13 +64,34 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         .into_iter()
         .filter(|p| p.white == number)
         .collect();
+    // The games of the folder already made for a pairing, whatever their names: a second game
+    // for one pairing is never made.
+    let (checked, games) = super::standings::load(&path)?;
+    let made: Vec<(Pairing, Vec<PathBuf>)> = match &checked.state {
+        super::check::EventState::Valid(_, table) => table
+            .boards
+            .iter()
+            .map(|b| {
+                (
+                    b.pairing,
+                    b.files.iter().map(|&i| games[i].0.clone()).collect(),
+                )
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let mut said = Vec::new();
     for pairing in &mine {
         let file = folder.join(game_file_name(pairing));
-        if file.exists() {
+        let there = made
+            .iter()
+            .find(|(p, _)| p == pairing)
+            .and_then(|(_, files)| files.first().cloned())
+            .or_else(|| file.exists().then(|| file.clone()));
+        if let Some(there) = there {
             said.push(format!(
                 "{}: there already (round {}, board {}, {})",
-                correspond::text::path(&file),
+                correspond::text::path(&there),
                 pairing.round,
                 pairing.board,
                 event.matchup(pairing)

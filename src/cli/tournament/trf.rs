@@ -33,23 +33,12 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         .iter()
         .filter(|(_, c)| !matches!(c, crate::cli::checking::verify::Checked::Valid(_)))
         .count();
-    if !table.problems.is_empty() || !table.refused.is_empty() || bad > 0 {
+    // A refused game is no longer `Valid`: counted here too.
+    if bad > 0 {
         return Err(CliError::rejected(format!(
-            "{} cannot be reported: {}",
+            "{} cannot be reported: {bad} of the files beside it {} not valid",
             event.header.event,
-            if table.problems.is_empty() {
-                format!(
-                    "{} of the files beside it {} not valid",
-                    bad.max(table.refused.len()),
-                    if bad.max(table.refused.len()) == 1 {
-                        "is"
-                    } else {
-                        "are"
-                    }
-                )
-            } else {
-                table.problems.join("; ")
-            }
+            if bad == 1 { "is" } else { "are" }
         ))
         .hint("`correspond tournament standings` says which, and why; nothing was written"));
     }

@@ -290,10 +290,16 @@ fn the_director_decides_only_on_a_withdrawal_and_as_the_rule_allows() {
         player: "bob".into(),
         decision,
     };
-    // No withdrawal to decide on.
+    // No withdrawal to decide on: only a default, of a player who does not play, whatever the
+    // rule.
     let mut m = drawn(WithdrawalRule::Cancel);
     m.add("gina", "gina", decide(Decision::Cancel));
     assert!(matches!(m.refused(), (Some(11), K::Decide(_))));
+    let mut m = drawn(WithdrawalRule::TimeForfeit);
+    m.add("gina", "gina", decide(Decision::Default));
+    let event = m.check().expect("valid");
+    let bob = &event.entrants[event.entrant("bob").expect("bob")];
+    assert_eq!(bob.decision.as_ref().map(|d| d.0), Some(Decision::Default));
     // A decision the rule does not allow; one by a player; a second one.
     for (rule, decision, allowed) in [
         (WithdrawalRule::TimeForfeit, Decision::Cancel, false),

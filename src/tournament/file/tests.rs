@@ -19,7 +19,7 @@ fn the_example_is_read_and_every_document_is_written_again_byte_for_byte() {
     let file = TournamentFile::parse(&bytes).expect("well-formed");
     assert_eq!(file.header().event, "Correspond Club Championship 2026");
     assert_eq!(file.header().system, System::RoundRobin);
-    assert_eq!(file.header().withdrawals, WithdrawalRule::AnnulUnderHalf);
+    assert_eq!(file.header().withdrawals, WithdrawalRule::Default);
     let mut again = preamble(file.header());
     for i in 0..file.documents() {
         let unsigned = if i == 0 {
@@ -65,7 +65,7 @@ fn every_other_spelling_is_refused_at_its_line() {
         e.kind,
         K::Field("`system` is round-robin or double-round-robin, not `swiss`".into())
     );
-    let e = refused("withdrawals: annul-under-half\n", "withdrawals: never\n");
+    let e = refused("withdrawals: default\n", "withdrawals: never\n");
     assert_eq!(
         e.kind,
         K::Field(

@@ -1,0 +1,346 @@
+//! `correspond ratings`: rating lists from the signed games under folders, one per game, that
+//! anyone can recompute from the same files and get byte for byte (src/ratings/; docs/ratings.md).
+
+use crate::cli::CliError;
+use crate::cli::Out;
+use crate::cli::checking::verify::{Checked, Found, gather};
+use crate::cli::shared::error::ExitStatus;
+use crate::cli::tournament::check::{CheckedEvent, EventState};
+use correspond::digest::Digest;
+use correspond::ratings::glicko2::Rating;
+use correspond::ratings::list::{List, RatedGame, System, list};
+use correspond::ratings::{Score, rounded};
+use correspond::replay::{Phase, Seat, Summary};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// Rating lists of the finished games under folders, one per game: Glicko-2 as Glickman's
+/// paper gives it (τ 0.5; a new player 1500, deviation 350, volatility 0.06), in rating periods
+/// of 30 days counted in UTC from 1970-01-01, the games in one canonical order (the time of the
+/// record that ended each, then its id), every figure computed with a pinned pure-Rust math
+/// library: the same files give the same list, byte for byte, on any machine. A game counts
+/// once however many copies there are; one whose copies fork, one that is not its pairing's in
+/// a tournament checked with it, a game of an unrated tournament, and a game that ended before
+/// two moves were played are not rated, and are named. Each list carries the digest of the
+/// games it rated, in order, and of its parameters. See docs/ratings.md. Exit code: as
+/// `verify`'s.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Folders or game files; without any, the current folder.
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Print one JSON object (schemas/ratings.schema.json).
+    #[arg(long)]
+    json: bool,
+}
+
+/// The parameters of a list where a club has set none.
+pub(crate) const DEFAULT_SYSTEM: System = System::Glicko2 {
+    tau: 0.5,
+    initial: Rating {
+        rating: 1500.0,
+        deviation: 350.0,
+        volatility: 0.06,
+    },
+    period: 30 * 24 * 60 * 60,
+};
+
+/// A game not rated, and why.
+#[derive(Serialize)]
+struct Unrated {
+    file: String,
+    why: String,
+}
+
+/// The games of one game kind that a list rates, and the keys' names.
+#[derive(Default)]
+struct Rated {
+    games: Vec<RatedGame>,
+    names: BTreeMap<Digest, (BTreeSet<String>, String)>,
+}
+
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    let Found {
+        games: files,
+        tournaments,
+        ..
+    } = gather(&args.paths);
+    let mut checked = crate::cli::checking::verify::check(&files);
+    let forks = crate::cli::checking::verify::forks(&files, &checked);
+    let events = crate::cli::tournament::check::events(&tournaments, &mut checked, &forks);
+    let status = crate::cli::tournament::check::status(
+        &events,
+        crate::cli::checking::verify::exit_status(&checked),
+    );
+    let forked: BTreeSet<Digest> = forks.iter().map(|f| f.game).collect();
+    let unrated_events = unrated_events(&events);
+    let mut by_game: BTreeMap<String, Rated> = BTreeMap::new();
+    let mut unrated = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (file, c) in files.iter().zip(&checked) {
+        // Named from the current folder: `g.yaml`, not `./g.yaml`.
+        let shown = correspond::text::path(file.strip_prefix(".").unwrap_or(file)).to_string();
+        let summary = match c {
+            Checked::Valid(s) => s,
+            Checked::Invalid(e) => {
+                unrated.push(Unrated {
+                    file: shown,
+                    why: e.to_string(),
+                });
+                continue;
+            }
+            Checked::Refused(_, why) => {
+                unrated.push(Unrated {
+                    file: shown,
+                    why: why.clone(),
+                });
+                continue;
+            }
+            Checked::Unreadable(e) => {
+                unrated.push(Unrated {
+                    file: shown,
+                    why: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        match rated(summary, &forked, &unrated_events) {
+            Err(Some(why)) => unrated.push(Unrated { file: shown, why }),
+            Err(None) => {}
+            Ok(game) => {
+                // A copy counts once (a copy behind ends nothing, and is not rated).
+                if seen.insert(game.id) {
+                    let list = by_game.entry(summary.game.clone()).or_default();
+                    list.games.push(game);
+                    note_names(list, summary);
+                }
+            }
+        }
+    }
+    let mut lists = Vec::new();
+    for (game, rated) in &by_game {
+        let made = list(&rated.games, &DEFAULT_SYSTEM)
+            .map_err(|e| CliError::rejected(format!("{game}: the list cannot be made: {e}")))?;
+        lists.push((game.as_str(), rated, made));
+    }
+    if args.json {
+        write_json(&lists, &unrated, out)?;
+    } else {
+        write_text(&lists, &unrated, out)?;
+    }
+    Ok(status)
+}
+
+/// The ids of the events whose games are not rated, of those checked.
+fn unrated_events(events: &[CheckedEvent]) -> BTreeSet<Digest> {
+    events
+        .iter()
+        .filter_map(|e| match &e.state {
+            EventState::Valid(event, _) if !event.header.rated => Some(event.id),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A valid game as a list rates it; `Err(Some(why))` for a finished game that is not rated,
+/// `Err(None)` for a game that goes on.
+fn rated(
+    summary: &Summary,
+    forked: &BTreeSet<Digest>,
+    unrated_events: &BTreeSet<Digest>,
+) -> Result<RatedGame, Option<String>> {
+    let Phase::Over(verdict) = &summary.phase else {
+        return Err(None);
+    };
+    if forked.contains(&summary.game_id) {
+        return Err(Some(
+            "its copies fork: which is the game is in dispute".into(),
+        ));
+    }
+    let header = summary.header.as_deref().ok_or(None)?;
+    if correspond::tournament::pairing::claimed(header)
+        .is_some_and(|id| unrated_events.contains(&id))
+    {
+        return Err(Some("a game of an unrated tournament".into()));
+    }
+    if summary.moves < 2 {
+        return Err(Some(format!(
+            "it ended after {} move{}: a game is rated once two moves are played",
+            summary.moves,
+            if summary.moves == 1 { "" } else { "s" }
+        )));
+    }
+    let ended = summary
+        .last_time
+        .as_ref()
+        .and_then(|t| i64::try_from(t.to_unix()).ok())
+        .ok_or(None)?;
+    let key = |seat: usize| {
+        Digest::of(&correspond::tournament::event::key_bytes(
+            &header.players[seat].key,
+        ))
+    };
+    let score = match verdict.winner {
+        None => Score::Draw,
+        Some(Seat::Creator) => Score::Win,
+        Some(Seat::Opponent) => Score::Loss,
+    };
+    Ok(RatedGame {
+        id: summary.game_id,
+        ended,
+        white: key(0),
+        black: key(1),
+        score,
+    })
+}
+
+/// Keeps the names each key played under, and its fingerprint.
+fn note_names(list: &mut Rated, summary: &Summary) {
+    let Some(header) = summary.header.as_deref() else {
+        return;
+    };
+    for (seat, player) in header.players.iter().enumerate() {
+        let key = Digest::of(&correspond::tournament::event::key_bytes(&player.key));
+        let entry = list
+            .names
+            .entry(key)
+            .or_insert_with(|| (BTreeSet::new(), summary.fingerprints[seat].clone()));
+        entry.0.insert(player.name.clone());
+    }
+}
+
+/// The parameters in words.
+fn parameters_words() -> String {
+    match DEFAULT_SYSTEM {
+        System::Glicko2 {
+            tau,
+            initial,
+            period,
+        } => format!(
+            "Glicko-2, τ {tau}, a new player {} (deviation {}, volatility {}), periods of {} \
+             days from 1970-01-01 UTC",
+            initial.rating,
+            initial.deviation,
+            initial.volatility,
+            period / 86_400
+        ),
+        System::Elo { initial, period } => format!(
+            "FIDE-style Elo, a new player {initial}, periods of {} days from 1970-01-01 UTC",
+            period / 86_400
+        ),
+    }
+}
+
+fn write_text(
+    lists: &[(&str, &Rated, List)],
+    unrated: &[Unrated],
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    writeln!(out, "ratings: {}", parameters_words())?;
+    for (game, rated, made) in lists {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{game}: {} rated; games digest {}, parameters digest {}",
+            crate::cli::count(rated.games.len(), "game"),
+            made.inputs,
+            made.parameters
+        )?;
+        for (i, entry) in made.entries.iter().enumerate() {
+            let (names, fingerprint) = &rated.names[&entry.key];
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let deviation = entry
+                .deviation
+                .map(|d| format!(" ± {:.1}", rounded(d, 1)))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "{:>3}  {:.1}{deviation}  {}  {}  {fingerprint}",
+                i + 1,
+                rounded(entry.rating, 1),
+                crate::cli::count(entry.games as usize, "game"),
+                correspond::text::escape(&names.join("/"))
+            )?;
+        }
+    }
+    for u in unrated {
+        writeln!(
+            out,
+            "not rated: {}: {}",
+            u.file,
+            correspond::text::escape(&u.why)
+        )?;
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    system: &'static str,
+    parameters: String,
+    lists: Vec<ListJson>,
+    not_rated: &'a [Unrated],
+}
+
+#[derive(Serialize)]
+struct ListJson {
+    game: String,
+    games: usize,
+    games_digest: String,
+    parameters_digest: String,
+    players: Vec<PlayerJson>,
+}
+
+#[derive(Serialize)]
+struct PlayerJson {
+    place: usize,
+    names: Vec<String>,
+    key: String,
+    rating: f64,
+    deviation: Option<f64>,
+    /// The rating's exact IEEE 754 bits, in hex: what two machines compare.
+    rating_bits: String,
+    games: u32,
+}
+
+fn write_json(
+    lists: &[(&str, &Rated, List)],
+    unrated: &[Unrated],
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
+    let json = Json {
+        system: "glicko2",
+        parameters: parameters_words(),
+        lists: lists
+            .iter()
+            .map(|(game, rated, made)| ListJson {
+                game: (*game).to_owned(),
+                games: rated.games.len(),
+                games_digest: made.inputs.to_string(),
+                parameters_digest: made.parameters.to_string(),
+                players: made
+                    .entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| {
+                        let (names, key) = &rated.names[&e.key];
+                        PlayerJson {
+                            place: i + 1,
+                            names: names.iter().cloned().collect(),
+                            key: key.clone(),
+                            rating: rounded(e.rating, 2),
+                            deviation: e.deviation.map(|d| rounded(d, 2)),
+                            rating_bits: format!("{:016x}", e.rating.to_bits()),
+                            games: e.games,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect(),
+        not_rated: unrated,
+    };
+    let text = serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
+    writeln!(out, "{}", correspond::text::json(text))?;
+    Ok(())
+}
