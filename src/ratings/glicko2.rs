@@ -205,6 +205,14 @@ mod tests {
         // As a list prints them.
         assert_eq!(super::super::rounded(out.rating.rating, 2), 1464.05);
         assert_eq!(super::super::rounded(out.rating.deviation, 2), 151.52);
+        // And to the bit: what every machine and build must compute (libm, not the platform's).
+        let bits = [
+            out.rating.rating,
+            out.rating.deviation,
+            out.rating.volatility,
+        ]
+        .map(|x| format!("{:016x}", x.to_bits()));
+        insta::assert_snapshot!(bits.join(" "), @"4096e033e2fa54ae 4062f0875d9971fc 3faeb7cb2ccdb877");
     }
 
     #[test]
