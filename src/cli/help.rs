@@ -83,6 +83,10 @@ pub(crate) const GROUPS: &[(&str, &[(&str, &str)])] = &[
                 "ratings",
                 "Rating lists anyone can recompute from the games",
             ),
+            (
+                "rating-rules",
+                "Write a club's rating rules, signed by its key",
+            ),
             ("site", "Write a static site of the games under folders"),
             ("referee", "Install or repair a shared repository's referee"),
             ("setup-git", "Set up a git repository for game files"),

@@ -1,6 +1,7 @@
 //! Ratings anyone can recompute from the signed games and get the same numbers, bit for bit, on
 //! any machine: Glicko-2 ([`glicko2`]) and FIDE-style Elo ([`elo`]), and the list they make of
-//! finished games in one canonical order, with the digests of its inputs ([`list`]). Every `exp`, `ln` and
+//! finished games in one canonical order, with the digests of its inputs ([`list`]); a club's
+//! signed rules ([`rules`]) and the lists it publishes, signed, for anyone to check ([`published`]). Every `exp`, `ln` and
 //! power goes through the pinned pure-Rust `libm`, not the platform's, whose results differ in
 //! the last bit between C libraries; the rest is IEEE arithmetic, which does not. Pure: the
 //! games come in, in an order the caller fixes, and the ratings go out.
@@ -8,6 +9,8 @@
 pub mod elo;
 pub mod glicko2;
 pub mod list;
+pub mod published;
+pub mod rules;
 
 /// A game's result for the player being rated: 1 a win, ½ a draw, 0 a loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -100,3 +100,248 @@ fn a_game_whose_copies_fork_is_not_rated() {
     );
     assert!(!out.contains("chess: "), "{out}");
 }
+
+/// `correspond ARGS` in `dir` at a pinned time: (exit code, stdout, stderr).
+fn at(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    transcript(
+        correspond()
+            .current_dir(dir)
+            .env("CORRESPOND_TIME", "2026-04-01T10:00:00Z")
+            .args(args),
+    )
+}
+
+#[test]
+fn a_published_list_holds_and_a_list_of_other_games_or_changed_is_caught() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_folder(&root.join("games/chess"), &dir.path().join("chess"));
+    let gina = keys_dir().join("gina");
+    let gina = gina.to_str().expect("UTF-8");
+    let (code, out, err) = at(
+        dir.path(),
+        &[
+            "rating-rules",
+            "club.rules",
+            "--club",
+            "Test Club",
+            "--game",
+            "chess",
+            "--key",
+            gina,
+        ],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.starts_with(
+            "wrote club.rules: the rating rules of Test Club for chess, signed by SHA256:"
+        ),
+        "{out}"
+    );
+    // Only the club's key signs its lists.
+    let alice = keys_dir().join("alice");
+    let (code, _, err) = at(
+        dir.path(),
+        &[
+            "ratings",
+            "chess",
+            "--rules",
+            "club.rules",
+            "--publish",
+            "list.yaml",
+            "--key",
+            alice.to_str().expect("UTF-8"),
+        ],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: only the club's key, SHA256:"),
+        "{err}"
+    );
+    let (code, out, err) = at(
+        dir.path(),
+        &[
+            "ratings",
+            "chess",
+            "--rules",
+            "club.rules",
+            "--publish",
+            "list.yaml",
+            "--key",
+            gina,
+        ],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(
+        out.starts_with(
+            "published list.yaml: chess of Test Club, 11 games rated, 5 players; games digest "
+        ),
+        "{out}"
+    );
+    let check = || {
+        at(
+            dir.path(),
+            &[
+                "ratings",
+                "chess",
+                "--rules",
+                "club.rules",
+                "--check",
+                "list.yaml",
+            ],
+        )
+    };
+    assert_eq!(
+        check(),
+        (
+            0,
+            "list.yaml holds: 11 games rated, 5 players, every rating the same to the bit\n"
+                .to_owned(),
+            String::new()
+        )
+    );
+    // A game left out of the files: the list names it, and the players it moves.
+    let opera = dir.path().join("chess/morphy-opera-game-1858.yaml");
+    let kept = std::fs::read(&opera).expect("read");
+    std::fs::remove_file(&opera).expect("removed");
+    let (code, out, _) = check();
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "list.yaml does not hold:");
+    assert!(
+        lines[1].starts_with("  the list rates game ")
+            && lines[1].ends_with(", which is not a rated game of the files given"),
+        "{out}"
+    );
+    assert!(out.contains("): the list says "), "{out}");
+    std::fs::write(&opera, &kept).expect("back");
+    // A game added: alice beats bob in a new game the list never saw.
+    let bob = keys_dir().join("bob.pub");
+    for (who, args) in [
+        (
+            "alice",
+            vec![
+                "new",
+                "chess",
+                "chess/extra.yaml",
+                "--name",
+                "alice",
+                "--side",
+                "white",
+                "--opponent",
+                "bob",
+                "--opponent-key",
+                bob.to_str().expect("UTF-8"),
+            ],
+        ),
+        ("bob", vec!["accept", "chess/extra.yaml"]),
+        ("alice", vec!["play", "chess/extra.yaml", "e2e4"]),
+        ("bob", vec!["play", "chess/extra.yaml", "e7e5"]),
+        ("bob", vec!["resign", "chess/extra.yaml"]),
+    ] {
+        let mut args = args;
+        let key = keys_dir().join(who);
+        args.extend(["--no-commit", "--key", key.to_str().expect("UTF-8")]);
+        assert_eq!(at(dir.path(), &args).0, 0, "{args:?}");
+    }
+    let (code, out, _) = check();
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(", and the list leaves it out\n") && out.contains("  game "),
+        "{out}"
+    );
+    std::fs::remove_file(dir.path().join("chess/extra.yaml")).expect("removed");
+    // A rating changed in the list: its signature no longer holds.
+    let text = std::fs::read_to_string(dir.path().join("list.yaml")).expect("read");
+    let at_rating = text.find("  rating: ").expect("a rating") + "  rating: ".len();
+    let mut changed = text.clone().into_bytes();
+    changed[at_rating + 15] = if changed[at_rating + 15] == b'0' {
+        b'1'
+    } else {
+        b'0'
+    };
+    std::fs::write(dir.path().join("list.yaml"), &changed).expect("write");
+    let (code, out, err) = check();
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.starts_with("error: list.yaml: bad signature: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_rules_and_a_published_list_are_held_to_their_schemas() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let gina = keys_dir().join("gina");
+    let gina = gina.to_str().expect("UTF-8");
+    for (file, system) in [("glicko.rules", "glicko2"), ("elo.rules", "elo")] {
+        let (code, _, err) = at(
+            dir.path(),
+            &[
+                "rating-rules",
+                file,
+                "--club",
+                "Test Club",
+                "--game",
+                "chess",
+                "--system",
+                system,
+                "--key",
+                gina,
+            ],
+        );
+        assert_eq!((code, err.as_str()), (0, ""));
+    }
+    let (code, _, err) = at(
+        dir.path(),
+        &[
+            "ratings",
+            root.join("games/chess").to_str().expect("UTF-8"),
+            "--rules",
+            "elo.rules",
+            "--publish",
+            "list.yaml",
+            "--key",
+            gina,
+        ],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let header = crate::schema::schema("header.schema.json");
+    let build = |name: &str| {
+        jsonschema::options()
+            .with_retriever(crate::schema::Local(header.clone()))
+            .build(&crate::schema::schema(name))
+            .expect("a valid schema")
+    };
+    let document = |file: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(dir.path().join(file)).expect("read");
+        let start = text.find("---\n").expect("a document");
+        serde_saphyr::from_str(&text[start..]).expect("YAML")
+    };
+    let rules = build("rating-rules.schema.json");
+    for file in ["glicko.rules", "elo.rules"] {
+        let value = document(file);
+        crate::json::valid(&rules, &value);
+        // What the format forbids, the schema refuses: τ for Elo, none for Glicko-2.
+        let mut bad = value.clone();
+        if value["system"] == "elo" {
+            bad["tau-thousandths"] = 500.into();
+        } else {
+            bad.as_object_mut()
+                .expect("a map")
+                .remove("tau-thousandths");
+        }
+        assert!(!rules.is_valid(&bad), "{bad}");
+    }
+    let list = build("rating-list.schema.json");
+    let value = document("list.yaml");
+    crate::json::valid(&list, &value);
+    assert!(
+        value["players"][0].get("deviation").is_none(),
+        "Elo has none"
+    );
+    let mut bad = value.clone();
+    bad["players"][0]["rating"] = "1500".into();
+    assert!(!list.is_valid(&bad));
+}

@@ -269,6 +269,7 @@ fn fish_completes_file_names_only_where_a_path_goes() {
     let paths = [
         "arbiter-key",
         "black-key",
+        "check",
         "dir",
         "key",
         "maildir",
@@ -276,6 +277,8 @@ fn fish_completes_file_names_only_where_a_path_goes() {
         "opponent-key",
         "output",
         "proof",
+        "publish",
+        "rules",
         "white-key",
     ];
     assert_eq!(files, BTreeSet::from(paths));

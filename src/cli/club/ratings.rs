@@ -15,9 +15,10 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// Rating lists of the finished games under folders, one per game: Glicko-2 as Glickman's
-/// paper gives it (τ 0.5; a new player 1500, deviation 350, volatility 0.06), in rating periods
-/// of 30 days counted in UTC from 1970-01-01, the games in one canonical order (the time of the
+/// Rating lists of the finished games under folders, one per game: by a club's signed rules
+/// (`--rules`, written by `correspond rating-rules`), else Glicko-2 as Glickman's paper gives it
+/// (τ 0.5; a new player 1500, deviation 350, volatility 0.06), in rating periods of 30 days
+/// counted in UTC from 1970-01-01, the games in one canonical order (the time of the
 /// record that ended each, then its id), every figure computed with a pinned pure-Rust math
 /// library: the same files give the same list, byte for byte, on any machine. A game counts
 /// once however many copies there are; one whose copies fork, one that is not its pairing's in
@@ -33,6 +34,40 @@ pub(crate) struct Args {
     /// Print one JSON object (schemas/ratings.schema.json).
     #[arg(long)]
     json: bool,
+    /// A club's rating rules (`correspond rating-rules`), signed by its key: the game rated,
+    /// the system and its parameters, the periods, and whether only games with a clock count.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
+    /// Write the list, signed by the club's key (`--key`), to a new file OUT, for anyone to
+    /// check with `--check`.
+    #[arg(long, value_name = "OUT", requires = "rules", conflicts_with = "check")]
+    publish: Option<PathBuf>,
+    /// Check a published list: make it again from the games under the paths, under the rules,
+    /// and say whether it holds to the bit, and if not, which games and players differ. Exit
+    /// code 1 when it does not hold.
+    #[arg(long, value_name = "LIST", requires = "rules")]
+    check: Option<PathBuf>,
+    #[command(flatten)]
+    key: crate::cli::shared::keys::KeyArgs,
+}
+
+impl Rated {
+    /// A key's names and fingerprint, as a list names its player.
+    pub(crate) fn named(&self, key: &Digest) -> Option<String> {
+        let (names, fingerprint) = self.names.get(key)?;
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        Some(format!(
+            "{} ({fingerprint})",
+            correspond::text::escape(&names.join("/"))
+        ))
+    }
+}
+
+impl Args {
+    /// The key options, for `--publish`.
+    pub(crate) fn key(&self) -> &crate::cli::shared::keys::KeyArgs {
+        &self.key
+    }
 }
 
 /// The parameters of a list where a club has set none.
@@ -55,8 +90,8 @@ struct Unrated {
 
 /// The games of one game kind that a list rates, and the keys' names.
 #[derive(Default)]
-struct Rated {
-    games: Vec<RatedGame>,
+pub(crate) struct Rated {
+    pub(crate) games: Vec<RatedGame>,
     names: BTreeMap<Digest, (BTreeSet<String>, String)>,
 }
 
@@ -78,6 +113,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let mut by_game: BTreeMap<String, Rated> = BTreeMap::new();
     let mut unrated = Vec::new();
     let mut seen = BTreeSet::new();
+    let mut timed = BTreeSet::new();
     for (file, c) in files.iter().zip(&checked) {
         // Named from the current folder: `g.yaml`, not `./g.yaml`.
         let shown = correspond::text::path(file.strip_prefix(".").unwrap_or(file)).to_string();
@@ -110,6 +146,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             Err(None) => {}
             Ok(game) => {
                 // A copy counts once (a copy behind ends nothing, and is not rated).
+                if summary
+                    .header
+                    .as_ref()
+                    .is_some_and(|h| h.time_control.is_some())
+                {
+                    timed.insert(game.id);
+                }
                 if seen.insert(game.id) {
                     let list = by_game.entry(summary.game.clone()).or_default();
                     list.games.push(game);
@@ -118,16 +161,39 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             }
         }
     }
+    let rules = match &args.rules {
+        Some(path) => Some(super::rating_rules::read(path)?),
+        None => None,
+    };
+    if let Some((rules, _)) = &rules {
+        // The club rates its one game, and with `timed-only` the games with a clock.
+        by_game.retain(|game, _| *game == rules.game.name());
+        if rules.timed_only {
+            for rated in by_game.values_mut() {
+                rated.games.retain(|g| timed.contains(&g.id));
+            }
+        }
+    }
+    let system = rules.as_ref().map_or(DEFAULT_SYSTEM, |(r, _)| r.system());
     let mut lists = Vec::new();
     for (game, rated) in &by_game {
-        let made = list(&rated.games, &DEFAULT_SYSTEM)
+        let made = list(&rated.games, &system)
             .map_err(|e| CliError::rejected(format!("{game}: the list cannot be made: {e}")))?;
         lists.push((game.as_str(), rated, made));
     }
+    if let Some((rules, digest)) = &rules {
+        if let Some(out_path) = &args.publish {
+            return super::rating_rules::publish(args, out_path, rules, *digest, &lists, out)
+                .map(|()| status);
+        }
+        if let Some(list_path) = &args.check {
+            return super::rating_rules::check(list_path, rules, *digest, &lists, &system, out);
+        }
+    }
     if args.json {
-        write_json(&lists, &unrated, out)?;
+        write_json(&lists, &unrated, &system, out)?;
     } else {
-        write_text(&lists, &unrated, out)?;
+        write_text(&lists, &unrated, &system, out)?;
     }
     Ok(status)
 }
@@ -211,8 +277,8 @@ fn note_names(list: &mut Rated, summary: &Summary) {
 }
 
 /// The parameters in words.
-fn parameters_words() -> String {
-    match DEFAULT_SYSTEM {
+fn parameters_words(system: &System) -> String {
+    match *system {
         System::Glicko2 {
             tau,
             initial,
@@ -235,9 +301,10 @@ fn parameters_words() -> String {
 fn write_text(
     lists: &[(&str, &Rated, List)],
     unrated: &[Unrated],
+    system: &System,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
-    writeln!(out, "ratings: {}", parameters_words())?;
+    writeln!(out, "ratings: {}", parameters_words(system))?;
     for (game, rated, made) in lists {
         writeln!(out)?;
         writeln!(
@@ -307,11 +374,15 @@ struct PlayerJson {
 fn write_json(
     lists: &[(&str, &Rated, List)],
     unrated: &[Unrated],
+    system: &System,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
     let json = Json {
-        system: "glicko2",
-        parameters: parameters_words(),
+        system: match system {
+            System::Glicko2 { .. } => "glicko2",
+            System::Elo { .. } => "elo",
+        },
+        parameters: parameters_words(system),
         lists: lists
             .iter()
             .map(|(game, rated, made)| ListJson {
