@@ -173,6 +173,26 @@ fn volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> Result<f64,
     Ok(libm::exp(big_a / 2.0))
 }
 
+/// `player` after `periods` rating periods without a game: each widens the deviation as a
+/// period without games does (φ* = √(φ² + σ²)), so all of them at once give √(φ² + kσ²), in one
+/// step whatever their number (a game dated far ahead costs nothing to rate), and the deviation
+/// never exceeds `most`, a new player's: no one is less known than someone never seen.
+#[must_use]
+pub fn idle(player: Rating, periods: u64, most: f64) -> Rating {
+    if periods == 0 {
+        return player;
+    }
+    let phi = player.deviation / SCALE;
+    let sigma = player.volatility;
+    #[allow(clippy::cast_precision_loss, reason = "periods are far below 2^52")]
+    let k = periods as f64;
+    let widened = SCALE * libm::sqrt(phi * phi + k * sigma * sigma);
+    Rating {
+        deviation: widened.min(most),
+        ..player
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

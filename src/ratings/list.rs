@@ -168,11 +168,16 @@ fn glicko(
     initial: Rating,
 ) -> Result<Vec<Entry>, ListError> {
     let mut ratings: BTreeMap<Digest, (Rating, u32)> = BTreeMap::new();
-    let (Some(first), Some(last)) = (periods.keys().next(), periods.keys().next_back()) else {
-        return Ok(Vec::new());
-    };
-    for number in *first..=*last {
-        let games = periods.get(&number).map(Vec::as_slice).unwrap_or_default();
+    let most = initial.deviation;
+    // Only the periods with games are visited: the ones between, in which no one played, widen
+    // every deviation at once ([`glicko2::idle`]).
+    let mut previous: Option<i64> = None;
+    for (&number, games) in periods {
+        let skipped = previous.map_or(0, |p| u64::try_from(number - p - 1).unwrap_or(0));
+        for (rating, _) in ratings.values_mut() {
+            *rating = glicko2::idle(*rating, skipped, most);
+        }
+        previous = Some(number);
         for game in games {
             for key in [game.white, game.black] {
                 ratings.entry(key).or_insert((initial, 0));
@@ -183,7 +188,9 @@ fn glicko(
         for (key, (rating, count)) in &mut ratings {
             let theirs = played.get(key).map(Vec::as_slice).unwrap_or_default();
             let before = start[key].0;
-            *rating = glicko2::period(before, theirs, tau)?.rating;
+            let mut after = glicko2::period(before, theirs, tau)?.rating;
+            after.deviation = after.deviation.min(most);
+            *rating = after;
             *count += u32::try_from(theirs.len()).unwrap_or(u32::MAX);
         }
     }

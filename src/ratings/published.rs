@@ -229,23 +229,41 @@ pub fn read(bytes: &[u8], rules: &Rules) -> Result<Published, PublishedError> {
         &text.as_bytes()[span.bytes.start..span.signature],
         &signature,
     )
-    .map_err(|e| PublishedError::Signature(e.to_string()))?;
+    .map_err(|e| {
+        PublishedError::Signature(format!(
+            "{e} (the rules' club key is {})",
+            crate::sign::fingerprint(&rules.key)
+        ))
+    })?;
     Ok(published)
 }
 
 /// How a published list differs from the list made again from the games (`games`: their ids,
-/// in the canonical order) under the rules whose digest is `rules`, in words (`name` names a
-/// player by their key's digest), the games that explain a difference first: empty when it
-/// holds to the bit.
+/// in the canonical order; `last`: when the last of them ended) under the rules whose digest is
+/// `rules` and whose club is `club`, in words (`name` names a player by their key's digest), the
+/// games that explain a difference first: empty when it holds to the bit.
 #[must_use]
 pub fn differences(
     published: &Published,
-    rules: Digest,
+    (rules, club): (Digest, &str),
     made: &List,
-    games: &[Digest],
+    (games, last): (&[Digest], Option<u64>),
     name: &dyn Fn(&Digest) -> String,
 ) -> Vec<String> {
     let mut found = Vec::new();
+    if published.club != club {
+        found.push(format!(
+            "the list names the club {}, and the rules {}",
+            shown(&published.club),
+            shown(club)
+        ));
+    }
+    if last.is_some_and(|last| published.created.to_unix() < last) {
+        found.push(format!(
+            "the list is dated {}, before the last game it rates ended",
+            published.created.as_str()
+        ));
+    }
     if published.rules != rules {
         found.push(format!(
             "the list was made under other rules (the digest {}, not {rules})",
@@ -266,6 +284,11 @@ pub fn differences(
         found.push(format!(
             "game {id} is rated from the files given, and the list leaves it out"
         ));
+    }
+    if found.is_empty() && published.games != games {
+        found.push(
+            "the list's games are not in the canonical order, or one is there twice".to_owned(),
+        );
     }
     if found.is_empty() && published.list.inputs != made.inputs {
         found.push("the list's games digest is not that of its games".to_owned());
@@ -301,11 +324,12 @@ pub fn differences(
                     } else {
                         (theirs.0, mine_shown.0)
                     };
+                    let games = |n: u32| format!("{n} game{}", if n == 1 { "" } else { "s" });
                     found.push(format!(
-                        "{}: the list says {a} after {} games, the games give {b} after {}",
+                        "{}: the list says {a} after {}, the games give {b} after {}",
                         name(key),
-                        entry.games,
-                        mine.games
+                        games(entry.games),
+                        games(mine.games)
                     ));
                 }
             }
@@ -325,4 +349,70 @@ pub fn differences(
         found.push("the list's order is not the ratings'".to_owned());
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(entries: Vec<Entry>) -> List {
+        List {
+            entries,
+            inputs: Digest([1; 32]),
+            parameters: Digest([2; 32]),
+        }
+    }
+
+    /// A list signed over games out of order, twice, from another club or dated before its
+    /// games is caught, though every rating holds.
+    #[test]
+    fn a_list_holds_only_with_its_games_in_order_its_club_and_a_date_after_them() {
+        let entry = Entry {
+            key: Digest([3; 32]),
+            rating: 1500.0,
+            deviation: Some(350.0),
+            games: 2,
+        };
+        let games = [Digest([4; 32]), Digest([5; 32])];
+        let made = list(vec![entry]);
+        let published = Published {
+            club: "Club".into(),
+            rules: Digest([6; 32]),
+            list: made.clone(),
+            games: games.to_vec(),
+            created: Timestamp::from_unix(2_000),
+        };
+        let name = |k: &Digest| k.short();
+        let check = |p: &Published| {
+            differences(
+                p,
+                (Digest([6; 32]), "Club"),
+                &made,
+                (&games, Some(1_000)),
+                &name,
+            )
+        };
+        assert_eq!(check(&published), Vec::<String>::new());
+        let mut reordered = published.clone();
+        reordered.games.reverse();
+        assert_eq!(
+            check(&reordered),
+            ["the list's games are not in the canonical order, or one is there twice"]
+        );
+        let mut twice = published.clone();
+        twice.games.push(games[0]);
+        assert_eq!(check(&twice), check(&reordered));
+        let mut other = published.clone();
+        other.club = "Other".into();
+        assert_eq!(
+            check(&other),
+            ["the list names the club Other, and the rules Club"]
+        );
+        let mut early = published.clone();
+        early.created = Timestamp::from_unix(500);
+        assert_eq!(
+            check(&early),
+            ["the list is dated 1970-01-01T00:08:20Z, before the last game it rates ended"]
+        );
+    }
 }

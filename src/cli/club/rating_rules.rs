@@ -34,15 +34,15 @@ pub(crate) struct Args {
     /// A new player's rating.
     #[arg(long, default_value_t = 1500, value_hint = clap::ValueHint::Other)]
     initial_rating: u32,
-    /// Glicko-2: a new player's rating deviation.
-    #[arg(long, default_value_t = 350, value_hint = clap::ValueHint::Other)]
-    initial_deviation: u32,
-    /// Glicko-2: a new player's volatility, in millionths (60000 is 0.06).
-    #[arg(long, default_value_t = 60_000, value_hint = clap::ValueHint::Other)]
-    initial_volatility_millionths: u32,
-    /// Glicko-2: the system constant τ, in thousandths (500 is 0.5).
-    #[arg(long, default_value_t = 500, value_hint = clap::ValueHint::Other)]
-    tau_thousandths: u32,
+    /// Glicko-2: a new player's rating deviation [default: 350].
+    #[arg(long, value_hint = clap::ValueHint::Other)]
+    initial_deviation: Option<u32>,
+    /// Glicko-2: a new player's volatility, in millionths [default: 60000, that is 0.06].
+    #[arg(long, value_hint = clap::ValueHint::Other)]
+    initial_volatility_millionths: Option<u32>,
+    /// Glicko-2: the system constant τ, in thousandths [default: 500, that is 0.5].
+    #[arg(long, value_hint = clap::ValueHint::Other)]
+    tau_thousandths: Option<u32>,
     /// The length of a rating period, in days, counted from 1970-01-01 UTC.
     #[arg(long, default_value_t = 30, value_hint = clap::ValueHint::Other)]
     period_days: u32,
@@ -67,15 +67,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         club: args.club.clone(),
         key: signer.public_key().clone(),
         game: args.game,
-        method: if args.system == "elo" {
-            Method::Elo
-        } else {
-            Method::Glicko2 {
-                tau_thousandths: args.tau_thousandths,
-                deviation: args.initial_deviation,
-                volatility_millionths: args.initial_volatility_millionths,
-            }
-        },
+        method: method(args)?,
         initial: args.initial_rating,
         period_days: args.period_days,
         timed_only: args.timed_only,
@@ -99,6 +91,31 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         correspond::sign::fingerprint(&rules.key)
     )?;
     Ok(())
+}
+
+/// The system the arguments choose; Glicko-2's parameters are refused for Elo, which has none.
+fn method(args: &Args) -> Result<Method, CliError> {
+    let glicko = [
+        ("--tau-thousandths", args.tau_thousandths),
+        ("--initial-deviation", args.initial_deviation),
+        (
+            "--initial-volatility-millionths",
+            args.initial_volatility_millionths,
+        ),
+    ];
+    if args.system == "elo" {
+        if let Some((option, _)) = glicko.iter().find(|(_, v)| v.is_some()) {
+            return Err(CliError::usage(format!(
+                "{option} is a parameter of Glicko-2; Elo has none"
+            )));
+        }
+        return Ok(Method::Elo);
+    }
+    Ok(Method::Glicko2 {
+        tau_thousandths: args.tau_thousandths.unwrap_or(500),
+        deviation: args.initial_deviation.unwrap_or(350),
+        volatility_millionths: args.initial_volatility_millionths.unwrap_or(60_000),
+    })
 }
 
 /// A rules file read and checked, with its digest.
@@ -210,7 +227,18 @@ pub(crate) fn check(
             .and_then(|rated| rated.named(key))
             .unwrap_or_else(|| format!("the key {key}"))
     };
-    let differences = published::differences(&published, digest, &made, &games, &name);
+    let last = lists
+        .iter()
+        .find(|(game, ..)| *game == rules.game.name())
+        .and_then(|(_, rated, _)| rated.games.iter().map(|g| g.ended).max())
+        .and_then(|t| u64::try_from(t).ok());
+    let differences = published::differences(
+        &published,
+        (digest, &rules.club),
+        &made,
+        (&games, last),
+        &name,
+    );
     if differences.is_empty() {
         writeln!(
             out,

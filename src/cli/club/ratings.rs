@@ -86,6 +86,15 @@ pub(crate) const DEFAULT_SYSTEM: System = System::Glicko2 {
 struct Unrated {
     file: String,
     why: String,
+    /// Whether the file does not verify (or cannot be read): a game rated by its rules may hide
+    /// behind it.
+    #[serde(skip)]
+    broken: bool,
+}
+
+/// Whether every file passed over verifies: none not rated for a defect of its own.
+fn unrated_files_verify(unrated: &[Unrated]) -> bool {
+    !unrated.iter().any(|u| u.broken)
 }
 
 /// The games of one game kind that a list rates, and the keys' names.
@@ -123,6 +132,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 unrated.push(Unrated {
                     file: shown,
                     why: e.to_string(),
+                    broken: true,
                 });
                 continue;
             }
@@ -130,6 +140,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 unrated.push(Unrated {
                     file: shown,
                     why: why.clone(),
+                    broken: true,
                 });
                 continue;
             }
@@ -137,12 +148,17 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 unrated.push(Unrated {
                     file: shown,
                     why: format!("cannot read: {e}"),
+                    broken: true,
                 });
                 continue;
             }
         };
         match rated(summary, &forked, &unrated_events) {
-            Err(Some(why)) => unrated.push(Unrated { file: shown, why }),
+            Err(Some(why)) => unrated.push(Unrated {
+                file: shown,
+                why,
+                broken: false,
+            }),
             Err(None) => {}
             Ok(game) => {
                 // A copy counts once (a copy behind ends nothing, and is not rated).
@@ -182,12 +198,35 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         lists.push((game.as_str(), rated, made));
     }
     if let Some((rules, digest)) = &rules {
+        // A list is published, or checked, from files that all verify: one that does not would
+        // drop out of the list unseen.
+        if (args.publish.is_some() || args.check.is_some()) && !unrated_files_verify(&unrated) {
+            let error = CliError::rejected(
+                "not every file under the paths verifies, so no list is published or checked \
+                 from them",
+            );
+            return Err(unrated.iter().filter(|u| u.broken).fold(error, |e, u| {
+                e.hint(format!("{}: {}", u.file, correspond::text::escape(&u.why)))
+            }));
+        }
         if let Some(out_path) = &args.publish {
             return super::rating_rules::publish(args, out_path, rules, *digest, &lists, out)
                 .map(|()| status);
         }
         if let Some(list_path) = &args.check {
-            return super::rating_rules::check(list_path, rules, *digest, &lists, &system, out);
+            let held = super::rating_rules::check(list_path, rules, *digest, &lists, &system, out)?;
+            if held != ExitStatus::Success {
+                // What was not rated may explain it (copies that fork, a game short of two moves).
+                for u in &unrated {
+                    writeln!(
+                        out,
+                        "not rated: {}: {}",
+                        u.file,
+                        correspond::text::escape(&u.why)
+                    )?;
+                }
+            }
+            return Ok(held);
         }
     }
     if args.json {
@@ -285,15 +324,15 @@ fn parameters_words(system: &System) -> String {
             period,
         } => format!(
             "Glicko-2, τ {tau}, a new player {} (deviation {}, volatility {}), periods of {} \
-             days from 1970-01-01 UTC",
+             from 1970-01-01 UTC",
             initial.rating,
             initial.deviation,
             initial.volatility,
-            period / 86_400
+            crate::cli::count(usize::try_from(period / 86_400).unwrap_or(0), "day")
         ),
         System::Elo { initial, period } => format!(
-            "FIDE-style Elo, a new player {initial}, periods of {} days from 1970-01-01 UTC",
-            period / 86_400
+            "FIDE-style Elo, a new player {initial}, periods of {} from 1970-01-01 UTC",
+            crate::cli::count(usize::try_from(period / 86_400).unwrap_or(0), "day")
         ),
     }
 }

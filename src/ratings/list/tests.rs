@@ -166,3 +166,54 @@ fn a_game_twice_or_of_one_key_is_refused() {
     assert_eq!(list(&[one], &no_period), Err(ListError::Period));
     assert_eq!(list(&[], &elo).expect("an empty list").entries, []);
 }
+
+/// A game dated far ahead (its ending record's time is its signer's word) costs no more to rate
+/// than one the next day, and leaves no deviation above a new player's.
+#[test]
+fn a_game_dated_far_ahead_costs_nothing_and_no_deviation_passes_a_strangers() {
+    let glicko = System::Glicko2 {
+        tau: 0.5,
+        initial: Rating {
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+        },
+        period: DAY,
+    };
+    let games = [
+        game(1, DAY, "a", "b", Score::Win),
+        game(2, 2 * DAY, "b", "c", Score::Draw),
+        // 9999-12-30: about 2.9 million daily periods later.
+        game(3, 253_402_128_000, "c", "a", Score::Loss),
+    ];
+    let started = std::time::Instant::now();
+    let made = list(&games, &glicko).expect("a list");
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    for entry in &made.entries {
+        let deviation = entry.deviation.expect("Glicko-2");
+        assert!(deviation <= 350.0, "{entry:?}");
+        assert!(entry.rating > 1000.0 && entry.rating < 2000.0, "{entry:?}");
+    }
+    // The idle periods at once are the periods one by one, to the last bits the square root
+    // of a sum rounds.
+    let one = Rating {
+        rating: 1500.0,
+        deviation: 50.0,
+        volatility: 0.06,
+    };
+    let mut stepped = one;
+    for _ in 0..10 {
+        stepped = crate::ratings::glicko2::period(stepped, &[], 0.5)
+            .expect("a rating")
+            .rating;
+    }
+    let at_once = crate::ratings::glicko2::idle(one, 10, 350.0);
+    assert!(
+        (stepped.deviation - at_once.deviation).abs() < 1e-9,
+        "{stepped:?} {at_once:?}"
+    );
+    assert_eq!(
+        crate::ratings::glicko2::idle(one, 1_000_000, 350.0).deviation,
+        350.0
+    );
+}
