@@ -158,3 +158,71 @@ pub(crate) fn ed25519_key(whose: &str, text: &str) -> Result<PublicKey, String> 
         ),
     })
 }
+
+/// A file of one signed document (a club's rating rules, a published list), read: its content,
+/// the document's text, the bytes its signature covers, and the signature, which the caller
+/// checks with the key the content names.
+pub(crate) struct Single<'a, V> {
+    pub(crate) value: V,
+    pub(crate) document: &'a str,
+    pub(crate) signed: &'a [u8],
+    pub(crate) signature: String,
+}
+
+/// Why a file of one signed document cannot be read.
+pub(crate) enum SingleError {
+    /// What the bytes rule, the YAML, a field, the one spelling or the comment lines refuse.
+    Form(LogError),
+    /// Another number of documents than one.
+    Documents(usize),
+}
+
+impl From<LogError> for SingleError {
+    fn from(e: LogError) -> SingleError {
+        SingleError::Form(e)
+    }
+}
+
+/// Reads a file of one signed document: cut by the bytes rule, read through YAML into `R`,
+/// validated into its content and signature by `validate`, held to the one spelling `unsigned`
+/// writes and to the comment lines `preamble` makes.
+///
+/// # Errors
+/// What is wrong, at its line; or another number of documents than one.
+pub(crate) fn read_single<'a, R: serde::de::DeserializeOwned, V>(
+    bytes: &'a [u8],
+    validate: impl FnOnce(R) -> Result<(V, String), String>,
+    unsigned: impl Fn(&V) -> String,
+    preamble: impl Fn(&V) -> String,
+) -> Result<Single<'a, V>, SingleError> {
+    let (text, spans) = documents(bytes)?;
+    let [span]: [DocumentSpan; 1] = spans
+        .try_into()
+        .map_err(|spans: Vec<DocumentSpan>| SingleError::Documents(spans.len()))?;
+    let document = &text[span.bytes.clone()];
+    let raw: R = read_raw(document, 0, span.line)?;
+    let (value, signature) = validate(raw).map_err(|e| LogError {
+        document: Some(0),
+        line: span.line,
+        kind: LogErrorKind::Field(e),
+    })?;
+    check_spelling(
+        &(unsigned(&value) + &super::signature_line(&signature)),
+        document,
+        0,
+        span.line,
+    )?;
+    if text[..span.bytes.start] != preamble(&value) {
+        return Err(SingleError::Form(LogError {
+            document: None,
+            line: 1,
+            kind: LogErrorKind::Preamble,
+        }));
+    }
+    Ok(Single {
+        value,
+        document,
+        signed: &text.as_bytes()[span.bytes.start..span.signature],
+        signature,
+    })
+}

@@ -7,8 +7,8 @@
 use super::list::{Entry, List};
 use super::rules::Rules;
 use crate::digest::Digest;
-use crate::log::signed_file::{self, DocumentSpan};
-use crate::log::{LogError, LogErrorKind, Timestamp, check_signature_text, signature_line};
+use crate::log::signed_file::{self, SingleError};
+use crate::log::{LogError, Timestamp, check_signature_text, signature_line};
 use crate::text::shown;
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -198,44 +198,26 @@ pub enum PublishedError {
 /// # Errors
 /// What is wrong, at its line.
 pub fn read(bytes: &[u8], rules: &Rules) -> Result<Published, PublishedError> {
-    let (text, spans) = signed_file::documents(bytes)?;
-    let [span]: [DocumentSpan; 1] = spans
-        .try_into()
-        .map_err(|spans: Vec<DocumentSpan>| PublishedError::Documents(spans.len()))?;
-    let doc = &text[span.bytes.clone()];
-    let raw: Raw = signed_file::read_raw(doc, 0, span.line)?;
-    let signature = raw.signature.clone();
-    let published = raw.validate().map_err(|e| LogError {
-        document: Some(0),
-        line: span.line,
-        kind: LogErrorKind::Field(e),
-    })?;
-    signed_file::check_spelling(
-        &(unsigned(&published) + &signature_line(&signature)),
-        doc,
-        0,
-        span.line,
-    )?;
-    if text[..span.bytes.start] != preamble(&published) {
-        return Err(LogError {
-            document: None,
-            line: 1,
-            kind: LogErrorKind::Preamble,
-        }
-        .into());
-    }
-    crate::sign::verify(
-        &rules.key,
-        &text.as_bytes()[span.bytes.start..span.signature],
-        &signature,
+    let read = signed_file::read_single(
+        bytes,
+        |raw: Raw| {
+            let signature = raw.signature.clone();
+            raw.validate().map(|published| (published, signature))
+        },
+        unsigned,
+        preamble,
     )
-    .map_err(|e| {
+    .map_err(|e| match e {
+        SingleError::Form(e) => PublishedError::Form(e),
+        SingleError::Documents(n) => PublishedError::Documents(n),
+    })?;
+    crate::sign::verify(&rules.key, read.signed, &read.signature).map_err(|e| {
         PublishedError::Signature(format!(
             "{e} (the rules' club key is {})",
             crate::sign::fingerprint(&rules.key)
         ))
     })?;
-    Ok(published)
+    Ok(read.value)
 }
 
 /// How a published list differs from the list made again from the games (`games`: their ids,

@@ -8,10 +8,9 @@ use super::glicko2::Rating;
 use super::list::System;
 use crate::digest::Digest;
 use crate::games::GameKind;
-use crate::log::signed_file::{self, DocumentSpan};
+use crate::log::signed_file::{self, SingleError};
 use crate::log::{
-    LogError, LogErrorKind, Timestamp, check_signature_text, key_text, signature_line,
-    valid_tag_value,
+    LogError, Timestamp, check_signature_text, key_text, signature_line, valid_tag_value,
 };
 use crate::text::shown;
 use serde::Deserialize;
@@ -264,37 +263,20 @@ pub enum RulesError {
 /// # Errors
 /// What is wrong, at its line.
 pub fn read(bytes: &[u8]) -> Result<(Rules, Digest), RulesError> {
-    let (text, spans) = signed_file::documents(bytes)?;
-    let [span]: [DocumentSpan; 1] = spans
-        .try_into()
-        .map_err(|spans: Vec<DocumentSpan>| RulesError::Documents(spans.len()))?;
-    let doc = &text[span.bytes.clone()];
-    let raw: Raw = signed_file::read_raw(doc, 0, span.line)?;
-    let signature = raw.signature.clone();
-    let rules = raw.validate().map_err(|e| LogError {
-        document: Some(0),
-        line: span.line,
-        kind: LogErrorKind::Field(e),
-    })?;
-    signed_file::check_spelling(
-        &(unsigned(&rules) + &signature_line(&signature)),
-        doc,
-        0,
-        span.line,
-    )?;
-    if text[..span.bytes.start] != preamble(&rules) {
-        return Err(LogError {
-            document: None,
-            line: 1,
-            kind: LogErrorKind::Preamble,
-        }
-        .into());
-    }
-    crate::sign::verify(
-        &rules.key,
-        &text.as_bytes()[span.bytes.start..span.signature],
-        &signature,
+    let read = signed_file::read_single(
+        bytes,
+        |raw: Raw| {
+            let signature = raw.signature.clone();
+            raw.validate().map(|rules| (rules, signature))
+        },
+        unsigned,
+        preamble,
     )
-    .map_err(|e| RulesError::Signature(e.to_string()))?;
-    Ok((rules, Digest::of(doc.as_bytes())))
+    .map_err(|e| match e {
+        SingleError::Form(e) => RulesError::Form(e),
+        SingleError::Documents(n) => RulesError::Documents(n),
+    })?;
+    crate::sign::verify(&read.value.key, read.signed, &read.signature)
+        .map_err(|e| RulesError::Signature(e.to_string()))?;
+    Ok((read.value, Digest::of(read.document.as_bytes())))
 }

@@ -130,6 +130,15 @@ mod tests {
         }
     }
 
+    /// The director and five entrants of `event`, each revealed.
+    fn five(event: &Digest) -> (Party, Vec<Party>) {
+        let entrants = ["alice", "bob", "carol", "dave", "erin"]
+            .iter()
+            .map(|who| party(event, who))
+            .collect();
+        (party(event, "director"), entrants)
+    }
+
     fn names(drawn: &[Digest]) -> Vec<String> {
         drawn
             .iter()
@@ -145,11 +154,7 @@ mod tests {
     #[test]
     fn the_draw_is_the_same_from_the_same_nonces_in_any_order() {
         let event = Digest::of(b"event");
-        let director = party(&event, "director");
-        let entrants: Vec<Party> = ["alice", "bob", "carol", "dave", "erin"]
-            .iter()
-            .map(|who| party(&event, who))
-            .collect();
+        let (director, entrants) = five(&event);
         let drawn = numbers(&event, &director, &entrants).expect("a draw");
         assert_eq!(drawn.len(), 5);
         let mut reversed = entrants.clone();
@@ -165,11 +170,7 @@ mod tests {
     #[test]
     fn every_nonce_counts_and_no_number_is_favoured() {
         let event = Digest::of(b"event");
-        let director = party(&event, "director");
-        let entrants: Vec<Party> = ["alice", "bob", "carol", "dave", "erin"]
-            .iter()
-            .map(|who| party(&event, who))
-            .collect();
+        let (director, entrants) = five(&event);
         let drawn = numbers(&event, &director, &entrants).expect("a draw");
         let mut firsts = std::collections::BTreeMap::new();
         let mut changed = 0;
@@ -203,11 +204,7 @@ mod tests {
     #[test]
     fn the_tie_break_lot_is_its_own_draw() {
         let event = Digest::of(b"event");
-        let director = party(&event, "director");
-        let entrants: Vec<Party> = ["alice", "bob", "carol", "dave", "erin"]
-            .iter()
-            .map(|who| party(&event, who))
-            .collect();
+        let (director, entrants) = five(&event);
         let numbers = numbers(&event, &director, &entrants).expect("a draw");
         let lot = tie_break_order(&event, &director, &entrants).expect("a draw");
         assert_ne!(numbers, lot);

@@ -217,14 +217,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             let held = super::rating_rules::check(list_path, rules, *digest, &lists, &system, out)?;
             if held != ExitStatus::Success {
                 // What was not rated may explain it (copies that fork, a game short of two moves).
-                for u in &unrated {
-                    writeln!(
-                        out,
-                        "not rated: {}: {}",
-                        u.file,
-                        correspond::text::escape(&u.why)
-                    )?;
-                }
+                write_unrated(&unrated, out)?;
             }
             return Ok(held);
         }
@@ -370,6 +363,11 @@ fn write_text(
             )?;
         }
     }
+    write_unrated(unrated, out)
+}
+
+/// The games not rated, each with why.
+fn write_unrated(unrated: &[Unrated], out: &mut Out<'_>) -> Result<(), CliError> {
     for u in unrated {
         writeln!(
             out,

@@ -1,7 +1,7 @@
 //! An event's page on `correspond site`: its crosstable, its pairings (each linked to its
 //! game's page), its withdrawals and decisions; static HTML with no script.
 
-use super::standings::{cell, points, short, state_words, tie_break_value};
+use super::standings::{cells, place, points, short, state_words, tie_break_value};
 use correspond::picture::escape as esc;
 use correspond::tournament::event::Event;
 use correspond::tournament::table::Table;
@@ -117,33 +117,14 @@ fn crosstable(out: &mut String, event: &Event, table: &Table) {
     out.push_str("</tr>\n");
     for s in &table.standings {
         let me = s.line.player;
-        let place = if s.annulled {
-            "-".to_owned()
-        } else if s.by_lot {
-            format!("{} (lot)", s.place)
-        } else {
-            s.place.to_string()
-        };
         let _ = write!(
             out,
-            "<tr><td>{place}</td><td>{me}</td><td class=\"name\">{}</td>",
+            "<tr><td>{}</td><td>{me}</td><td class=\"name\">{}</td>",
+            place(s),
             esc(&event.entrants[s.entrant].name)
         );
         for them in 1..=n {
-            let text: String = if them == me {
-                "×".to_owned()
-            } else {
-                table
-                    .boards
-                    .iter()
-                    .filter(|b| {
-                        (b.pairing.white == me && b.pairing.black == them)
-                            || (b.pairing.white == them && b.pairing.black == me)
-                    })
-                    .map(|b| cell(&b.state, b.pairing.white == me))
-                    .collect()
-            };
-            let _ = write!(out, "<td>{text}</td>");
+            let _ = write!(out, "<td>{}</td>", cells(table, me, them));
         }
         let _ = write!(out, "<td>{}</td>", points(s.line.halves));
         for (tb, v) in event.header.tie_breaks.iter().zip(&s.line.tie_breaks) {

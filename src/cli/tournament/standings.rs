@@ -10,7 +10,7 @@ use crate::cli::shared::error::ExitStatus;
 use correspond::tournament::crosstable::{Result as Outcome, TieBreak};
 use correspond::tournament::event::Event;
 use correspond::tournament::file::tie_break_name;
-use correspond::tournament::table::{State, Table};
+use correspond::tournament::table::{Standing, State, Table};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -124,7 +124,7 @@ fn tie_break_number(tb: TieBreak, value: u32) -> f64 {
 }
 
 /// What the player of number `me` scored in a board, as a crosstable's cell writes it.
-pub(crate) fn cell(state: &State, me_white: bool) -> &'static str {
+fn cell(state: &State, me_white: bool) -> &'static str {
     let mine = |result: Outcome, default: bool| match (result, me_white, default) {
         (Outcome::Draw, ..) => "½",
         (Outcome::WhiteWins, true, false) | (Outcome::BlackWins, false, false) => "1",
@@ -238,6 +238,35 @@ fn write_text(
     Ok(())
 }
 
+/// A player's place as a crosstable shows it: `-` for one whose results were annulled, and
+/// `(lot)` where the lot parted them from another.
+pub(crate) fn place(s: &Standing) -> String {
+    if s.annulled {
+        "-".to_owned()
+    } else if s.by_lot {
+        format!("{} (lot)", s.place)
+    } else {
+        s.place.to_string()
+    }
+}
+
+/// The crosstable's cell of the player numbered `me` against `them`: a mark per game between
+/// them (two in a double round robin), `×` on the diagonal.
+pub(crate) fn cells(table: &Table, me: usize, them: usize) -> String {
+    if them == me {
+        return "×".to_owned();
+    }
+    table
+        .boards
+        .iter()
+        .filter(|b| {
+            (b.pairing.white == me && b.pairing.black == them)
+                || (b.pairing.white == them && b.pairing.black == me)
+        })
+        .map(|b| cell(&b.state, b.pairing.white == me))
+        .collect()
+}
+
 /// The crosstable's lines, columns aligned.
 fn crosstable_text(event: &Event, table: &Table) -> String {
     let n = event.entrants.len();
@@ -249,34 +278,12 @@ fn crosstable_text(event: &Event, table: &Table) -> String {
     rows.push(head);
     for s in &table.standings {
         let me = s.line.player;
-        let place = if s.annulled {
-            "-".to_owned()
-        } else if s.by_lot {
-            format!("{} (lot)", s.place)
-        } else {
-            s.place.to_string()
-        };
         let mut row = vec![
-            place,
+            place(s),
             me.to_string(),
             event.entrants[s.entrant].name.clone(),
         ];
-        for them in 1..=n {
-            if them == me {
-                row.push("×".to_owned());
-                continue;
-            }
-            let cells: String = table
-                .boards
-                .iter()
-                .filter(|b| {
-                    (b.pairing.white == me && b.pairing.black == them)
-                        || (b.pairing.white == them && b.pairing.black == me)
-                })
-                .map(|b| cell(&b.state, b.pairing.white == me))
-                .collect();
-            row.push(cells);
-        }
+        row.extend((1..=n).map(|them| cells(table, me, them)));
         row.push(points(s.line.halves));
         row.extend(
             event
