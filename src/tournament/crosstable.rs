@@ -42,6 +42,11 @@ pub enum TieBreak {
     Koya,
     /// The number of games won with Black.
     WinsWithBlack,
+    /// Buchholz: the sum of the opponents' scores, a bye counted as an opponent with the
+    /// player's own score (FIDE C.07's dummy opponent).
+    Buchholz,
+    /// Buchholz without its lowest opponent's score.
+    BuchholzCut1,
 }
 
 impl TieBreak {
@@ -58,6 +63,14 @@ impl TieBreak {
         TieBreak::SonnebornBerger,
         TieBreak::Koya,
         TieBreak::WinsWithBlack,
+    ];
+
+    /// A usual Swiss list (FIDE C.07's Buchholz family first): Buchholz without the lowest
+    /// opponent, Buchholz, Sonneborn-Berger.
+    pub const SWISS: [TieBreak; 3] = [
+        TieBreak::BuchholzCut1,
+        TieBreak::Buchholz,
+        TieBreak::SonnebornBerger,
     ];
 }
 
@@ -77,11 +90,17 @@ pub struct Line {
     pub tie_breaks: Vec<u32>,
 }
 
-/// The crosstable of `players` players (numbered 1 to `players`) after `games`, ranked by
-/// points and then `tie_breaks` in order. Only games between two different players of the
-/// section count; any other is no game of it.
+/// The crosstable of `players` players (numbered 1 to `players`) after `games` and `byes` (the
+/// number of each pairing-allocated bye of a Swiss event, a point each, one entry per bye),
+/// ranked by points and then `tie_breaks` in order. Only games between two different players
+/// of the section count; any other is no game of it.
 #[must_use]
-pub fn crosstable(players: usize, games: &[Game], tie_breaks: &[TieBreak]) -> Vec<Line> {
+pub fn crosstable(
+    players: usize,
+    games: &[Game],
+    byes: &[usize],
+    tie_breaks: &[TieBreak],
+) -> Vec<Line> {
     let games: Vec<Game> = games
         .iter()
         .filter(|g| (1..=players).contains(&g.white) && (1..=players).contains(&g.black))
@@ -92,7 +111,9 @@ pub fn crosstable(players: usize, games: &[Game], tie_breaks: &[TieBreak]) -> Ve
         .iter()
         .filter_map(|g| g.result.map(|r| (g.white, g.black, r)))
         .collect();
-    let halves = |p: usize| -> u32 { finished.iter().map(|g| scored(g, p)).sum() };
+    let byes_of = |p: usize| count_byes(byes, p);
+    let halves =
+        |p: usize| -> u32 { finished.iter().map(|g| scored(g, p)).sum::<u32>() + 2 * byes_of(p) };
     let points: Vec<u32> = (0..=players).map(halves).collect();
     // The games each player has in the event, finished or not: half of them is Koya's bar.
     let scheduled: Vec<u32> = (0..=players)
@@ -118,7 +139,16 @@ pub fn crosstable(players: usize, games: &[Game], tie_breaks: &[TieBreak]) -> Ve
         let p = line.player;
         line.tie_breaks = tie_breaks
             .iter()
-            .map(|tb| own(*tb, p, &finished, &points, &scheduled))
+            .map(|tb| match tb {
+                TieBreak::Buchholz | TieBreak::BuchholzCut1 => buchholz(
+                    p,
+                    &finished,
+                    &points,
+                    byes_of(p),
+                    *tb == TieBreak::BuchholzCut1,
+                ),
+                _ => own(*tb, p, &finished, &points, &scheduled),
+            })
             .collect();
     }
     rank(&mut lines, tie_breaks, &games);
@@ -159,8 +189,39 @@ fn own(
             .filter(|g| points[opponent(g)] >= scheduled[opponent(g)])
             .map(|g| scored(g, p))
             .sum(),
-        TieBreak::DirectEncounter => 0,
+        TieBreak::DirectEncounter | TieBreak::Buchholz | TieBreak::BuchholzCut1 => 0,
     }
+}
+
+/// How many byes player `p` has had.
+fn count_byes(byes: &[usize], p: usize) -> u32 {
+    u32::try_from(byes.iter().filter(|&&b| b == p).count()).unwrap_or(u32::MAX)
+}
+
+/// Player `p`'s Buchholz in halves: each finished game's opponent's points, and each of the
+/// `byes` as an opponent with `p`'s own points; with `cut`, the lowest of them left out.
+fn buchholz(
+    p: usize,
+    games: &[(usize, usize, Result)],
+    points: &[u32],
+    byes: u32,
+    cut: bool,
+) -> u32 {
+    let mut scores: Vec<u32> = games
+        .iter()
+        .filter(|&&(w, b, _)| w == p || b == p)
+        .map(|&(w, b, _)| points[if w == p { b } else { w }])
+        .collect();
+    scores.extend((0..byes).map(|_| points[p]));
+    let lowest = scores
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, s)| **s)
+        .map(|(k, _)| k);
+    if let (true, Some(k)) = (cut, lowest) {
+        scores.swap_remove(k);
+    }
+    scores.iter().sum()
 }
 
 /// Sorts `lines` by points and the tie-breaks in order, working out each direct encounter

@@ -10,7 +10,9 @@ use crate::log::{LogErrorKind, Timestamp};
 use crate::sign::fingerprint;
 use crate::text::shown;
 use crate::tournament::berger::{self, Schedule};
-use crate::tournament::file::{Action, Decision, Record, System, TournamentFile, TournamentHeader};
+use crate::tournament::file::{
+    Action, Decision, Record, SwissPairing, System, TournamentFile, TournamentHeader,
+};
 use crate::tournament::lot::{self, Party};
 use ssh_key::PublicKey;
 
@@ -55,10 +57,24 @@ pub struct Event {
     /// Once every nonce is revealed: the entrants in the order of the lot after the
     /// tie-breaks.
     pub tie_break_lot: Option<Vec<usize>>,
-    /// Once every nonce is revealed: the rounds, each its games (numbers, first side first).
+    /// Once every nonce is revealed: the rounds, each its games (numbers, first side first);
+    /// a Swiss event's, as its `pair` records have paired them so far.
     pub schedule: Option<Schedule>,
+    /// A Swiss event's paired rounds, in order.
+    pub swiss: Vec<PairedRound>,
     /// How many documents the file holds.
     pub documents: usize,
+}
+
+/// A Swiss round as the director paired it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairedRound {
+    /// The `pair` record's document.
+    pub document: usize,
+    /// Its first line in the file.
+    pub line: usize,
+    /// What it says.
+    pub pairing: SwissPairing,
 }
 
 /// Why a tournament file is not a valid event.
@@ -131,6 +147,14 @@ pub enum EventErrorKind {
     /// A decision out of place or one the event's rule does not allow.
     #[error("{0}")]
     Decide(String),
+    /// A Swiss round's pairing out of place, or one that breaks the Swiss system's absolute
+    /// rules (everyone present paired once, no two players twice, no second bye).
+    #[error("{0}")]
+    Pair(String),
+    /// A Swiss round's pairing not made from the event's results: its input's digest is not
+    /// that of the report file the files give.
+    #[error("{0}")]
+    Unfounded(String),
 }
 
 impl From<crate::log::LogError> for EventError {
@@ -181,6 +205,7 @@ impl Event {
             numbers: None,
             tie_break_lot: None,
             schedule: None,
+            swiss: Vec::new(),
             documents: file.documents(),
         };
         let mut time = event.header.created.clone();
@@ -208,7 +233,9 @@ impl Event {
                 ));
             }
             time = record.time.clone();
-            event.apply(i, record).map_err(|kind| at(i, kind))?;
+            event
+                .apply(i, file.line(i), record)
+                .map_err(|kind| at(i, kind))?;
         }
         Ok(event)
     }
@@ -243,12 +270,12 @@ impl Event {
         record.signer == self.header.director.name
     }
 
-    /// Applies record `i`, whose signature is checked.
-    fn apply(&mut self, i: usize, record: &Record) -> Result<(), EventErrorKind> {
+    /// Applies record `i` (at `line`), whose signature is checked.
+    fn apply(&mut self, i: usize, line: usize, record: &Record) -> Result<(), EventErrorKind> {
         let kind = record.action.kind();
         let director = self.by_director(record);
         match &record.action {
-            Action::Close { .. } | Action::Decide { .. } if !director => {
+            Action::Close { .. } | Action::Decide { .. } | Action::Pair(_) if !director => {
                 Err(EventErrorKind::NotDirector(kind))
             }
             Action::Enter { .. } | Action::Withdraw if director => {
@@ -259,6 +286,11 @@ impl Event {
             Action::Reveal { nonce } => self.reveal(record, *nonce),
             Action::Withdraw => self.withdraw(i, record),
             Action::Decide { player, decision } => self.decide(i, record, player, *decision),
+            Action::Pair(pairing) => {
+                crate::tournament::swiss::check_round(self, pairing, i)?;
+                self.pair(i, line, pairing);
+                Ok(())
+            }
         }
     }
 
@@ -318,9 +350,19 @@ impl Event {
         }
         if self.entrants.len() < 2 {
             return Err(EventErrorKind::Close(format!(
-                "the entries cannot close with {} entrant{}: a round robin needs at least 2",
+                "the entries cannot close with {} entrant{}: an event needs at least 2",
                 self.entrants.len(),
                 if self.entrants.len() == 1 { "" } else { "s" }
+            )));
+        }
+        if let Some(rounds) = self.header.rounds
+            && self.entrants.len() <= rounds as usize
+        {
+            return Err(EventErrorKind::Close(format!(
+                "the entries cannot close with {} entrants: a Swiss of {rounds} rounds needs \
+                     at least {}, so that no two players need meet twice",
+                self.entrants.len(),
+                rounds + 1
             )));
         }
         self.director_commitment = Some(commitment);
@@ -398,6 +440,8 @@ impl Event {
         let schedule = match self.header.system {
             System::RoundRobin => berger::single(self.entrants.len()),
             System::DoubleRoundRobin => berger::double(self.entrants.len()),
+            // Paired round by round, by the director's `pair` records.
+            System::Swiss => Ok(Schedule { rounds: Vec::new() }),
         };
         if let (Ok(numbers), Ok(tie), Ok(schedule)) = (numbers, tie, schedule) {
             self.numbers = Some(numbers);
@@ -500,7 +544,50 @@ impl Event {
             }
             return format!("the lot waits for the nonces of {}", waiting.join(", "));
         }
+        if let Some(rounds) = self.header.rounds {
+            let paired = self.swiss.len();
+            return if paired == 0 {
+                "the lot is drawn; the director pairs round 1".to_owned()
+            } else if paired < rounds as usize {
+                format!(
+                    "round {paired} of {rounds} is paired; once its games are over, the director \
+                     pairs round {}",
+                    paired + 1
+                )
+            } else {
+                format!("all {rounds} rounds are paired; the games are played")
+            };
+        }
         "the lot is drawn; the games are played".to_owned()
+    }
+
+    /// Adds a checked Swiss round to the schedule.
+    fn pair(&mut self, i: usize, line: usize, pairing: &SwissPairing) {
+        if let Some(schedule) = &mut self.schedule {
+            schedule.rounds.push(pairing.games.clone());
+        }
+        self.swiss.push(PairedRound {
+            document: i,
+            line,
+            pairing: pairing.clone(),
+        });
+    }
+
+    /// The numbers of the players present for a pairing made in document `i`: every entrant
+    /// but those who withdrew from play before it.
+    #[must_use]
+    pub fn present(&self, i: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = (0..self.entrants.len())
+            .filter(|&e| {
+                self.entrants[e]
+                    .withdrawn
+                    .as_ref()
+                    .is_none_or(|(w, _)| *w >= i)
+            })
+            .filter_map(|e| self.number_of(e))
+            .collect();
+        out.sort_unstable();
+        out
     }
 }
 

@@ -99,6 +99,18 @@ pub struct Table {
 /// another event, or none, are passed over), `forked` naming the games whose copies fork.
 #[must_use]
 pub fn table(event: &Event, games: &[(usize, &Summary)], forked: &BTreeSet<Digest>) -> Table {
+    table_until(event, games, forked, usize::MAX)
+}
+
+/// The standing as [`table`] makes it, with only the director's decisions and Swiss byes of
+/// the documents before `until`: what a Swiss round paired in document `until` was paired from.
+#[must_use]
+pub fn table_until(
+    event: &Event,
+    games: &[(usize, &Summary)],
+    forked: &BTreeSet<Digest>,
+    until: usize,
+) -> Table {
     let pairings = event.pairings();
     let mut refused = Vec::new();
     // Each pairing's games, by game id: (files, the copy furthest on).
@@ -139,8 +151,15 @@ pub fn table(event: &Event, games: &[(usize, &Summary)], forked: &BTreeSet<Diges
         });
     }
     refused.sort();
-    let annulled = apply_decisions(event, &mut boards);
-    let standings = standings(event, &boards, &annulled);
+    let annulled = apply_decisions(event, &mut boards, until);
+    let byes: Vec<usize> = event
+        .swiss
+        .iter()
+        .filter(|r| r.document < until)
+        .filter_map(|r| r.pairing.bye)
+        .filter(|b| !annulled.contains(b))
+        .collect();
+    let standings = standings(event, &boards, &byes, &annulled);
     let finished = !boards.is_empty() && boards.iter().all(|b| b.state.settled());
     Table {
         boards,
@@ -235,15 +254,15 @@ fn of_game(summary: &Summary) -> State {
 /// of the player; a cancellation or a default takes their games that are not finished in the
 /// files (a finished game keeps its result, whenever it ended: the times players give their
 /// records decide nothing here, so that no one can undo a decision by dating a record). Returns
-/// the numbers of the players annulled.
-fn apply_decisions(event: &Event, boards: &mut [Board]) -> BTreeSet<usize> {
+/// the numbers of the players annulled. Only the decisions of documents before `until` apply.
+fn apply_decisions(event: &Event, boards: &mut [Board], until: usize) -> BTreeSet<usize> {
     let mut decisions: Vec<(usize, usize, Decision)> = event
         .entrants
         .iter()
         .enumerate()
         .filter_map(|(e, entrant)| {
             let (decision, doc, _) = entrant.decision.as_ref()?;
-            Some((*doc, e, *decision))
+            (*doc < until).then_some((*doc, e, *decision))
         })
         .collect();
     decisions.sort_by_key(|d| d.0);
@@ -296,7 +315,12 @@ pub fn played(table: &Table, number: usize) -> (usize, usize) {
 
 /// The crosstable of the counted results, annulled players last; ties the tie-breaks leave
 /// parted by the lot.
-fn standings(event: &Event, boards: &[Board], annulled: &BTreeSet<usize>) -> Vec<Standing> {
+fn standings(
+    event: &Event,
+    boards: &[Board],
+    byes: &[usize],
+    annulled: &BTreeSet<usize>,
+) -> Vec<Standing> {
     let (Some(numbers), Some(lot)) = (&event.numbers, &event.tie_break_lot) else {
         return Vec::new();
     };
@@ -309,7 +333,7 @@ fn standings(event: &Event, boards: &[Board], annulled: &BTreeSet<usize>) -> Vec
             result: b.state.counted(),
         })
         .collect();
-    let lines = crosstable::crosstable(numbers.len(), &games, &event.header.tie_breaks);
+    let lines = crosstable::crosstable(numbers.len(), &games, byes, &event.header.tie_breaks);
     let lot_place = |number: usize| {
         let e = numbers[number - 1];
         lot.iter().position(|&x| x == e).unwrap_or(usize::MAX)

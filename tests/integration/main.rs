@@ -68,6 +68,7 @@ mod stale_copies;
 mod standings;
 mod stumbles;
 mod tournament;
+mod tournament_swiss;
 mod util;
 mod vs_shakmaty;
 mod workflows;

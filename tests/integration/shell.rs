@@ -276,6 +276,7 @@ fn fish_completes_file_names_only_where_a_path_goes() {
         "mbox",
         "opponent-key",
         "output",
+        "program",
         "proof",
         "publish",
         "rules",

@@ -20,6 +20,8 @@ pub(crate) struct Event {
     pub(crate) dir: PathBuf,
     minute: u64,
     pub(crate) transcript: String,
+    /// More environment for every command (a pairing program's PATH).
+    pub(crate) env: Vec<(String, std::ffi::OsString)>,
 }
 
 impl Event {
@@ -29,6 +31,7 @@ impl Event {
             // 2026-03-02T09:00:00Z.
             minute: 29_541_600,
             transcript: String::new(),
+            env: Vec::new(),
         }
     }
 
@@ -38,6 +41,7 @@ impl Event {
         self.minute += 1;
         let (code, out, err) = transcript(
             correspond()
+                .envs(self.env.iter().map(|(k, v)| (k, v)))
                 .current_dir(&self.dir)
                 .env(
                     "CORRESPOND_TIME",
@@ -631,13 +635,25 @@ fn standings_json_and_the_tournament_file_are_held_to_their_schemas() {
     assert_eq!(value["players"][0]["name"], "frank");
     assert_eq!(value["players"][0]["tie_breaks"][1]["value"], 5.0);
     assert_eq!(value["players"][2]["tie_breaks"][1]["value"], 1.25);
-    let file = build("tournament-file.schema.json");
-    let text = std::fs::read_to_string(
-        root.join("games/chess")
+    let documents = holds_to_the_tournament_schema(
+        &root
+            .join("games/chess")
             .join(FOLDER)
             .join("tournament.yaml"),
-    )
-    .expect("read");
+    );
+    assert_eq!(documents, 15);
+}
+
+/// Holds every document of the tournament file at `path` to
+/// schemas/tournament-file.schema.json, and each changed to what the format forbids to its
+/// refusal: how many documents it holds.
+pub(crate) fn holds_to_the_tournament_schema(path: &Path) -> usize {
+    let header = crate::schema::schema("header.schema.json");
+    let file = jsonschema::options()
+        .with_retriever(crate::schema::Local(header))
+        .build(&crate::schema::schema("tournament-file.schema.json"))
+        .expect("a valid schema");
+    let text = std::fs::read_to_string(path).expect("read");
     let start = text.find("---\n").expect("a header");
     let mut documents = 0;
     for doc in text[start..].split("---\n").filter(|d| !d.is_empty()) {
@@ -653,8 +669,15 @@ fn standings_json_and_the_tournament_file_are_held_to_their_schemas() {
             bad["game"] = "campaign".into();
         }
         assert!(!file.is_valid(&bad), "{bad}");
+        if bad.get("kind").is_some_and(|k| k == "pair")
+            || value.get("kind").is_some_and(|k| k == "pair")
+        {
+            let mut bad = value.clone();
+            bad["games"] = serde_json::json!([[1, 2, 3]]);
+            assert!(!file.is_valid(&bad), "{bad}");
+        }
     }
-    assert_eq!(documents, 15);
+    documents
 }
 
 #[test]

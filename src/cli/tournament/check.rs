@@ -7,7 +7,7 @@ use crate::cli::shared::checked::Checked;
 use crate::cli::shared::copies::Forked;
 use crate::cli::shared::error::ExitStatus;
 use correspond::replay::Summary;
-use correspond::tournament::event::Event;
+use correspond::tournament::event::{Event, EventError, EventErrorKind};
 use correspond::tournament::table::{State, Table, table};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -61,17 +61,20 @@ pub(crate) fn events(
                     Err(e) => EventState::Unreadable(e.to_string()),
                     Ok(bytes) => match Event::check(&bytes) {
                         Err(e) => EventState::Invalid(e),
-                        Ok(event) => {
-                            let standing = table(&event, &games, &forked);
-                            let at = correspond::text::path(path).to_string();
-                            refused.extend(
-                                standing
-                                    .refused
-                                    .iter()
-                                    .map(|(i, why)| (*i, format!("{why} ({at})"))),
-                            );
-                            EventState::Valid(Box::new(event), Box::new(standing))
-                        }
+                        Ok(event) => match unfounded(&event, &games, &forked) {
+                            Some(e) => EventState::Invalid(e),
+                            None => {
+                                let standing = table(&event, &games, &forked);
+                                let at = correspond::text::path(path).to_string();
+                                refused.extend(
+                                    standing
+                                        .refused
+                                        .iter()
+                                        .map(|(i, why)| (*i, format!("{why} ({at})"))),
+                                );
+                                EventState::Valid(Box::new(event), Box::new(standing))
+                            }
+                        },
                     },
                 };
                 CheckedEvent {
@@ -89,6 +92,26 @@ pub(crate) fn events(
         };
     }
     events
+}
+
+/// A Swiss round whose signed input is not the report file the games give, as the event's
+/// defect at its `pair` record.
+fn unfounded(
+    event: &Event,
+    games: &[(usize, &Summary)],
+    forked: &BTreeSet<correspond::digest::Digest>,
+) -> Option<EventError> {
+    let (round, found) = correspond::tournament::swiss::unfounded(event, games, forked)?;
+    Some(EventError {
+        document: Some(round.document),
+        line: round.line,
+        kind: EventErrorKind::Unfounded(format!(
+            "round {} was paired from a report file whose digest is {}, but the games here give \
+             {found}: a result it was paired from is missing here or differs (`correspond \
+             tournament trf --round {}` writes the report file the games give)",
+            round.pairing.round, round.pairing.input, round.pairing.round
+        )),
+    })
 }
 
 /// The exit status `status` of the games, made worse by the events: 2 if one cannot be read,

@@ -1,7 +1,8 @@
-//! `correspond tournament`: a round-robin section run from one folder. The director announces
-//! it (`new`); players enter it with their own signatures (`enter`); the director closes the
-//! entries (`close`); every party reveals their part of the lot (`reveal`), which numbers the
-//! players and so gives the pairings; each player starts the games they play White in
+//! `correspond tournament`: a round-robin section or a Swiss event run from one folder. The
+//! director announces it (`new`); players enter it with their own signatures (`enter`); the
+//! director closes the entries (`close`); every party reveals their part of the lot (`reveal`),
+//! which numbers the players and so gives a round robin's pairings (a Swiss round is paired by
+//! an installed pairing program, `pair`); each player starts the games they play White in
 //! (`start`); withdrawals and the director's decisions are signed records (`withdraw`,
 //! `decide`); and anyone can check the crosstable (`standings`) or export the event for
 //! other programs (`trf`). The event's rules are the library's
@@ -10,9 +11,11 @@
 
 pub(crate) mod check;
 mod decide;
+mod engine;
 mod enter;
 mod new;
 pub(crate) mod page;
+mod pair;
 mod standings;
 mod start;
 mod trf;
@@ -28,7 +31,7 @@ use correspond::tournament::event::Event;
 use correspond::tournament::file::{Action, Record, TOURNAMENT_FILE_NAME, record_unsigned};
 use std::path::{Path, PathBuf};
 
-/// Run a round-robin tournament from one folder: a tournament file signed by its director and
+/// Run a round-robin or Swiss tournament from one folder: a tournament file signed by its director and
 /// entered by each player's own signature, pairings drawn by a lot no one party steers, games
 /// proven to be their pairings, and a crosstable anyone can recompute. See
 /// docs/tournaments.md.
@@ -44,6 +47,7 @@ enum Command {
     Enter(enter::EnterArgs),
     Close(enter::CloseArgs),
     Reveal(enter::RevealArgs),
+    Pair(pair::Args),
     Start(start::Args),
     Withdraw(enter::WithdrawArgs),
     Decide(decide::Args),
@@ -54,6 +58,7 @@ enum Command {
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let done = match &args.command {
         Command::Standings(args) => return standings::run(args, out),
+        Command::Pair(args) => return pair::run(args, out),
         Command::New(args) => new::run(args, out),
         Command::Enter(args) => enter::enter(args, out),
         Command::Close(args) => enter::close(args, out),

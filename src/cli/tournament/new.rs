@@ -32,9 +32,13 @@ pub(crate) struct Args {
     /// The game played (a game PGN export writes: its games name the event in their tags).
     #[arg(long, value_parser = game::parser())]
     game: GameKind,
-    /// How the players meet.
+    /// How the players meet: a round robin (FIDE's Berger tables), or a Swiss whose rounds
+    /// the director pairs one by one with an installed pairing program (`tournament pair`).
     #[arg(long, default_value = "round-robin", value_parser = systems())]
     system: String,
+    /// How many rounds a Swiss plays (only with `--system swiss`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(correspond::tournament::file::MAX_SWISS_ROUNDS)), value_hint = clap::ValueHint::Other)]
+    rounds: Option<u32>,
     /// Every game's clock: `DAYS/move`, or `MOVES/DAYS` (ICCF's 10/50).
     #[arg(long, value_name = "TERMS", value_parser = TimeControl::parse_terms, value_hint = clap::ValueHint::Other)]
     time_control: TimeControl,
@@ -45,10 +49,12 @@ pub(crate) struct Args {
     #[arg(long)]
     unrated: bool,
     /// The tie-breaks after points, in order: `baumbach` (ICCF's: wins, sonneborn-berger,
-    /// direct-encounter), `fide` (FIDE's round-robin list: wins, sonneborn-berger, koya,
-    /// wins-with-black), or names joined by commas. A lot drawn with the numbers comes last.
-    #[arg(long, default_value = "baumbach", value_name = "LIST", value_parser = parse_tie_breaks, value_hint = clap::ValueHint::Other)]
-    tie_breaks: TieBreaks,
+    /// direct-encounter; a round robin's default), `fide` (FIDE's round-robin list: wins,
+    /// sonneborn-berger, koya, wins-with-black), `swiss` (buchholz-cut-1, buchholz,
+    /// sonneborn-berger; a Swiss's default), `none`, or names joined by commas. A lot drawn
+    /// with the numbers comes last.
+    #[arg(long, value_name = "LIST", value_parser = parse_tie_breaks, value_hint = clap::ValueHint::Other)]
+    tie_breaks: Option<TieBreaks>,
     /// What a withdrawal does: `time-forfeit` (ICCF's rule since 2022: the games go on, and
     /// a game whose time runs out is lost), or the director's decision, `cancel`, `default`
     /// or `annul-under-half`.
@@ -88,6 +94,7 @@ fn parse_tie_breaks(text: &str) -> Result<TieBreaks, String> {
     match text {
         "baumbach" => return Ok(TieBreaks(TieBreak::BAUMBACH.to_vec())),
         "fide" => return Ok(TieBreaks(TieBreak::FIDE_ROUND_ROBIN.to_vec())),
+        "swiss" => return Ok(TieBreaks(TieBreak::SWISS.to_vec())),
         "none" => return Ok(TieBreaks(Vec::new())),
         _ => {}
     }
@@ -96,7 +103,7 @@ fn parse_tie_breaks(text: &str) -> Result<TieBreaks, String> {
         let tb = tie_break_named(name).ok_or_else(|| {
             let names: Vec<&str> = TIE_BREAKS.iter().map(|t| tie_break_name(*t)).collect();
             format!(
-                "`{}` is not a tie-break: baumbach, fide, none, or a list of {}",
+                "`{}` is not a tie-break: baumbach, fide, swiss, none, or a list of {}",
                 correspond::text::shown(name),
                 names.join(", ")
             )
@@ -161,16 +168,40 @@ fn create<G: CliGame>(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     } else {
         crate::cli::shared::commit::find_for_new(&path)?
     };
+    let system = System::named(&args.system).expect("clap offers only systems");
+    let rounds = match (system, args.rounds) {
+        (System::Swiss, None) => {
+            return Err(
+                CliError::usage("a Swiss event needs --rounds: how many it plays")
+                    .hint("correspondence events are round robins unless a Swiss is wanted"),
+            );
+        }
+        (System::Swiss, rounds) => rounds,
+        (_, Some(_)) => {
+            return Err(CliError::usage(format!(
+                "--rounds is for a Swiss event: a {system}'s players fix its rounds"
+            )));
+        }
+        (_, None) => None,
+    };
+    let tie_breaks = args.tie_breaks.as_ref().map_or_else(
+        || match system {
+            System::Swiss => TieBreak::SWISS.to_vec(),
+            _ => TieBreak::BAUMBACH.to_vec(),
+        },
+        |t| t.0.clone(),
+    );
     let signer = args.key.signer(&path)?;
     let header = TournamentHeader {
         event: args.event.clone(),
         game: G::NAME.to_owned(),
         options: G::options_map(&game::options::<G>(&args.variants)?),
-        system: System::named(&args.system).expect("clap offers only systems"),
+        system,
+        rounds,
         time_control: args.time_control,
         leave_days: args.leave.unwrap_or(0),
         rated: !args.unrated,
-        tie_breaks: args.tie_breaks.0.clone(),
+        tie_breaks,
         withdrawals: WithdrawalRule::named(&args.withdrawals).expect("clap offers only rules"),
         director: Arbiter {
             name: args.director.clone(),

@@ -1,7 +1,9 @@
 //! An event's page on `correspond site`: its crosstable, its pairings (each linked to its
 //! game's page), its withdrawals and decisions; static HTML with no script.
 
-use super::standings::{cells, place, points, short, state_words, tie_break_value};
+use super::standings::{
+    column_cell, column_heads, legend, place, points, short, state_words, tie_break_value,
+};
 use correspond::picture::escape as esc;
 use correspond::tournament::event::Event;
 use correspond::tournament::table::Table;
@@ -103,12 +105,12 @@ pub(crate) fn page(
 
 /// The crosstable as an HTML table, best first.
 fn crosstable(out: &mut String, event: &Event, table: &Table) {
-    let n = event.entrants.len();
+    let columns = column_heads(event);
     out.push_str(
         "<table class=\"crosstable\">\n<tr><th>place</th><th>no</th><th class=\"name\">player</th>",
     );
-    for k in 1..=n {
-        let _ = write!(out, "<th>{k}</th>");
+    for head in &columns {
+        let _ = write!(out, "<th>{head}</th>");
     }
     out.push_str("<th>points</th>");
     for tb in &event.header.tie_breaks {
@@ -123,8 +125,8 @@ fn crosstable(out: &mut String, event: &Event, table: &Table) {
             place(s),
             esc(&event.entrants[s.entrant].name)
         );
-        for them in 1..=n {
-            let _ = write!(out, "<td>{}</td>", cells(table, me, them));
+        for k in 0..columns.len() {
+            let _ = write!(out, "<td>{}</td>", column_cell(event, table, me, k));
         }
         let _ = write!(out, "<td>{}</td>", points(s.line.halves));
         for (tb, v) in event.header.tie_breaks.iter().zip(&s.line.tie_breaks) {
@@ -132,8 +134,5 @@ fn crosstable(out: &mut String, event: &Event, table: &Table) {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str(
-        "</table>\n<p>1 ½ 0: won, drawn, lost; + −: won or lost by default; x: cancelled; \
-                  a: annulled; ·: not finished; (lot): parted by the lot.</p>\n",
-    );
+    let _ = writeln!(out, "</table>\n<p>{}.</p>", esc(&legend(event)));
 }

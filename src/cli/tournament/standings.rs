@@ -9,7 +9,7 @@ use crate::cli::checking::verify::{Checked, gather};
 use crate::cli::shared::error::ExitStatus;
 use correspond::tournament::crosstable::{Result as Outcome, TieBreak};
 use correspond::tournament::event::Event;
-use correspond::tournament::file::tie_break_name;
+use correspond::tournament::file::{System, tie_break_name};
 use correspond::tournament::table::{Standing, State, Table};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -31,9 +31,9 @@ pub(crate) struct Args {
     json: bool,
 }
 
-/// The event's file checked with every game file of its folder: the event, and the games'
-/// files and states.
-pub(crate) fn load(path: &Path) -> Result<(CheckedEvent, Vec<(PathBuf, Checked)>), CliError> {
+/// The tournament file `path` names, checked to be one, and every game file of its folder
+/// checked, the forks among them found.
+pub(crate) fn games_beside(path: &Path) -> Result<Beside, CliError> {
     let file = tournament_file(path);
     let shown = correspond::text::path(&file);
     if !file.is_file() {
@@ -54,11 +54,57 @@ pub(crate) fn load(path: &Path) -> Result<(CheckedEvent, Vec<(PathBuf, Checked)>
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let found = gather(&[folder]);
-    let mut checked = crate::cli::checking::verify::check(&found.games);
+    let checked = crate::cli::checking::verify::check(&found.games);
     let forks = crate::cli::checking::verify::forks(&found.games, &checked);
+    Ok(Beside {
+        file,
+        games: found.games,
+        checked,
+        forks,
+    })
+}
+
+/// A tournament file and the games of its folder, checked.
+pub(crate) struct Beside {
+    pub(crate) file: PathBuf,
+    pub(crate) games: Vec<PathBuf>,
+    pub(crate) checked: Vec<Checked>,
+    pub(crate) forks: Vec<crate::cli::shared::copies::Forked>,
+}
+
+impl Beside {
+    /// The games that are valid, by index, and the ids of those whose copies fork.
+    pub(crate) fn valid(
+        &self,
+    ) -> (
+        Vec<(usize, &correspond::replay::Summary)>,
+        std::collections::BTreeSet<correspond::digest::Digest>,
+    ) {
+        let games = self
+            .checked
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                Checked::Valid(s) => Some((i, &**s)),
+                _ => None,
+            })
+            .collect();
+        (games, self.forks.iter().map(|f| f.game).collect())
+    }
+}
+
+/// The event's file checked with every game file of its folder: the event, and the games'
+/// files and states.
+pub(crate) fn load(path: &Path) -> Result<(CheckedEvent, Vec<(PathBuf, Checked)>), CliError> {
+    let Beside {
+        file,
+        games,
+        mut checked,
+        forks,
+    } = games_beside(path)?;
     let mut events = super::check::events(&[file], &mut checked, &forks);
     let event = events.pop().expect("one tournament file checked");
-    Ok((event, found.games.into_iter().zip(checked).collect()))
+    Ok((event, games.into_iter().zip(checked).collect()))
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
@@ -109,7 +155,10 @@ pub(crate) fn tie_break_value(tb: TieBreak, value: u32) -> String {
             let cents = ["", ".25", ".5", ".75"];
             format!("{}{}", value / 4, cents[(value % 4) as usize])
         }
-        TieBreak::Koya | TieBreak::DirectEncounter => points(value),
+        TieBreak::Koya
+        | TieBreak::DirectEncounter
+        | TieBreak::Buchholz
+        | TieBreak::BuchholzCut1 => points(value),
         TieBreak::Wins | TieBreak::WinsWithBlack => value.to_string(),
     }
 }
@@ -118,7 +167,10 @@ pub(crate) fn tie_break_value(tb: TieBreak, value: u32) -> String {
 fn tie_break_number(tb: TieBreak, value: u32) -> f64 {
     match tb {
         TieBreak::SonnebornBerger => f64::from(value) / 4.0,
-        TieBreak::Koya | TieBreak::DirectEncounter => f64::from(value) / 2.0,
+        TieBreak::Koya
+        | TieBreak::DirectEncounter
+        | TieBreak::Buchholz
+        | TieBreak::BuchholzCut1 => f64::from(value) / 2.0,
         TieBreak::Wins | TieBreak::WinsWithBlack => f64::from(value),
     }
 }
@@ -199,11 +251,7 @@ fn write_text(
     )?;
     writeln!(out)?;
     write!(out, "{}", crosstable_text(event, table))?;
-    writeln!(
-        out,
-        "1 ½ 0: won, drawn, lost; + -: won or lost by default; x: cancelled; a: annulled; ·: not \
-         finished; (lot): parted by the lot"
-    )?;
+    writeln!(out, "{}", legend(event))?;
     for (e, entrant) in event.entrants.iter().enumerate() {
         if let Some((doc, _)) = &entrant.withdrawn {
             let decided = entrant.decision.as_ref().map_or_else(
@@ -238,6 +286,19 @@ fn write_text(
     Ok(())
 }
 
+/// What the crosstable's marks mean.
+pub(crate) fn legend(event: &Event) -> String {
+    let swiss = if event.header.system == System::Swiss {
+        "3w1: round's opponent, colour, result; bye: the round's bye, a point; -: not paired; "
+    } else {
+        ""
+    };
+    format!(
+        "{swiss}1 ½ 0: won, drawn, lost; + -: won or lost by default; x: cancelled; a: \
+         annulled; ·: not finished; (lot): parted by the lot"
+    )
+}
+
 /// A player's place as a crosstable shows it: `-` for one whose results were annulled, and
 /// `(lot)` where the lot parted them from another.
 pub(crate) fn place(s: &Standing) -> String {
@@ -267,12 +328,56 @@ pub(crate) fn cells(table: &Table, me: usize, them: usize) -> String {
         .collect()
 }
 
+/// The crosstable's columns between a player's name and their points: each opponent's number
+/// in a round robin; in a Swiss, each paired round (`R1`, `R2`, ...).
+pub(crate) fn column_heads(event: &Event) -> Vec<String> {
+    if event.header.system == System::Swiss {
+        (1..=event.swiss.len()).map(|r| format!("R{r}")).collect()
+    } else {
+        (1..=event.entrants.len()).map(|k| k.to_string()).collect()
+    }
+}
+
+/// The cell of the player numbered `me` in column `k` (from 0) of [`column_heads`]: in a Swiss,
+/// the round's opponent, colour and mark (`3w1`), `bye`, or `-` for a round the player was not
+/// paired in.
+pub(crate) fn column_cell(event: &Event, table: &Table, me: usize, k: usize) -> String {
+    if event.header.system != System::Swiss {
+        return cells(table, me, k + 1);
+    }
+    let round = k + 1;
+    let board = table
+        .boards
+        .iter()
+        .find(|b| b.pairing.round == round && (b.pairing.white == me || b.pairing.black == me));
+    match board {
+        Some(b) => {
+            let white = b.pairing.white == me;
+            let opponent = if white {
+                b.pairing.black
+            } else {
+                b.pairing.white
+            };
+            let colour = if white { 'w' } else { 'b' };
+            format!("{opponent}{colour}{}", cell(&b.state, white))
+        }
+        None if event
+            .swiss
+            .get(k)
+            .is_some_and(|r| r.pairing.bye == Some(me)) =>
+        {
+            "bye".into()
+        }
+        None => "-".into(),
+    }
+}
+
 /// The crosstable's lines, columns aligned.
 fn crosstable_text(event: &Event, table: &Table) -> String {
-    let n = event.entrants.len();
+    let columns = column_heads(event);
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut head = vec!["place".to_owned(), "no".to_owned(), "player".to_owned()];
-    head.extend((1..=n).map(|k| k.to_string()));
+    head.extend(columns.iter().cloned());
     head.push("points".to_owned());
     head.extend(event.header.tie_breaks.iter().map(|t| short(*t).to_owned()));
     rows.push(head);
@@ -283,7 +388,7 @@ fn crosstable_text(event: &Event, table: &Table) -> String {
             me.to_string(),
             event.entrants[s.entrant].name.clone(),
         ];
-        row.extend((1..=n).map(|them| cells(table, me, them)));
+        row.extend((0..columns.len()).map(|k| column_cell(event, table, me, k)));
         row.push(points(s.line.halves));
         row.extend(
             event
@@ -295,8 +400,7 @@ fn crosstable_text(event: &Event, table: &Table) -> String {
         );
         rows.push(row);
     }
-    let columns = rows[0].len();
-    let widths: Vec<usize> = (0..columns)
+    let widths: Vec<usize> = (0..rows[0].len())
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
         .collect();
     let mut text = String::new();
@@ -328,6 +432,8 @@ pub(crate) fn short(tb: TieBreak) -> &'static str {
         TieBreak::DirectEncounter => "DE",
         TieBreak::Koya => "Koya",
         TieBreak::WinsWithBlack => "black wins",
+        TieBreak::Buchholz => "Bh",
+        TieBreak::BuchholzCut1 => "Bh-1",
     }
 }
 

@@ -15,9 +15,18 @@ pub(crate) struct Args {
     /// The tournament file, or the folder that holds it as tournament.yaml.
     #[arg(value_name = "TOURNAMENT")]
     tournament: PathBuf,
+    /// Write instead the report file a pairing program is given to pair Swiss round N (with
+    /// JaVaFo's extensions): for a round paired already, the one the games here give, whose
+    /// digest its `pair` record must name; for the next round, the one `tournament pair`
+    /// gives.
+    #[arg(long, value_name = "N", value_hint = clap::ValueHint::Other)]
+    round: Option<usize>,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
+    if let Some(round) = args.round {
+        return pairing_input(args, round, out);
+    }
     let (checked, games) = super::standings::load(&args.tournament)?;
     let (event, table) = match &checked.state {
         EventState::Valid(event, table) => (event, table),
@@ -43,5 +52,41 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         .hint("`correspond tournament standings` says which, and why; nothing was written"));
     }
     write!(out, "{}", correspond::tournament::trf::trf(event, table))?;
+    Ok(())
+}
+
+/// `--round N`: a Swiss round's input, made from the files as they are (even when the event is
+/// invalid because a round's signed input differs: this is what to compare).
+fn pairing_input(args: &Args, round: usize, out: &mut Out<'_>) -> Result<(), CliError> {
+    use correspond::tournament::file::System;
+    let beside = super::standings::games_beside(&args.tournament)?;
+    let event = super::read_event(&beside.file)?;
+    if event.header.system != System::Swiss || event.numbers.is_none() {
+        return Err(CliError::usage(format!(
+            "{} has no Swiss round to pair: {}",
+            event.header.event,
+            event.stage()
+        )));
+    }
+    let paired = event.swiss.len();
+    if round == 0 || round > paired + 1 || round > event.header.rounds.unwrap_or(0) as usize {
+        return Err(CliError::usage(format!(
+            "{} has {paired} round{} paired, so --round is 1 to {}",
+            event.header.event,
+            if paired == 1 { "" } else { "s" },
+            (paired + 1).min(event.header.rounds.unwrap_or(0) as usize)
+        )));
+    }
+    let until = event
+        .swiss
+        .get(round - 1)
+        .map_or(event.documents, |r| r.document);
+    let (games, forked) = beside.valid();
+    let standing = correspond::tournament::table::table_until(&event, &games, &forked, until);
+    write!(
+        out,
+        "{}",
+        correspond::tournament::swiss::input(&event, &standing, round)
+    )?;
     Ok(())
 }

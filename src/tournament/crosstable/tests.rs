@@ -40,7 +40,7 @@ fn four() -> Vec<Game> {
 
 #[test]
 fn baumbach_parts_a_tie_on_points_and_wins_by_sonneborn_berger() {
-    let lines = crosstable(4, &four(), &TieBreak::BAUMBACH);
+    let lines = crosstable(4, &four(), &[], &TieBreak::BAUMBACH);
     assert_eq!(
         summary(&lines),
         [
@@ -55,7 +55,7 @@ fn baumbach_parts_a_tie_on_points_and_wins_by_sonneborn_berger() {
 
 #[test]
 fn fides_round_robin_list() {
-    let lines = crosstable(4, &four(), &TieBreak::FIDE_ROUND_ROBIN);
+    let lines = crosstable(4, &four(), &[], &TieBreak::FIDE_ROUND_ROBIN);
     assert_eq!(
         summary(&lines),
         [
@@ -70,7 +70,7 @@ fn fides_round_robin_list() {
 /// The direct encounter parts 1 and 2 (1 beat 2) when it is the only tie-break.
 #[test]
 fn the_direct_encounter_is_counted_among_the_players_still_tied() {
-    let lines = crosstable(4, &four(), &[TieBreak::DirectEncounter]);
+    let lines = crosstable(4, &four(), &[], &[TieBreak::DirectEncounter]);
     assert_eq!(
         summary(&lines),
         [
@@ -95,7 +95,7 @@ fn players_no_tie_break_parts_share_a_rank() {
         game(2, 4, Some(Result::Draw)),
         game(4, 3, Some(Result::Draw)),
     ];
-    let lines = crosstable(4, &games, &TieBreak::BAUMBACH);
+    let lines = crosstable(4, &games, &[], &TieBreak::BAUMBACH);
     assert_eq!(
         summary(&lines),
         [
@@ -118,7 +118,7 @@ fn a_running_event_counts_what_is_finished() {
         game(2, 4, Some(Result::Draw)),
     ];
     // 4 beat 3 with Black and drew 2: 1½; 1 beat 3: 1; 2 drew 4: ½; 3 nothing.
-    let lines = crosstable(4, &games, &[TieBreak::DirectEncounter]);
+    let lines = crosstable(4, &games, &[], &[TieBreak::DirectEncounter]);
     assert_eq!(
         summary(&lines),
         [
@@ -145,7 +145,7 @@ fn the_direct_encounter_waits_for_the_tied_players_games_and_stray_games_count_f
         game(3, 2, Some(Result::BlackWins)),
         game(1, 2, None),
     ];
-    let lines = crosstable(3, &games, &[TieBreak::DirectEncounter]);
+    let lines = crosstable(3, &games, &[], &[TieBreak::DirectEncounter]);
     assert_eq!(
         summary(&lines),
         [(1, 1, 2, vec![0]), (2, 1, 2, vec![0]), (3, 3, 0, vec![0])]
@@ -155,7 +155,29 @@ fn the_direct_encounter_waits_for_the_tied_players_games_and_stray_games_count_f
         game(1, 3, Some(Result::WhiteWins)),
         game(1, 1, Some(Result::WhiteWins)),
     ];
-    let lines = crosstable(2, &strays, &[TieBreak::Koya]);
+    let lines = crosstable(2, &strays, &[], &[TieBreak::Koya]);
     assert_eq!(summary(&lines), [(1, 1, 1, vec![1]), (2, 1, 1, vec![1])]);
     assert!(lines.iter().all(|l| l.played == 1));
+}
+
+/// A Swiss's first two rounds, three players: round 1, 1-2 1-0 and 3 has the bye; round 2,
+/// 2-3 ½-½ and 1 has the bye. Points: 1 has 2 (a win, a bye), 3 has 1½, 2 has ½.
+/// Buchholz: 1 met 2 (½) and had a bye, counted as an opponent with 1's own 2: 2½, 5 halves;
+/// 2 met 1 (2) and 3 (1½): 3½, 7; 3 met 2 (½) and had a bye (1½): 2, 4.
+/// Cut 1 drops each one's lowest: 1 keeps 2 (4), 2 keeps 2 (4), 3 keeps 1½ (3).
+#[test]
+fn buchholz_counts_a_bye_as_an_opponent_with_the_players_own_score() {
+    let games = [
+        game(1, 2, Some(Result::WhiteWins)),
+        game(2, 3, Some(Result::Draw)),
+    ];
+    let lines = crosstable(3, &games, &[3, 1], &TieBreak::SWISS);
+    assert_eq!(
+        summary(&lines),
+        [
+            (1, 1, 4, vec![4, 5, 2]),
+            (3, 2, 3, vec![3, 4, 1]),
+            (2, 3, 1, vec![4, 7, 3]),
+        ]
+    );
 }

@@ -6,7 +6,8 @@ use crate::flip::{self, Part};
 use crate::log::Arbiter;
 use crate::sign::{KeySigner, Signer as _};
 use crate::tournament::file::{
-    Record, TournamentFile, TournamentHeader, WithdrawalRule, header_document, record_unsigned,
+    Engine, Record, SwissPairing, TournamentFile, TournamentHeader, WithdrawalRule,
+    header_document, record_unsigned,
 };
 use std::collections::BTreeMap;
 
@@ -24,12 +25,17 @@ struct Making {
 
 impl Making {
     fn new(withdrawals: WithdrawalRule) -> Making {
+        Making::of(System::RoundRobin, None, withdrawals)
+    }
+
+    fn of(system: System, rounds: Option<u32>, withdrawals: WithdrawalRule) -> Making {
         let director = signer("gina");
         let header = TournamentHeader {
             event: "Test Cup".into(),
             game: "chess".into(),
             options: BTreeMap::new(),
-            system: System::RoundRobin,
+            system,
+            rounds,
             time_control: crate::log::TimeControl::Block {
                 moves: 10,
                 days: 50,
@@ -376,4 +382,165 @@ fn the_chain_the_numbering_and_the_times_hold() {
         m.refused(),
         (Some(2), K::TimeBefore("2027-01-15T08:00:00Z".into()))
     );
+}
+
+/// A round's `pair` record, as py4swiss would sign it.
+fn pair(round: u32, games: &[(usize, usize)], bye: Option<usize>) -> Action {
+    Action::Pair(Box::new(SwissPairing {
+        round,
+        engine: Engine::Py4swiss,
+        version: "0.3.1".into(),
+        input: Digest([9; 32]),
+        games: games.to_vec(),
+        bye,
+    }))
+}
+
+/// A Swiss of `rounds` rounds with five players, its lot drawn.
+fn swiss(rounds: u32) -> Making {
+    let mut m = Making::of(System::Swiss, Some(rounds), WithdrawalRule::Default);
+    for who in ["alice", "bob", "carol", "erin", "frank"] {
+        m.enter(who);
+    }
+    m.close();
+    for who in ["gina", "alice", "bob", "carol", "erin", "frank"] {
+        m.reveal(who);
+    }
+    m
+}
+
+#[test]
+fn a_swiss_round_is_paired_only_as_the_system_allows() {
+    use EventErrorKind as K;
+    let pair_error = |m: &Making| match m.refused() {
+        (Some(doc), K::Pair(why)) => (doc, why),
+        other => panic!("{other:?}"),
+    };
+    // Round 1 paired: its games join the schedule, board by board.
+    let mut m = swiss(3);
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)));
+    let event = m.check().expect("valid");
+    assert_eq!(event.swiss.len(), 1);
+    let boards: Vec<(usize, usize, usize, usize)> = event
+        .pairings()
+        .iter()
+        .map(|p| (p.round, p.board, p.white, p.black))
+        .collect();
+    assert_eq!(boards, [(1, 1, 1, 2), (1, 2, 3, 4)]);
+    assert_eq!(
+        event.stage(),
+        "round 1 of 3 is paired; once its games are over, the director pairs round 2"
+    );
+    // Only the director pairs, and rounds come in order.
+    let mut m = swiss(3);
+    m.add("alice", "alice", pair(1, &[(1, 2), (3, 4)], Some(5)));
+    assert_eq!(m.refused(), (Some(13), K::NotDirector("pair")));
+    let mut m = swiss(3);
+    m.add("gina", "gina", pair(2, &[(1, 2), (3, 4)], Some(5)));
+    assert_eq!(
+        pair_error(&m),
+        (13, "this pairs round 2; the next round is 1".into())
+    );
+    // Every player present once: none twice, none left out, no stranger, the bye only when
+    // the count is odd.
+    type Case<'a> = (&'a [(usize, usize)], Option<usize>, &'a str);
+    let cases: [Case; 5] = [
+        (
+            &[(1, 2), (3, 1)],
+            Some(5),
+            "player 1 is paired twice in this round",
+        ),
+        (
+            &[(1, 2)],
+            Some(5),
+            "player 3 is present and not paired: every player present has a game or the bye",
+        ),
+        (&[(1, 2), (3, 9)], Some(5), "the event has no player 9"),
+        (
+            &[(1, 2), (3, 4)],
+            None,
+            "player 5 is present and not paired: every player present has a game or the bye",
+        ),
+        (
+            &[(1, 2), (3, 4), (5, 5)],
+            None,
+            "player 5 is paired twice in this round",
+        ),
+    ];
+    for (games, bye, why) in cases {
+        let mut m = swiss(3);
+        m.add("gina", "gina", pair(1, games, bye));
+        assert_eq!(pair_error(&m), (13, why.into()), "{games:?}");
+    }
+    // No second bye; a player who withdrew is not paired, and then no bye is due.
+    let mut m = swiss(3);
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)))
+        .add("gina", "gina", pair(2, &[(1, 3), (2, 4)], Some(5)));
+    assert_eq!(
+        pair_error(&m),
+        (
+            14,
+            "player 5 had the bye in round 1 already: no player has it twice".into()
+        )
+    );
+    let mut m = swiss(3);
+    let event = m.check().expect("valid");
+    let frank = event
+        .number_of(event.entrant("frank").expect("frank"))
+        .expect("numbered");
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)))
+        .add("frank", "frank", Action::Withdraw);
+    let others: Vec<usize> = (1..=5).filter(|&n| n != frank).collect();
+    let four = [(others[0], others[1]), (others[2], others[3])];
+    m.add("gina", "gina", pair(2, &four, Some(frank)));
+    assert_eq!(
+        pair_error(&m),
+        (
+            15,
+            format!("player {frank} withdrew before this round, and is not paired")
+        )
+    );
+    let mut m = swiss(3);
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)))
+        .add("frank", "frank", Action::Withdraw)
+        .add("gina", "gina", pair(2, &four, None));
+    assert_eq!(m.check().expect("valid").present(16), others);
+    // No round beyond the last; none in a round robin; none before the lot.
+    let mut m = swiss(1);
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)))
+        .add("gina", "gina", pair(2, &[(1, 3), (2, 4)], Some(1)));
+    assert_eq!(
+        pair_error(&m),
+        (
+            14,
+            "every round of the event is paired already (it plays 1)".into()
+        )
+    );
+    let mut m = drawn(WithdrawalRule::Default);
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], None));
+    assert_eq!(
+        pair_error(&m),
+        (
+            11,
+            "a round-robin is paired by its lot, not by `pair` records".into()
+        )
+    );
+    let mut m = Making::of(System::Swiss, Some(1), WithdrawalRule::Default);
+    m.enter("alice").enter("bob").close();
+    m.add("gina", "gina", pair(1, &[(1, 2)], None));
+    assert_eq!(
+        pair_error(&m),
+        (
+            4,
+            "a round is paired once the lot has numbered the players".into()
+        )
+    );
+    // A Swiss of 4 rounds cannot close with 4 players: two would meet twice.
+    let mut m = Making::of(System::Swiss, Some(4), WithdrawalRule::Default);
+    m.enter("alice")
+        .enter("bob")
+        .enter("carol")
+        .enter("erin")
+        .close();
+    assert!(matches!(m.refused(), (Some(5), K::Close(_))));
 }

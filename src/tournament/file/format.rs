@@ -2,6 +2,10 @@
 //! one way each is written (the same rule as a game file's: a document is accepted only if it
 //! is, byte for byte, what this writer makes of its content).
 
+pub use super::values::{
+    Decision, Engine, MAX_SWISS_ROUNDS, System, TIE_BREAKS, WithdrawalRule, tie_break_name,
+    tie_break_named,
+};
 use crate::digest::Digest;
 use crate::log::{
     Arbiter, RawTimeControl, TimeControl, Timestamp, check_signature_text, check_tags, key_text,
@@ -20,140 +24,6 @@ pub const TOURNAMENT_FORMAT: &str = "correspond-tournament/1";
 /// The longest event name: a PGN `Event` tag a crosstable's title line still holds.
 pub const MAX_EVENT_NAME: usize = 80;
 
-/// Names of a closed set of values, each written one way, with their list for help and
-/// schemas: one table per set, so the writer, the reader and the command line agree.
-macro_rules! named_values {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal,)* }) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum $name {
-            $($(#[$vdoc])* $variant,)*
-        }
-
-        impl $name {
-            /// Every value, in the order documents list them.
-            pub const ALL: &'static [$name] = &[$($name::$variant),*];
-
-            /// The one way a document writes it.
-            #[must_use]
-            pub fn name(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-
-            /// The value a name stands for.
-            #[must_use]
-            pub fn named(text: &str) -> Option<$name> {
-                $name::ALL.iter().copied().find(|v| v.name() == text)
-            }
-
-            /// Every name, for messages: `a, b or c`.
-            #[must_use]
-            pub fn names_in_words() -> String {
-                let names: Vec<&str> = $name::ALL.iter().map(|v| v.name()).collect();
-                match names.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => {
-                        format!("{} or {last}", rest.join(", "))
-                    }
-                    _ => names.concat(),
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-    };
-}
-
-named_values! {
-    /// How the section's players meet.
-    System {
-        /// Every player meets every other once (FIDE's Berger tables).
-        RoundRobin = "round-robin",
-        /// Twice, colours reversed the second time.
-        DoubleRoundRobin = "double-round-robin",
-    }
-}
-
-named_values! {
-    /// What a player's withdrawal does to their games, as the event's rules say.
-    WithdrawalRule {
-        /// ICCF's rule since November 2022: nothing; a game whose time runs out is lost, and
-        /// the director decides nothing.
-        TimeForfeit = "time-forfeit",
-        /// The director cancels the player's unfinished games: they count for no one.
-        Cancel = "cancel",
-        /// The director defaults them: each is lost by the player who withdrew.
-        Default = "default",
-        /// The director annuls every result of the player when fewer than half of their games
-        /// were finished, and defaults the unfinished ones otherwise.
-        AnnulUnderHalf = "annul-under-half",
-    }
-}
-
-named_values! {
-    /// The director's decision on a withdrawal.
-    Decision {
-        /// The unfinished games are cancelled.
-        Cancel = "cancel",
-        /// The unfinished games are lost by the player who withdrew.
-        Default = "default",
-        /// Every game of the player is left out of the crosstable.
-        Annul = "annul",
-    }
-}
-
-impl WithdrawalRule {
-    /// Whether the rule lets the director decide `decision` (the rule's own bar, such as half
-    /// the games, is checked against the games).
-    #[must_use]
-    pub fn allows(self, decision: Decision) -> bool {
-        matches!(
-            (self, decision),
-            (WithdrawalRule::Cancel, Decision::Cancel)
-                | (WithdrawalRule::Default, Decision::Default)
-                | (
-                    WithdrawalRule::AnnulUnderHalf,
-                    Decision::Annul | Decision::Default
-                )
-        )
-    }
-}
-
-/// The name a tie-break has in a tournament file.
-#[must_use]
-pub fn tie_break_name(tb: TieBreak) -> &'static str {
-    match tb {
-        TieBreak::Wins => "wins",
-        TieBreak::SonnebornBerger => "sonneborn-berger",
-        TieBreak::DirectEncounter => "direct-encounter",
-        TieBreak::Koya => "koya",
-        TieBreak::WinsWithBlack => "wins-with-black",
-    }
-}
-
-/// Every tie-break a tournament file may list.
-pub const TIE_BREAKS: [TieBreak; 5] = [
-    TieBreak::Wins,
-    TieBreak::SonnebornBerger,
-    TieBreak::DirectEncounter,
-    TieBreak::Koya,
-    TieBreak::WinsWithBlack,
-];
-
-/// The tie-break a name stands for.
-#[must_use]
-pub fn tie_break_named(name: &str) -> Option<TieBreak> {
-    TIE_BREAKS
-        .iter()
-        .copied()
-        .find(|tb| tie_break_name(*tb) == name)
-}
-
 /// The first document: the event's terms, signed by its director.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentHeader {
@@ -165,6 +35,8 @@ pub struct TournamentHeader {
     pub options: BTreeMap<String, bool>,
     /// How the players meet.
     pub system: System,
+    /// A Swiss event's number of rounds (none for a round robin, whose players fix it).
+    pub rounds: Option<u32>,
     /// Every game's clock.
     pub time_control: TimeControl,
     /// Every player's days of leave in each game (0: none).
@@ -215,6 +87,26 @@ pub enum Action {
         /// The decision.
         decision: Decision,
     },
+    /// The director pairs a Swiss round by a pairing program's output.
+    Pair(Box<SwissPairing>),
+}
+
+/// A Swiss round's pairing as the director signs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwissPairing {
+    /// The round, from 1.
+    pub round: u32,
+    /// The program that paired it.
+    pub engine: Engine,
+    /// The version it says it is.
+    pub version: String,
+    /// The SHA-256 digest of the report file it was given: the event's results before this
+    /// round, which anyone can make again from the files.
+    pub input: Digest,
+    /// The games, board by board: the players' numbers, White first.
+    pub games: Vec<(usize, usize)>,
+    /// The player with the pairing-allocated bye, if one.
+    pub bye: Option<usize>,
 }
 
 impl Action {
@@ -227,6 +119,7 @@ impl Action {
             Action::Reveal { .. } => "reveal",
             Action::Withdraw => "withdraw",
             Action::Decide { .. } => "decide",
+            Action::Pair(_) => "pair",
         }
     }
 }
@@ -273,6 +166,9 @@ pub fn header_unsigned(h: &TournamentHeader) -> String {
         }
     }
     let _ = writeln!(out, "system: {}", h.system);
+    if let Some(rounds) = h.rounds {
+        let _ = writeln!(out, "rounds: {rounds}");
+    }
     out.push_str("time-control:\n");
     out.push_str(&h.time_control.lines());
     out.push_str(&leave_line(h.leave_days));
@@ -319,6 +215,23 @@ pub fn record_unsigned(r: &Record) -> String {
             let _ = writeln!(out, "player: \"{player}\"");
             let _ = writeln!(out, "decision: {decision}");
         }
+        Action::Pair(p) => {
+            let _ = writeln!(out, "round: {}", p.round);
+            let _ = writeln!(out, "engine: {}", p.engine);
+            let _ = writeln!(out, "version: \"{}\"", p.version);
+            let _ = writeln!(out, "input: {}", p.input);
+            if p.games.is_empty() {
+                out.push_str("games: []\n");
+            } else {
+                out.push_str("games:\n");
+                for (white, black) in &p.games {
+                    let _ = writeln!(out, "- [{white}, {black}]");
+                }
+            }
+            if let Some(bye) = p.bye {
+                let _ = writeln!(out, "bye: {bye}");
+            }
+        }
     }
     let _ = writeln!(out, "time: \"{}\"", r.time.as_str());
     out
@@ -332,6 +245,8 @@ pub(super) struct RawHeader {
     game: String,
     options: BTreeMap<String, bool>,
     system: String,
+    #[serde(default)]
+    rounds: Option<u32>,
     #[serde(rename = "time-control")]
     time_control: RawTimeControl,
     rated: bool,
@@ -370,6 +285,18 @@ pub(super) struct RawRecord {
     player: Option<String>,
     #[serde(default)]
     decision: Option<String>,
+    #[serde(default)]
+    round: Option<u32>,
+    #[serde(default)]
+    engine: Option<String>,
+    #[serde(default)]
+    version: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+    #[serde(default)]
+    games: Option<Vec<Vec<usize>>>,
+    #[serde(default)]
+    bye: Option<usize>,
     time: String,
     pub(super) signature: String,
 }
@@ -432,6 +359,21 @@ impl RawHeader {
                 shown(&self.system)
             )
         })?;
+        let rounds = match (system, self.rounds) {
+            (System::Swiss, Some(n)) if (1..=MAX_SWISS_ROUNDS).contains(&n) => Some(n),
+            (System::Swiss, Some(n)) => {
+                return Err(format!("`rounds` is 1 to {MAX_SWISS_ROUNDS}, not {n}"));
+            }
+            (System::Swiss, None) => {
+                return Err("a Swiss event needs `rounds`: how many it plays".into());
+            }
+            (_, Some(_)) => {
+                return Err(format!(
+                    "a {system} has no `rounds` field: its players fix its rounds"
+                ));
+            }
+            (_, None) => None,
+        };
         let (time_control, leave_days) = self.time_control.validate()?;
         let mut tie_breaks = Vec::new();
         for tb in &self.tie_breaks {
@@ -470,6 +412,7 @@ impl RawHeader {
             game: self.game,
             options: self.options,
             system,
+            rounds,
             time_control,
             leave_days,
             rated: self.rated,
@@ -500,6 +443,12 @@ impl RawRecord {
             ("nonce", self.nonce.is_some()),
             ("player", self.player.is_some()),
             ("decision", self.decision.is_some()),
+            ("round", self.round.is_some()),
+            ("engine", self.engine.is_some()),
+            ("version", self.version.is_some()),
+            ("input", self.input.is_some()),
+            ("games", self.games.is_some()),
+            ("bye", self.bye.is_some()),
         ];
         let (action, carries): (Action, &[&str]) = match self.kind.as_str() {
             "enter" => (
@@ -538,10 +487,14 @@ impl RawRecord {
                     &["player", "decision"],
                 )
             }
+            "pair" => (
+                Action::Pair(Box::new(self.pairing()?)),
+                &["round", "engine", "version", "input", "games", "bye"],
+            ),
             other => {
                 return Err(format!(
-                    "`{}` is not a kind of tournament record: enter, close, reveal, withdraw or \
-                     decide",
+                    "`{}` is not a kind of tournament record: enter, close, reveal, withdraw, \
+                     decide or pair",
                     shown(other)
                 ));
             }
@@ -560,4 +513,66 @@ impl RawRecord {
             time: timestamp("time", &self.time)?,
         })
     }
+
+    /// A `pair` record's fields, each in its form (whom they pair is the event's to check).
+    fn pairing(&self) -> Result<SwissPairing, String> {
+        let need = |field: &str, present: bool| {
+            if present {
+                Ok(())
+            } else {
+                Err(format!("a `pair` record needs a `{field}` field"))
+            }
+        };
+        need("round", self.round.is_some())?;
+        need("engine", self.engine.is_some())?;
+        need("version", self.version.is_some())?;
+        need("input", self.input.is_some())?;
+        need("games", self.games.is_some())?;
+        let engine = self.engine.clone().unwrap_or_default();
+        let engine = Engine::named(&engine).ok_or_else(|| {
+            format!(
+                "`engine` is {}, not `{}`",
+                Engine::names_in_words(),
+                shown(&engine)
+            )
+        })?;
+        let version = self.version.clone().unwrap_or_default();
+        if !valid_version(&version) {
+            return Err(format!(
+                "`version` must be 1 to {MAX_VERSION} characters a PGN tag holds, not `{}`",
+                shown(&version)
+            ));
+        }
+        let mut games = Vec::new();
+        for pair in self.games.iter().flatten() {
+            match pair.as_slice() {
+                &[white, black] if white > 0 && black > 0 => games.push((white, black)),
+                _ => {
+                    return Err(
+                        "each of `games` is two players' numbers, White's first: `- [3, 1]`".into(),
+                    );
+                }
+            }
+        }
+        if self.bye == Some(0) {
+            return Err("`bye` is a player's number, from 1".into());
+        }
+        Ok(SwissPairing {
+            round: self.round.unwrap_or_default(),
+            engine,
+            version,
+            input: digest("input", self.input.as_deref().unwrap_or_default())?,
+            games,
+            bye: self.bye,
+        })
+    }
+}
+
+/// The longest version a `pair` record names.
+pub const MAX_VERSION: usize = 120;
+
+/// Whether `text` can be a pairing program's version as a `pair` record writes it.
+#[must_use]
+pub fn valid_version(text: &str) -> bool {
+    !text.is_empty() && text.chars().count() <= MAX_VERSION && valid_tag_value(text)
 }

@@ -6,11 +6,12 @@
 //! form; [`crate::tournament::event`] checks its signatures and meaning.
 
 mod format;
+mod values;
 
 pub use format::{
-    Action, Decision, MAX_EVENT_NAME, Record, System, TIE_BREAKS, TOURNAMENT_FORMAT,
-    TournamentHeader, WithdrawalRule, header_unsigned, preamble, record_unsigned, tie_break_name,
-    tie_break_named, valid_event_name,
+    Action, Decision, Engine, MAX_EVENT_NAME, MAX_SWISS_ROUNDS, MAX_VERSION, Record, SwissPairing,
+    System, TIE_BREAKS, TOURNAMENT_FORMAT, TournamentHeader, WithdrawalRule, header_unsigned,
+    preamble, record_unsigned, tie_break_name, tie_break_named, valid_event_name, valid_version,
 };
 
 pub use crate::log::starts_as_a_tournament;

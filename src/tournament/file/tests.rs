@@ -58,12 +58,23 @@ fn every_other_spelling_is_refused_at_its_line() {
     let e = refused("rated: true\ntie-breaks:", "tie-breaks:");
     assert!(matches!(e.kind, K::Yaml(_)), "{e}");
     // Unknown fields, values out of their set, another format.
-    let e = refused("rated: true\n", "rated: true\nrounds: 5\n");
+    let e = refused("rated: true\n", "rated: true\nbyes: 5\n");
     assert!(matches!(e.kind, K::Yaml(_)), "{e}");
+    let e = refused("system: round-robin\n", "system: knockout\n");
+    assert_eq!(
+        e.kind,
+        K::Field("`system` is round-robin, double-round-robin or swiss, not `knockout`".into())
+    );
+    // A round robin's rounds are its players'; a Swiss says how many it plays.
+    let e = refused("system: round-robin\n", "system: round-robin\nrounds: 5\n");
+    assert_eq!(
+        e.kind,
+        K::Field("a round-robin has no `rounds` field: its players fix its rounds".into())
+    );
     let e = refused("system: round-robin\n", "system: swiss\n");
     assert_eq!(
         e.kind,
-        K::Field("`system` is round-robin or double-round-robin, not `swiss`".into())
+        K::Field("a Swiss event needs `rounds`: how many it plays".into())
     );
     let e = refused("withdrawals: default\n", "withdrawals: never\n");
     assert_eq!(
@@ -88,7 +99,7 @@ fn every_other_spelling_is_refused_at_its_line() {
     assert_eq!(
         e.kind,
         K::Field(
-            "`resign` is not a kind of tournament record: enter, close, reveal, withdraw or decide"
+            "`resign` is not a kind of tournament record: enter, close, reveal, withdraw, decide or pair"
                 .into()
         )
     );
