@@ -4,8 +4,10 @@
 //!
 //! A picture is a function of a line of play (the position, and the move that reached it) and
 //! the options; what a game file adds (names, a coin, a verdict) comes in as caption lines.
-//! Pure: nothing here prints or reads anything.
+//! Pure: nothing here prints or reads anything. A rating history chart is drawn here too
+//! ([`chart`]).
 
+pub mod chart;
 pub(crate) mod pieces;
 pub mod text;
 

@@ -86,12 +86,39 @@ pub enum ListError {
     Glicko(#[from] glicko2::GlickoError),
 }
 
+/// A player's rating at the end of a rating period in which they played (or, last, at the end
+/// of the list's last period, where their deviation widened since).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// When the period ended, in seconds since the Unix epoch (UTC): its last second, plus one.
+    pub end: i64,
+    /// The rating after it.
+    pub rating: f64,
+    /// The deviation after it (Glicko-2).
+    pub deviation: Option<f64>,
+}
+
+/// Each player's ratings, period by period, as a list is made.
+pub type History = BTreeMap<Digest, Vec<Point>>;
+
 /// The list `system` makes of `games`, in whatever order they are given.
 ///
 /// # Errors
 /// A game of one key against itself, a game twice, a period under one second, or a Glicko-2
 /// computation that does not converge.
 pub fn list(games: &[RatedGame], system: &System) -> Result<List, ListError> {
+    list_with_history(games, system).map(|(list, _)| list)
+}
+
+/// [`list`], with each player's rating after each period they played in: what their rating
+/// history chart draws.
+///
+/// # Errors
+/// As [`list`].
+pub fn list_with_history(
+    games: &[RatedGame],
+    system: &System,
+) -> Result<(List, History), ListError> {
     let mut games = games.to_vec();
     games.sort_by_key(|g| (g.ended, g.id));
     for pair in games.windows(2) {
@@ -115,21 +142,45 @@ pub fn list(games: &[RatedGame], system: &System) -> Result<List, ListError> {
             .or_default()
             .push(*game);
     }
+    let mut history = History::new();
     let entries = match *system {
-        System::Glicko2 { tau, initial, .. } => glicko(&periods, tau, initial)?,
-        System::Elo { initial, .. } => elo_list(&periods, initial),
+        System::Glicko2 { tau, initial, .. } => {
+            glicko(&periods, period, tau, initial, &mut history)?
+        }
+        System::Elo { initial, .. } => elo_list(&periods, period, initial, &mut history),
     };
+    // The list's figures end every history: a deviation that widened while its player sat out
+    // the last periods is a point of its own, at the end of the last period.
+    if let Some(&last) = periods.keys().next_back() {
+        let end = last.saturating_add(1).saturating_mul(period);
+        for e in &entries {
+            let points = history.entry(e.key).or_default();
+            let same = points
+                .last()
+                .is_some_and(|p| (p.rating, p.deviation) == (e.rating, e.deviation));
+            if !same {
+                points.push(Point {
+                    end,
+                    rating: e.rating,
+                    deviation: e.deviation,
+                });
+            }
+        }
+    }
     let mut entries = entries;
     entries.sort_by(|a, b| {
         b.rating
             .total_cmp(&a.rating)
             .then_with(|| a.key.cmp(&b.key))
     });
-    Ok(List {
-        entries,
-        inputs: inputs(&games),
-        parameters: parameters(system),
-    })
+    Ok((
+        List {
+            entries,
+            inputs: inputs(&games),
+            parameters: parameters(system),
+        },
+        history,
+    ))
 }
 
 /// Each game, as a player sees it: the opponent and the player's score.
@@ -164,8 +215,10 @@ fn played<R>(
 
 fn glicko(
     periods: &BTreeMap<i64, Vec<RatedGame>>,
+    length: i64,
     tau: f64,
     initial: Rating,
+    history: &mut History,
 ) -> Result<Vec<Entry>, ListError> {
     let mut ratings: BTreeMap<Digest, (Rating, u32)> = BTreeMap::new();
     let most = initial.deviation;
@@ -192,6 +245,13 @@ fn glicko(
             after.deviation = after.deviation.min(most);
             *rating = after;
             *count += u32::try_from(theirs.len()).unwrap_or(u32::MAX);
+            if !theirs.is_empty() {
+                history.entry(*key).or_default().push(Point {
+                    end: number.saturating_add(1).saturating_mul(length),
+                    rating: after.rating,
+                    deviation: Some(after.deviation),
+                });
+            }
         }
     }
     Ok(ratings
@@ -205,10 +265,15 @@ fn glicko(
         .collect())
 }
 
-fn elo_list(periods: &BTreeMap<i64, Vec<RatedGame>>, initial: f64) -> Vec<Entry> {
+fn elo_list(
+    periods: &BTreeMap<i64, Vec<RatedGame>>,
+    length: i64,
+    initial: f64,
+    history: &mut History,
+) -> Vec<Entry> {
     // Each key's rating, the games rated before, and whether it has reached 2400.
     let mut ratings: BTreeMap<Digest, (f64, u32, bool)> = BTreeMap::new();
-    for games in periods.values() {
+    for (&number, games) in periods {
         for game in games {
             for key in [game.white, game.black] {
                 ratings
@@ -227,6 +292,11 @@ fn elo_list(periods: &BTreeMap<i64, Vec<RatedGame>>, initial: f64) -> Vec<Entry>
             let new = rating + elo::change(rating, k, &theirs);
             let count = count + u32::try_from(theirs.len()).unwrap_or(u32::MAX);
             ratings.insert(key, (new, count, reached || new >= 2400.0));
+            history.entry(key).or_default().push(Point {
+                end: number.saturating_add(1).saturating_mul(length),
+                rating: new,
+                deviation: None,
+            });
         }
     }
     ratings

@@ -52,6 +52,7 @@ mod pgn_round_trip;
 mod pgn_tags;
 mod pictures;
 mod ratings;
+mod ratings_shown;
 mod readme;
 mod referee;
 mod referee_club;

@@ -279,6 +279,7 @@ fn fish_completes_file_names_only_where_a_path_goes() {
         "program",
         "proof",
         "publish",
+        "rating-rules",
         "rules",
         "white-key",
     ];

@@ -36,7 +36,12 @@ pub(crate) struct Args {
     /// Print a JSON array, one object per file (schemas/games.schema.json).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    ratings: crate::cli::club::ratings::ShowArgs,
 }
+
+/// Each rated player's entry, by game and fingerprint.
+type Ratings = std::collections::BTreeMap<(String, String), correspond::ratings::list::Entry>;
 
 /// One file, as the listing shows it.
 struct Listed {
@@ -65,7 +70,17 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let mut games = crate::cli::checking::verify::check(&files);
     let forks = crate::cli::checking::verify::forks(&files, &games);
     // A game that is not the pairing it claims is listed as refused.
-    crate::cli::tournament::check::events(&tournaments, &mut games, &forks);
+    let events = crate::cli::tournament::check::events(&tournaments, &mut games, &forks);
+    let shown = crate::cli::club::ratings::shown(&args.ratings, &files, &games, &events, &forks)?;
+    let ratings: Ratings = shown
+        .iter()
+        .flat_map(|l| {
+            l.list
+                .entries
+                .iter()
+                .map(|e| ((l.game.clone(), l.fingerprint(&e.key)), *e))
+        })
+        .collect();
     // Found under the current folder, named from it: `g.yaml`, not `./g.yaml`.
     let named: Vec<PathBuf> = files
         .iter()
@@ -109,13 +124,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         listed.sort_by_cached_key(urgency);
     }
     if args.json {
-        let rows: Vec<Row<'_>> = listed.iter().map(|l| Row::of(l, &now)).collect();
+        let rows: Vec<Row<'_>> = listed.iter().map(|l| Row::of(l, &now, &ratings)).collect();
         let text =
             serde_json::to_string_pretty(&rows).map_err(|e| CliError::usage(e.to_string()))?;
         writeln!(out, "{}", correspond::text::json(text))?;
     } else {
         for l in &listed {
-            write_text(l, &now, out)?;
+            write_text(l, &now, &ratings, out)?;
         }
         // A fork is said once, where either copy is listed.
         for f in &forks {
@@ -190,7 +205,12 @@ fn seats(game: &Summary) -> [Player<String>; 2] {
     })
 }
 
-fn write_text(listed: &Listed, now: &Timestamp, out: &mut Out<'_>) -> Result<(), CliError> {
+fn write_text(
+    listed: &Listed,
+    now: &Timestamp,
+    ratings: &Ratings,
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
     let path = correspond::text::path(&listed.path);
     let game = match &listed.game {
         Checked::Valid(game) => game,
@@ -210,6 +230,19 @@ fn write_text(listed: &Listed, now: &Timestamp, out: &mut Out<'_>) -> Result<(),
     };
     let seats = seats(game);
     writeln!(out, "{path}: {}, {} v {}", game.game, seats[0], seats[1])?;
+    let rated: Vec<String> = (0..2)
+        .filter_map(|i| {
+            let entry = ratings.get(&(game.game.clone(), game.fingerprints[i].clone()))?;
+            Some(format!(
+                "{} {}",
+                game.players[i].0,
+                crate::cli::club::ratings::rating_words(entry)
+            ))
+        })
+        .collect();
+    if !rated.is_empty() {
+        writeln!(out, "  ratings: {}", rated.join(", "))?;
+    }
     let last = game
         .last_time
         .as_ref()
@@ -294,10 +327,15 @@ struct RowPlayer<'a> {
     name: &'a str,
     side: &'a str,
     key: &'a str,
+    /// With --ratings: the player's rating in the game's list, if it rates them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deviation: Option<f64>,
 }
 
 impl<'a> Row<'a> {
-    fn of(listed: &'a Listed, now: &Timestamp) -> Row<'a> {
+    fn of(listed: &'a Listed, now: &Timestamp, ratings: &Ratings) -> Row<'a> {
         let file = listed.path.to_string_lossy().into_owned();
         let error = match &listed.game {
             Checked::Valid(_) => None,
@@ -330,7 +368,18 @@ impl<'a> Row<'a> {
                 game.players
                     .iter()
                     .zip(&game.fingerprints)
-                    .map(|((name, side), key)| RowPlayer { name, side, key })
+                    .map(|((name, side), key)| {
+                        let entry = ratings.get(&(game.game.clone(), key.clone()));
+                        RowPlayer {
+                            name,
+                            side,
+                            key,
+                            rating: entry.map(|e| correspond::ratings::rounded(e.rating, 2)),
+                            deviation: entry
+                                .and_then(|e| e.deviation)
+                                .map(|d| correspond::ratings::rounded(d, 2)),
+                        }
+                    })
                     .collect(),
             ),
             awaited_seat: Some(game.phase.awaited().map(Seat::index)),

@@ -2,6 +2,7 @@
 
 pub(crate) mod games;
 pub(crate) mod merge_driver;
+pub(crate) mod rating_pages;
 pub(crate) mod rating_rules;
 pub(crate) mod ratings;
 pub(crate) mod referee;

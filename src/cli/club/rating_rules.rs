@@ -120,7 +120,14 @@ fn method(args: &Args) -> Result<Method, CliError> {
 
 /// A rules file read and checked, with its digest.
 pub(crate) fn read(path: &Path) -> Result<(Rules, Digest), CliError> {
-    let bytes = crate::cli::shared::record::read(path)?;
+    let bytes = correspond::log::read_limited(path).map_err(|e| {
+        let error = CliError::io(path, &e);
+        if e.kind() == std::io::ErrorKind::NotFound {
+            error.hint("check the path; `correspond rating-rules` writes a club's rating rules")
+        } else {
+            error
+        }
+    })?;
     rules::read(&bytes).map_err(|e| {
         CliError::rejected(format!(
             "{}: {}",

@@ -117,13 +117,69 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         &events,
         crate::cli::checking::verify::exit_status(&checked),
     );
+    let rules = match &args.rules {
+        Some(path) => Some(super::rating_rules::read(path)?),
+        None => None,
+    };
+    let (by_game, unrated) = rated_games(&files, &checked, &events, &forks, rules.as_ref());
+    let system = rules.as_ref().map_or(DEFAULT_SYSTEM, |(r, _)| r.system());
+    let mut lists = Vec::new();
+    for (game, rated) in &by_game {
+        let made = list(&rated.games, &system)
+            .map_err(|e| CliError::rejected(format!("{game}: the list cannot be made: {e}")))?;
+        lists.push((game.as_str(), rated, made));
+    }
+    if let Some((rules, digest)) = &rules {
+        // A list is published, or checked, from files that all verify: one that does not would
+        // drop out of the list unseen.
+        if (args.publish.is_some() || args.check.is_some()) && !unrated_files_verify(&unrated) {
+            let error = CliError::rejected(
+                "not every file under the paths verifies, so no list is published or checked \
+                 from them",
+            );
+            return Err(unrated.iter().filter(|u| u.broken).fold(error, |e, u| {
+                e.hint(format!("{}: {}", u.file, correspond::text::escape(&u.why)))
+            }));
+        }
+        if let Some(out_path) = &args.publish {
+            return super::rating_rules::publish(args, out_path, rules, *digest, &lists, out)
+                .map(|()| status);
+        }
+        if let Some(list_path) = &args.check {
+            let held = super::rating_rules::check(list_path, rules, *digest, &lists, &system, out)?;
+            if held != ExitStatus::Success {
+                // What was not rated may explain it (copies that fork, a game short of two moves).
+                write_unrated(&unrated, out)?;
+            }
+            return Ok(held);
+        }
+    }
+    if args.json {
+        write_json(&lists, &unrated, &system, out)?;
+    } else {
+        write_text(&lists, &unrated, &system, out)?;
+    }
+    Ok(status)
+}
+
+/// The games each list rates, by game kind, and the files not rated with why: every valid,
+/// finished game of two moves or more among `files`, once, but for those whose copies fork and
+/// the games of unrated tournaments; under a club's `rules`, only its game (and with
+/// `timed-only`, only games with a clock).
+fn rated_games(
+    files: &[PathBuf],
+    checked: &[Checked],
+    events: &[CheckedEvent],
+    forks: &[crate::cli::shared::copies::Forked],
+    rules: Option<&(correspond::ratings::rules::Rules, Digest)>,
+) -> (BTreeMap<String, Rated>, Vec<Unrated>) {
     let forked: BTreeSet<Digest> = forks.iter().map(|f| f.game).collect();
-    let unrated_events = unrated_events(&events);
+    let unrated_events = unrated_events(events);
     let mut by_game: BTreeMap<String, Rated> = BTreeMap::new();
     let mut unrated = Vec::new();
     let mut seen = BTreeSet::new();
     let mut timed = BTreeSet::new();
-    for (file, c) in files.iter().zip(&checked) {
+    for (file, c) in files.iter().zip(checked) {
         // Named from the current folder: `g.yaml`, not `./g.yaml`.
         let shown = correspond::text::path(file.strip_prefix(".").unwrap_or(file)).to_string();
         let summary = match c {
@@ -177,11 +233,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             }
         }
     }
-    let rules = match &args.rules {
-        Some(path) => Some(super::rating_rules::read(path)?),
-        None => None,
-    };
-    if let Some((rules, _)) = &rules {
+    if let Some((rules, _)) = rules {
         // The club rates its one game, and with `timed-only` the games with a clock.
         by_game.retain(|game, _| *game == rules.game.name());
         if rules.timed_only {
@@ -190,44 +242,115 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             }
         }
     }
+    (by_game, unrated)
+}
+
+/// The rating options of the commands that show ratings where a list exists (`standings`,
+/// `games`, `site`).
+#[derive(Clone, Debug, clap::Args)]
+pub(crate) struct ShowArgs {
+    /// Show each player's rating, from the list `correspond ratings` makes of the same games
+    /// (Glicko-2 with its default parameters, unless --rules gives the club's).
+    #[arg(long)]
+    ratings: bool,
+    /// Show the ratings of the club's list, made under its signed rating rules (`correspond
+    /// rating-rules`).
+    #[arg(long = "rating-rules", value_name = "FILE", value_hint = clap::ValueHint::FilePath)]
+    rules: Option<PathBuf>,
+}
+
+/// A game kind's list, as the commands that show ratings use it.
+pub(crate) struct Shown {
+    /// The game.
+    pub(crate) game: String,
+    /// Its players' names and fingerprints.
+    pub(crate) rated: Rated,
+    /// The list.
+    pub(crate) list: List,
+    /// Each player's ratings, period by period.
+    pub(crate) history: correspond::ratings::list::History,
+}
+
+impl Shown {
+    /// The entry of the player with fingerprint `fingerprint`.
+    pub(crate) fn of(
+        &self,
+        fingerprint: &str,
+    ) -> Option<(usize, &correspond::ratings::list::Entry)> {
+        self.list.entries.iter().enumerate().find(|(_, e)| {
+            self.rated
+                .names
+                .get(&e.key)
+                .is_some_and(|(_, f)| f == fingerprint)
+        })
+    }
+
+    /// A player's names, joined.
+    pub(crate) fn names(&self, key: &Digest) -> String {
+        self.rated
+            .names
+            .get(key)
+            .map_or_else(String::new, |(names, _)| {
+                names
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+    }
+
+    /// A player's fingerprint.
+    pub(crate) fn fingerprint(&self, key: &Digest) -> String {
+        self.rated
+            .names
+            .get(key)
+            .map_or_else(String::new, |(_, f)| f.clone())
+    }
+}
+
+/// A rating as a table shows it: `1562 ±121`, whole numbers (the list's own figures, rounded
+/// half away from zero).
+pub(crate) fn rating_words(entry: &correspond::ratings::list::Entry) -> String {
+    let deviation = entry
+        .deviation
+        .map(|d| format!(" ±{:.0}", rounded(d, 0)))
+        .unwrap_or_default();
+    format!("{:.0}{deviation}", rounded(entry.rating, 0))
+}
+
+/// The lists to show, one per game kind, when `args` asks for them; none otherwise.
+///
+/// # Errors
+/// The rules cannot be read, or a list cannot be made.
+pub(crate) fn shown(
+    args: &ShowArgs,
+    files: &[PathBuf],
+    checked: &[Checked],
+    events: &[CheckedEvent],
+    forks: &[crate::cli::shared::copies::Forked],
+) -> Result<Vec<Shown>, CliError> {
+    if !args.ratings && args.rules.is_none() {
+        return Ok(Vec::new());
+    }
+    let rules = match &args.rules {
+        Some(path) => Some(super::rating_rules::read(path)?),
+        None => None,
+    };
+    let (by_game, _) = rated_games(files, checked, events, forks, rules.as_ref());
     let system = rules.as_ref().map_or(DEFAULT_SYSTEM, |(r, _)| r.system());
     let mut lists = Vec::new();
-    for (game, rated) in &by_game {
-        let made = list(&rated.games, &system)
-            .map_err(|e| CliError::rejected(format!("{game}: the list cannot be made: {e}")))?;
-        lists.push((game.as_str(), rated, made));
+    for (game, rated) in by_game {
+        let (list, history) =
+            correspond::ratings::list::list_with_history(&rated.games, &system)
+                .map_err(|e| CliError::rejected(format!("{game}: the list cannot be made: {e}")))?;
+        lists.push(Shown {
+            game,
+            rated,
+            list,
+            history,
+        });
     }
-    if let Some((rules, digest)) = &rules {
-        // A list is published, or checked, from files that all verify: one that does not would
-        // drop out of the list unseen.
-        if (args.publish.is_some() || args.check.is_some()) && !unrated_files_verify(&unrated) {
-            let error = CliError::rejected(
-                "not every file under the paths verifies, so no list is published or checked \
-                 from them",
-            );
-            return Err(unrated.iter().filter(|u| u.broken).fold(error, |e, u| {
-                e.hint(format!("{}: {}", u.file, correspond::text::escape(&u.why)))
-            }));
-        }
-        if let Some(out_path) = &args.publish {
-            return super::rating_rules::publish(args, out_path, rules, *digest, &lists, out)
-                .map(|()| status);
-        }
-        if let Some(list_path) = &args.check {
-            let held = super::rating_rules::check(list_path, rules, *digest, &lists, &system, out)?;
-            if held != ExitStatus::Success {
-                // What was not rated may explain it (copies that fork, a game short of two moves).
-                write_unrated(&unrated, out)?;
-            }
-            return Ok(held);
-        }
-    }
-    if args.json {
-        write_json(&lists, &unrated, &system, out)?;
-    } else {
-        write_text(&lists, &unrated, &system, out)?;
-    }
-    Ok(status)
+    Ok(lists)
 }
 
 /// The ids of the events whose games are not rated, of those checked.

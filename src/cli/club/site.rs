@@ -29,6 +29,10 @@ pub(crate) struct Args {
     /// The folder to write the site into, made if need be; pages already there are replaced.
     #[arg(short = 'o', long = "output", value_name = "DIR", required = true)]
     output: PathBuf,
+    /// With --ratings (or --rating-rules), the site gains a rating list page (ratings.html)
+    /// and one page per rated player with their rating history as a chart.
+    #[command(flatten)]
+    ratings: crate::cli::club::ratings::ShowArgs,
 }
 
 /// One game of the site: its file, its page's name, and what the index says of it.
@@ -82,8 +86,15 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         &events,
         crate::cli::checking::verify::exit_status(&checked),
     );
+    let shown = crate::cli::club::ratings::shown(&args.ratings, &files, &checked, &events, &forks)?;
     std::fs::create_dir_all(&args.output).map_err(|e| CliError::io(&args.output, &e))?;
     let mut taken = BTreeSet::from(["index".to_owned()]);
+    // Named before the games' pages, so that none of those takes a rating page's name.
+    let rating_pages = if shown.is_empty() {
+        Vec::new()
+    } else {
+        crate::cli::club::rating_pages::pages(&shown, &mut taken)
+    };
     let mut entries: Vec<Entry> = files
         .into_iter()
         .zip(checked)
@@ -108,6 +119,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         .iter()
         .map(|e| e.page.as_str())
         .chain(events.iter().map(|(page, _)| page.as_str()))
+        .chain(rating_pages.iter().map(|p| p.name.as_str()))
         .chain(["index.html"])
     {
         crate::cli::reading::html::only_over_a_page(&args.output.join(page))?;
@@ -125,7 +137,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             crate::cli::reading::html::write_page(&args.output.join(page), html.as_bytes())?;
         }
     }
-    let index = index(&entries, &events, &forks);
+    for page in &rating_pages {
+        crate::cli::reading::html::write_page(&args.output.join(&page.name), page.html.as_bytes())?;
+    }
+    let index = index(&entries, &events, &forks, !rating_pages.is_empty());
     crate::cli::reading::html::write_page(&args.output.join("index.html"), index.as_bytes())?;
     // Said, as the exit code says it: the index lists them as unreadable.
     for line in &unreadable {
@@ -133,13 +148,19 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     let pages = entries.iter().filter(|e| e.written).count();
     let games = crate::cli::count(pages, "game page");
-    let written = if events.is_empty() {
-        format!("index.html and {games}")
-    } else {
-        format!(
-            "index.html, {games} and {}",
-            crate::cli::count(events.len(), "tournament page")
-        )
+    let mut parts = vec!["index.html".to_owned(), games];
+    if !events.is_empty() {
+        parts.push(crate::cli::count(events.len(), "tournament page"));
+    }
+    if let Some((_, players)) = rating_pages.split_first() {
+        parts.push(format!(
+            "ratings.html with {}",
+            crate::cli::count(players.len(), "rating history page")
+        ));
+    }
+    let written = match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.concat(),
     };
     writeln!(
         out,
@@ -210,6 +231,7 @@ fn index(
     entries: &[Entry],
     events: &[(String, CheckedEvent)],
     forks: &[crate::cli::shared::copies::Forked],
+    ratings: bool,
 ) -> String {
     let mut out = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
@@ -221,6 +243,13 @@ fn index(
          .forked td:first-child::after{content:' (forks)';color:#a00}code{font-size:.85em}\
          </style>\n</head>\n<body>\n<h1>Games</h1>\n",
     );
+    if ratings {
+        let _ = writeln!(
+            out,
+            "<p><a href=\"{}\">Ratings</a>: the rating list and each player's history</p>",
+            crate::cli::club::rating_pages::LIST_PAGE
+        );
+    }
     if !events.is_empty() {
         out.push_str("<h2>Tournaments</h2>\n<ul class=\"tournaments\">\n");
         for (page, checked) in events {

@@ -26,6 +26,8 @@ pub(crate) struct Args {
     /// Print one JSON object (schemas/standings.schema.json).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    ratings: crate::cli::club::ratings::ShowArgs,
 }
 
 /// `standings --json`.
@@ -38,6 +40,18 @@ struct Json<'a> {
     not_counted: Vec<NotCounted>,
     /// Copies of one game that fork: the game is not counted.
     forks: Vec<ForkJson>,
+    /// With --ratings: each rated player's rating, by game.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ratings: Vec<RatingJson>,
+}
+
+#[derive(Serialize)]
+struct RatingJson {
+    game: String,
+    key: String,
+    rating: f64,
+    deviation: Option<f64>,
+    games: u32,
 }
 
 #[derive(Serialize)]
@@ -63,7 +77,8 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     let mut checked = crate::cli::checking::verify::check(&files);
     let forks = crate::cli::checking::verify::forks(&files, &checked);
     // A game that is not the pairing it claims does not count.
-    crate::cli::tournament::check::events(&tournaments, &mut checked, &forks);
+    let events = crate::cli::tournament::check::events(&tournaments, &mut checked, &forks);
+    let shown = crate::cli::club::ratings::shown(&args.ratings, &files, &checked, &events, &forks)?;
     let status = crate::cli::checking::verify::exit_status(&checked);
     let valid = crate::cli::checking::verify::counted(&checked, &forks);
     let named: Vec<PathBuf> = files
@@ -102,13 +117,25 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                     equivocation: f.fork.equivocation,
                 })
                 .collect(),
+            ratings: shown
+                .iter()
+                .flat_map(|list| {
+                    list.list.entries.iter().map(|e| RatingJson {
+                        game: list.game.clone(),
+                        key: list.fingerprint(&e.key),
+                        rating: correspond::ratings::rounded(e.rating, 2),
+                        deviation: e.deviation.map(|d| correspond::ratings::rounded(d, 2)),
+                        games: e.games,
+                    })
+                })
+                .collect(),
         };
         let text =
             serde_json::to_string_pretty(&json).map_err(|e| CliError::usage(e.to_string()))?;
         writeln!(out, "{}", correspond::text::json(text))?;
         return Ok(status);
     }
-    write_tables(&table, out)?;
+    write_tables(&table, &shown, out)?;
     write_not_counted(&table, &balances, &forks, &named, &not_counted, out)?;
     if let Some(line) = crate::cli::checking::verify::passed_over_here(&passed) {
         writeln!(out, "{line}")?;
@@ -159,16 +186,34 @@ fn write_not_counted(
     Ok(())
 }
 
-fn write_tables(table: &Standings, out: &mut Out<'_>) -> Result<(), CliError> {
+fn write_tables(
+    table: &Standings,
+    shown: &[crate::cli::club::ratings::Shown],
+    out: &mut Out<'_>,
+) -> Result<(), CliError> {
     if table.tables.is_empty() {
         writeln!(out, "no games to count")?;
     }
     for t in &table.tables {
         let games = if t.games == 1 { "game" } else { "games" };
         writeln!(out, "{} ({} {games})", t.game, t.games)?;
+        // With ratings asked for, a column of each player's rating in the game's list ("-"
+        // for a player it does not rate yet).
+        let list = (!shown.is_empty()).then(|| shown.iter().find(|l| l.game == t.game));
+        let rating_of = |fingerprint: &str| match list {
+            None => String::new(),
+            Some(list) => format!(
+                "{:>10}  ",
+                list.and_then(|l| l.of(fingerprint)).map_or_else(
+                    || "-".to_owned(),
+                    |(_, e)| crate::cli::club::ratings::rating_words(e)
+                )
+            ),
+        };
         writeln!(
             out,
-            "       points  played  won  drawn  lost  going on  player"
+            "       points  played  won  drawn  lost  going on  {}player",
+            if list.is_some() { "    rating  " } else { "" }
         )?;
         let mut rank = 0;
         for (i, line) in t.lines.iter().enumerate() {
@@ -182,7 +227,7 @@ fn write_tables(table: &Standings, out: &mut Out<'_>) -> Result<(), CliError> {
             }
             writeln!(
                 out,
-                "  {:>3}  {:>6}  {:>6}  {:>3}  {:>5}  {:>4}  {:>8}  {} {}",
+                "  {:>3}  {:>6}  {:>6}  {:>3}  {:>5}  {:>4}  {:>8}  {}{} {}",
                 format!("{rank}."),
                 points(line.half_points),
                 line.played,
@@ -190,6 +235,7 @@ fn write_tables(table: &Standings, out: &mut Out<'_>) -> Result<(), CliError> {
                 line.drawn,
                 line.lost,
                 line.in_progress,
+                rating_of(&line.fingerprint),
                 line.names.join("/"),
                 line.fingerprint
             )?;

@@ -217,3 +217,50 @@ fn a_game_dated_far_ahead_costs_nothing_and_no_deviation_passes_a_strangers() {
         350.0
     );
 }
+
+/// The history a chart draws: a point for each period a player played in, at the period's end,
+/// and the list's own figures last (under Glicko-2, a deviation that widened while the player
+/// sat out the last period is a point at that period's end).
+#[test]
+fn the_history_has_a_point_per_period_played_ending_at_the_list() {
+    let games = [
+        game(1, DAY, "a", "b", Score::Win),
+        game(2, 2 * DAY + 5, "c", "a", Score::Draw),
+        game(3, 4 * DAY, "b", "c", Score::Loss),
+    ];
+    for system in [
+        System::Elo {
+            initial: 2000.0,
+            period: DAY,
+        },
+        System::Glicko2 {
+            tau: 0.5,
+            initial: Rating {
+                rating: 1500.0,
+                deviation: 350.0,
+                volatility: 0.06,
+            },
+            period: DAY,
+        },
+    ] {
+        let (made, history) = super::list_with_history(&games, &system).expect("a list");
+        assert_eq!(made, list(&games, &system).expect("a list"));
+        let ends = |name: &str| -> Vec<i64> { history[&key(name)].iter().map(|p| p.end).collect() };
+        let widened = matches!(system, System::Glicko2 { .. });
+        let a: &[i64] = if widened {
+            &[2 * DAY, 3 * DAY, 5 * DAY]
+        } else {
+            &[2 * DAY, 3 * DAY]
+        };
+        assert_eq!(ends("a"), a);
+        assert_eq!(ends("b"), [2 * DAY, 5 * DAY]);
+        assert_eq!(ends("c"), [3 * DAY, 5 * DAY]);
+        for entry in &made.entries {
+            let last = history[&entry.key].last().expect("a point");
+            assert_eq!(
+                (last.rating.to_bits(), last.deviation.map(f64::to_bits)),
+                (entry.rating.to_bits(), entry.deviation.map(f64::to_bits))
+            );
+        }
+    }
+}
