@@ -88,14 +88,9 @@ fn player_page(game: &str, key: &Digest, taken: &mut BTreeSet<String>) -> String
 
 /// The page's start, titled `title`.
 fn head(title: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n\
-         <title>{}</title>\n<style>body{{font-family:system-ui,sans-serif;margin:1em auto;\
-         max-width:62em;padding:0 1em;color:#222}}table{{border-collapse:collapse;margin:.5em 0 \
-         1.5em}}td,th{{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd}}\
-         code{{font-size:.85em}}svg{{max-width:100%;height:auto}}</style>\n</head>\n<body>\n",
-        esc(title)
+    super::site::head(
+        title,
+        "code{font-size:.85em}svg{max-width:100%;height:auto}",
     )
 }
 

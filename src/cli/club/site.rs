@@ -233,16 +233,12 @@ fn index(
     forks: &[crate::cli::shared::copies::Forked],
     ratings: bool,
 ) -> String {
-    let mut out = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n\
-         <title>Games</title>\n<style>body{font-family:system-ui,sans-serif;margin:1em auto;\
-         max-width:62em;padding:0 1em;color:#222}table{border-collapse:collapse;margin:.5em 0 \
-         1.5em}td,th{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd}\
-         .invalid,.fork{color:#a00}\
-         .forked td:first-child::after{content:' (forks)';color:#a00}code{font-size:.85em}\
-         </style>\n</head>\n<body>\n<h1>Games</h1>\n",
+    let mut out = head(
+        "Games",
+        ".invalid,.fork{color:#a00}.forked td:first-child::after{content:' (forks)';\
+         color:#a00}code{font-size:.85em}",
     );
+    out.push_str("<h1>Games</h1>\n");
     if ratings {
         let _ = writeln!(
             out,
@@ -282,6 +278,19 @@ fn index(
     standings_tables(&mut out, entries, forks);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// The start of a page of the site titled `title`: the site's style, then `style`.
+pub(crate) fn head(title: &str, style: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n\
+         <title>{}</title>\n<style>body{{font-family:system-ui,sans-serif;margin:1em auto;\
+         max-width:62em;padding:0 1em;color:#222}}table{{border-collapse:collapse;margin:.5em 0 \
+         1.5em}}td,th{{padding:.2em .6em;text-align:left;border-bottom:1px solid #ddd}}{style}\
+         </style>\n</head>\n<body>\n",
+        esc(title)
+    )
 }
 
 /// The index's row for one file: a link to its page and where its game stands, or why it

@@ -33,6 +33,31 @@ impl CheckedEvent {
     pub(crate) fn valid(&self) -> bool {
         matches!(&self.state, EventState::Valid(..))
     }
+
+    /// The event and its standing, or the command's error: the file's defect, or why it cannot
+    /// be read.
+    pub(crate) fn event(&self) -> Result<(&Event, &Table), crate::cli::CliError> {
+        match &self.state {
+            EventState::Valid(event, table) => Ok((event, table)),
+            EventState::Invalid(e) => Err(super::invalid(&self.path, e)),
+            EventState::Unreadable(e) => Err(crate::cli::CliError::usage(format!(
+                "{}: cannot read: {e}",
+                correspond::text::path(&self.path)
+            ))),
+        }
+    }
+}
+
+/// The valid games among `checked`, by index.
+pub(crate) fn valid_games(checked: &[Checked]) -> Vec<(usize, &Summary)> {
+    checked
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            Checked::Valid(s) => Some((i, &**s)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Checks the tournament files `tournaments`, and each one's games among `checked` (the game
@@ -46,14 +71,7 @@ pub(crate) fn events(
     let forked: BTreeSet<_> = forks.iter().map(|f| f.game).collect();
     let mut refused: Vec<(usize, String)> = Vec::new();
     let events: Vec<CheckedEvent> = {
-        let games: Vec<(usize, &Summary)> = checked
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| match c {
-                Checked::Valid(s) => Some((i, &**s)),
-                _ => None,
-            })
-            .collect();
+        let games = valid_games(checked);
         tournaments
             .iter()
             .map(|path| {

@@ -2,7 +2,6 @@
 //! program from the report file the games give, and signed by the director with the program,
 //! its version and the digest of its input; or, with `--check`, every paired round run again.
 
-use super::check::EventState;
 use super::engine::{self, Program};
 use super::standings::games_beside;
 use super::{SignArgs, append_vetted, director_signing};
@@ -52,16 +51,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         return check(args, out);
     }
     let (checked, games) = super::standings::load(&args.sign.file)?;
-    let (event, table) = match &checked.state {
-        EventState::Valid(event, table) => (event, table),
-        EventState::Invalid(e) => return Err(super::invalid(&checked.path, e)),
-        EventState::Unreadable(e) => {
-            return Err(CliError::usage(format!(
-                "{}: cannot read: {e}",
-                correspond::text::path(&checked.path)
-            )));
-        }
-    };
+    let (event, table) = checked.event()?;
     let bad: Vec<String> = games
         .iter()
         .filter(|(_, c)| !matches!(c, Checked::Valid(_)))

@@ -1,7 +1,7 @@
 //! `correspond tournament standings`: an event's crosstable from its tournament file and the
 //! games beside it, as text or JSON (schemas/tournament-standings.schema.json).
 
-use super::check::{CheckedEvent, EventState};
+use super::check::CheckedEvent;
 use super::tournament_file;
 use crate::cli::CliError;
 use crate::cli::Out;
@@ -80,16 +80,10 @@ impl Beside {
         Vec<(usize, &correspond::replay::Summary)>,
         std::collections::BTreeSet<correspond::digest::Digest>,
     ) {
-        let games = self
-            .checked
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| match c {
-                Checked::Valid(s) => Some((i, &**s)),
-                _ => None,
-            })
-            .collect();
-        (games, self.forks.iter().map(|f| f.game).collect())
+        (
+            super::check::valid_games(&self.checked),
+            self.forks.iter().map(|f| f.game).collect(),
+        )
     }
 }
 
@@ -109,16 +103,7 @@ pub(crate) fn load(path: &Path) -> Result<(CheckedEvent, Vec<(PathBuf, Checked)>
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let (checked, games) = load(&args.tournament)?;
-    let path = correspond::text::path(&checked.path).to_string();
-    let (event, table) = match &checked.state {
-        EventState::Valid(event, table) => (event, table),
-        EventState::Invalid(e) => {
-            return Err(super::invalid(&checked.path, e));
-        }
-        EventState::Unreadable(e) => {
-            return Err(CliError::usage(format!("{path}: cannot read: {e}")));
-        }
-    };
+    let (event, table) = checked.event()?;
     let named = |i: usize| -> String {
         let p = &games[i].0;
         p.strip_prefix(checked.path.parent().unwrap_or(Path::new("")))

@@ -1,6 +1,5 @@
 //! `correspond tournament trf`: an event as FIDE's Tournament Report File.
 
-use super::check::EventState;
 use crate::cli::CliError;
 use crate::cli::Out;
 use std::path::PathBuf;
@@ -28,16 +27,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         return pairing_input(args, round, out);
     }
     let (checked, games) = super::standings::load(&args.tournament)?;
-    let (event, table) = match &checked.state {
-        EventState::Valid(event, table) => (event, table),
-        EventState::Invalid(e) => return Err(super::invalid(&checked.path, e)),
-        EventState::Unreadable(e) => {
-            return Err(CliError::usage(format!(
-                "{}: cannot read: {e}",
-                correspond::text::path(&checked.path)
-            )));
-        }
-    };
+    let (event, table) = checked.event()?;
     let bad = games
         .iter()
         .filter(|(_, c)| !matches!(c, crate::cli::checking::verify::Checked::Valid(_)))
