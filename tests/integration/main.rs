@@ -51,6 +51,7 @@ mod pgn_reader;
 mod pgn_round_trip;
 mod pgn_tags;
 mod pictures;
+mod progress;
 mod ratings;
 mod ratings_shown;
 mod readme;

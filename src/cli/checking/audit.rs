@@ -33,9 +33,12 @@ pub(crate) struct Args {
     /// Print JSON: one object for one file named, an array of them otherwise.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    progress: crate::cli::shared::progress::ProgressArgs,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    args.progress.choose();
     // A folder's files are read in one walk of its branch, before any is audited; a file named
     // alone is read alone.
     let mut folders: Vec<Histories> = Vec::new();
@@ -64,13 +67,16 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
     }
     let one = args.paths.len() == 1 && !args.paths[0].is_dir();
     let mut reports = Vec::with_capacity(files.len());
+    let progress = crate::cli::shared::progress::start(files.len(), "Auditing", "files");
     for (file, from) in &files {
         let held = from.and_then(|(f, i)| {
             let histories = folders.get(f)?;
             Some((histories, histories.held().get(i)?))
         });
         reports.push((file, audit(file, held)?));
+        progress.inc();
     }
+    drop(progress);
     if args.json {
         /// A report, after the file it is about.
         #[derive(serde::Serialize)]

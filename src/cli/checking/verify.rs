@@ -24,6 +24,8 @@ pub(crate) struct Args {
     /// Print a JSON array, one object per file.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    progress: crate::cli::shared::progress::ProgressArgs,
 }
 
 pub(crate) use crate::cli::shared::checked::Checked;
@@ -86,14 +88,17 @@ pub(crate) fn check(files: &[PathBuf]) -> Vec<Checked> {
     } else {
         (1, cores)
     };
+    let progress = crate::cli::shared::progress::start(files.len(), "Checking", "files");
     correspond::parallel::map_in_order(files, at_once, |path| {
-        match correspond::log::read_limited(path) {
+        let checked = match correspond::log::read_limited(path) {
             Err(e) => Checked::Unreadable(unreadable(path, &e, files)),
             Ok(bytes) => match correspond::games::verify_with(&bytes, per_file) {
                 Ok(summary) => Checked::Valid(Box::new(summary)),
                 Err(e) => Checked::Invalid(e),
             },
-        }
+        };
+        progress.inc();
+        checked
     })
 }
 
@@ -137,6 +142,7 @@ pub(crate) fn exit_status<'a>(checked: impl IntoIterator<Item = &'a Checked>) ->
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    args.progress.choose();
     let Found {
         games: files,
         tournaments,

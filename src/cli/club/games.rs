@@ -38,6 +38,8 @@ pub(crate) struct Args {
     json: bool,
     #[command(flatten)]
     ratings: crate::cli::club::ratings::ShowArgs,
+    #[command(flatten)]
+    progress: crate::cli::shared::progress::ProgressArgs,
 }
 
 /// Each rated player's entry, by game and fingerprint.
@@ -62,6 +64,7 @@ impl Listed {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    args.progress.choose();
     let crate::cli::checking::verify::Found {
         games: files,
         tournaments,

@@ -49,6 +49,8 @@ pub(crate) struct Args {
     check: Option<PathBuf>,
     #[command(flatten)]
     key: crate::cli::shared::keys::KeyArgs,
+    #[command(flatten)]
+    progress: crate::cli::shared::progress::ProgressArgs,
 }
 
 impl Rated {
@@ -105,6 +107,7 @@ pub(crate) struct Rated {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    args.progress.choose();
     let Found {
         games: files,
         tournaments,

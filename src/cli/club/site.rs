@@ -33,6 +33,8 @@ pub(crate) struct Args {
     /// and one page per rated player with their rating history as a chart.
     #[command(flatten)]
     ratings: crate::cli::club::ratings::ShowArgs,
+    #[command(flatten)]
+    progress: crate::cli::shared::progress::ProgressArgs,
 }
 
 /// One game of the site: its file, its page's name, and what the index says of it.
@@ -45,6 +47,7 @@ struct Entry {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    args.progress.choose();
     let crate::cli::checking::verify::Found {
         games: files,
         tournaments,

@@ -28,6 +28,8 @@ pub(crate) struct Args {
     json: bool,
     #[command(flatten)]
     ratings: crate::cli::club::ratings::ShowArgs,
+    #[command(flatten)]
+    progress: crate::cli::shared::progress::ProgressArgs,
 }
 
 /// `standings --json`.
@@ -69,6 +71,7 @@ struct NotCounted {
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    args.progress.choose();
     let crate::cli::checking::verify::Found {
         games: files,
         tournaments,

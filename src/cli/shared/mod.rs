@@ -9,6 +9,7 @@ pub(crate) mod game;
 pub(crate) mod keys;
 pub(crate) mod next;
 pub(crate) mod places;
+pub(crate) mod progress;
 pub(crate) mod recap;
 pub(crate) mod record;
 pub(crate) mod signing_journal;

@@ -29,6 +29,8 @@ pub(crate) struct Args {
     /// Print JSON (schemas/tournament-standings.schema.json).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    progress: crate::cli::shared::progress::ProgressArgs,
 }
 
 /// The tournament file `path` names, checked to be one, and every game file of its folder
@@ -102,6 +104,7 @@ pub(crate) fn load(path: &Path) -> Result<(CheckedEvent, Vec<(PathBuf, Checked)>
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
+    args.progress.choose();
     let (checked, games) = load(&args.tournament)?;
     let (event, table) = checked.event()?;
     let named = |i: usize| -> String {

@@ -104,6 +104,7 @@ fn check(receiving: &Receiving, repo: &Path, out: &mut Out<'_>) -> Result<String
     let branches = receiving.branches().map_err(unreadable)?;
     let (mut invalid, mut copies) = (Vec::new(), Vec::new());
     let (mut files, mut tournaments) = (0, 0);
+    let progress = crate::cli::shared::progress::start(branches.len(), "Checking", "branches");
     for (branch, commit) in &branches {
         for (path, bytes, kind) in receiving.refereed_files(*commit).map_err(unreadable)? {
             let place = format!("{}: {}", shown_ref(branch), shown(&path));
@@ -124,7 +125,9 @@ fn check(receiving: &Receiving, repo: &Path, out: &mut Out<'_>) -> Result<String
                 }
             }
         }
+        progress.inc();
     }
+    drop(progress);
     let conflicts = index
         .rebuild(&copies, &super::stands(&branches))
         .map_err(|e| CliError::usage(format!("cannot build the referee's index: {e}")))?;

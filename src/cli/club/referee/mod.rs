@@ -51,6 +51,8 @@ enum Command {
         #[arg(long, value_name = "SECONDS", default_value_t = 60, value_hint = clap::ValueHint::Other,
               value_parser = clap::value_parser!(u32).range(1..=3600))]
         wait: u32,
+        #[command(flatten)]
+        progress: crate::cli::shared::progress::ProgressArgs,
     },
     /// Build the referee's index of a repository again from its branches (the hooks do so by
     /// themselves when they find it lost, damaged or out of step with the branches). Exit code
@@ -88,7 +90,11 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
             repo,
             max_skew,
             wait,
-        } => install::install(repo, *max_skew, *wait, out),
+            progress,
+        } => {
+            progress.choose();
+            install::install(repo, *max_skew, *wait, out)
+        }
         Command::Repair { repo } => install::repair(repo, out),
         Command::Hook { max_skew, wait } => hook::run(*max_skew, *wait, out),
         Command::Transaction { stage } => transaction(stage),
