@@ -148,13 +148,10 @@ pub enum EventErrorKind {
     #[error("{0}")]
     Decide(String),
     /// A Swiss round's pairing out of place, or one that breaks the Swiss system's absolute
-    /// rules (everyone present paired once, no two players twice, no second bye).
+    /// rules this file can hold it to (everyone present paired once, the bye only when the
+    /// count is odd, no second bye).
     #[error("{0}")]
     Pair(String),
-    /// A Swiss round's pairing not made from the event's results: its input's digest is not
-    /// that of the report file the files give.
-    #[error("{0}")]
-    Unfounded(String),
 }
 
 impl From<crate::log::LogError> for EventError {
@@ -574,15 +571,16 @@ impl Event {
     }
 
     /// The numbers of the players present for a pairing made in document `i`: every entrant
-    /// but those who withdrew from play before it.
+    /// but those who withdrew from play before it, or on whose games the director decided
+    /// before it (a player defaulted for not playing is paired no more).
     #[must_use]
     pub fn present(&self, i: usize) -> Vec<usize> {
+        let before = |at: Option<usize>| at.is_some_and(|d| d < i);
         let mut out: Vec<usize> = (0..self.entrants.len())
             .filter(|&e| {
-                self.entrants[e]
-                    .withdrawn
-                    .as_ref()
-                    .is_none_or(|(w, _)| *w >= i)
+                let entrant = &self.entrants[e];
+                !before(entrant.withdrawn.as_ref().map(|w| w.0))
+                    && !before(entrant.decision.as_ref().map(|d| d.1))
             })
             .filter_map(|e| self.number_of(e))
             .collect();

@@ -64,7 +64,10 @@ pub fn check_round(event: &Event, p: &SwissPairing, i: usize) -> Result<(), Even
         }
         if !present.contains(&number) {
             return fail(if event.numbered(number).is_some() {
-                format!("player {number} withdrew before this round, and is not paired")
+                format!(
+                    "player {number} withdrew, or was decided on by the director, before this \
+                     round, and is not paired"
+                )
             } else {
                 format!("the event has no player {number}")
             });

@@ -303,6 +303,9 @@ fn write_text(
                 valid += 1;
                 let line = crate::cli::tournament::check::describe(event, table);
                 writeln!(out, "{path}: valid: {line}")?;
+                if let Some(said) = &checked.unfounded {
+                    writeln!(out, "  {said}")?;
+                }
             }
             EventState::Invalid(e) => {
                 invalid += 1;
@@ -472,7 +475,11 @@ fn write_json(
             EventState::Valid(event, table) => (
                 true,
                 What::Tournament {
-                    tournament: crate::cli::tournament::check::report(event, table),
+                    tournament: crate::cli::tournament::check::report(
+                        event,
+                        table,
+                        checked.unfounded.as_ref(),
+                    ),
                 },
             ),
             EventState::Invalid(e) => (

@@ -7,7 +7,7 @@ use crate::cli::shared::checked::Checked;
 use crate::cli::shared::copies::Forked;
 use crate::cli::shared::error::ExitStatus;
 use correspond::replay::Summary;
-use correspond::tournament::event::{Event, EventError, EventErrorKind};
+use correspond::tournament::event::Event;
 use correspond::tournament::table::{State, Table, table};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -16,6 +16,10 @@ use std::path::PathBuf;
 pub(crate) struct CheckedEvent {
     pub(crate) path: PathBuf,
     pub(crate) state: EventState,
+    /// A Swiss round whose signed input is not the report file the games here give, in words.
+    /// Said, not held against the event: a result that arrives after a round is paired (a
+    /// cancelled game finished after all, copies that fork) changes the input too.
+    pub(crate) unfounded: Option<String>,
 }
 
 /// What a tournament file holds.
@@ -75,29 +79,29 @@ pub(crate) fn events(
         tournaments
             .iter()
             .map(|path| {
+                let mut said = None;
                 let state = match correspond::log::read_limited(path) {
                     Err(e) => EventState::Unreadable(e.to_string()),
                     Ok(bytes) => match Event::check(&bytes) {
                         Err(e) => EventState::Invalid(e),
-                        Ok(event) => match unfounded(&event, &games, &forked) {
-                            Some(e) => EventState::Invalid(e),
-                            None => {
-                                let standing = table(&event, &games, &forked);
-                                let at = correspond::text::path(path).to_string();
-                                refused.extend(
-                                    standing
-                                        .refused
-                                        .iter()
-                                        .map(|(i, why)| (*i, format!("{why} ({at})"))),
-                                );
-                                EventState::Valid(Box::new(event), Box::new(standing))
-                            }
-                        },
+                        Ok(event) => {
+                            said = unfounded(&event, &games, &forked);
+                            let standing = table(&event, &games, &forked);
+                            let at = correspond::text::path(path).to_string();
+                            refused.extend(
+                                standing
+                                    .refused
+                                    .iter()
+                                    .map(|(i, why)| (*i, format!("{why} ({at})"))),
+                            );
+                            EventState::Valid(Box::new(event), Box::new(standing))
+                        }
                     },
                 };
                 CheckedEvent {
                     path: path.clone(),
                     state,
+                    unfounded: said,
                 }
             })
             .collect()
@@ -112,24 +116,20 @@ pub(crate) fn events(
     events
 }
 
-/// A Swiss round whose signed input is not the report file the games give, as the event's
-/// defect at its `pair` record.
+/// The first Swiss round whose signed input is not the report file the games give, in words.
 fn unfounded(
     event: &Event,
     games: &[(usize, &Summary)],
     forked: &BTreeSet<correspond::digest::Digest>,
-) -> Option<EventError> {
+) -> Option<String> {
     let (round, found) = correspond::tournament::swiss::unfounded(event, games, forked)?;
-    Some(EventError {
-        document: Some(round.document),
-        line: round.line,
-        kind: EventErrorKind::Unfounded(format!(
-            "round {} was paired from a report file whose digest is {}, but the games here give \
-             {found}: a result it was paired from is missing here or differs (`correspond \
-             tournament trf --round {}` writes the report file the games give)",
-            round.pairing.round, round.pairing.input, round.pairing.round
-        )),
-    })
+    Some(format!(
+        "record {} (line {}): round {} was paired from a report file whose digest is {}, but \
+         the games here give {found}: a result it was paired from is missing here, or differs \
+         (`correspond tournament trf --round {}` writes the report file the games give; \
+         `correspond tournament pair --check` runs each round's program again)",
+        round.document, round.line, round.pairing.round, round.pairing.input, round.pairing.round
+    ))
 }
 
 /// The exit status `status` of the games, made worse by the events: 2 if one cannot be read,
@@ -224,10 +224,13 @@ pub(crate) struct Report {
     games: usize,
     settled: usize,
     finished: bool,
+    /// A Swiss round whose signed input the games here do not give, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unfounded: Option<String>,
 }
 
-/// The report of a valid event.
-pub(crate) fn report(event: &Event, table: &Table) -> Report {
+/// The report of a valid event, with what `unfounded` says.
+pub(crate) fn report(event: &Event, table: &Table, unfounded: Option<&String>) -> Report {
     Report {
         event: event.header.event.clone(),
         event_id: event.id.to_string(),
@@ -239,5 +242,6 @@ pub(crate) fn report(event: &Event, table: &Table) -> Report {
         games: table.boards.len(),
         settled: table.boards.iter().filter(|b| b.state.settled()).count(),
         finished: table.finished,
+        unfounded: unfounded.cloned(),
     }
 }

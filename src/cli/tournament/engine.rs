@@ -133,21 +133,44 @@ fn on_path(name: &str) -> Option<PathBuf> {
 }
 
 /// Runs `path` with `args`, stopped after [`TIME_LIMIT`]: its exit status and standard output
-/// and error.
+/// and error (each read while it runs, so that a program that writes much never waits on a
+/// full pipe).
 fn run(path: &Path, args: &[OsString]) -> Result<(bool, String, String), CliError> {
     let shown = correspond::text::path(path).to_string();
+    let cannot = |e: std::io::Error| CliError::usage(format!("cannot run {shown}: {e}"));
     let mut child = Command::new(path)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| CliError::usage(format!("cannot run {shown}: {e}")))?;
+        .map_err(cannot)?;
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    );
     let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() > TIME_LIMIT => {
+    let status = loop {
+        match child.try_wait().map_err(cannot)? {
+            Some(status) => break status,
+            None if started.elapsed() > TIME_LIMIT => {
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(CliError::usage(format!(
@@ -155,18 +178,11 @@ fn run(path: &Path, args: &[OsString]) -> Result<(bool, String, String), CliErro
                     TIME_LIMIT.as_secs()
                 )));
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(CliError::usage(format!("cannot run {shown}: {e}"))),
+            None => std::thread::sleep(Duration::from_millis(20)),
         }
-    }
-    let output = child
-        .wait_with_output()
-        .map_err(|e| CliError::usage(format!("cannot run {shown}: {e}")))?;
-    Ok((
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    ))
+    };
+    let joined = |h: std::thread::JoinHandle<String>| h.join().unwrap_or_default();
+    Ok((status.success(), joined(stdout), joined(stderr)))
 }
 
 /// bbpPairings' version from its banner: `BBP Pairings (…) - v5.0.1 (Built …)` gives `v5.0.1`.
@@ -191,19 +207,22 @@ fn package_version(path: &Path, package: &str) -> Result<String, CliError> {
     let shown = correspond::text::path(path).to_string();
     let head = std::fs::read(path).map_err(|e| CliError::io(path, &e))?;
     let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    let interpreter = std::str::from_utf8(first)
+    // `#!/venv/bin/python`, or `#!/usr/bin/env python3`: the program and its arguments.
+    let line: Vec<&str> = std::str::from_utf8(first)
         .ok()
         .and_then(|l| l.strip_prefix("#!"))
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.contains(' '))
-        .ok_or_else(|| {
-            CliError::usage(format!(
-                "{shown} is not the Python script `pip install {package}` makes, so its \
-                 version cannot be asked"
-            ))
-        })?;
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    let Some((interpreter, first_args)) = line.split_first() else {
+        return Err(CliError::usage(format!(
+            "{shown} is not the Python script `pip install {package}` makes, so its version \
+             cannot be asked"
+        )));
+    };
     let script = format!("import importlib.metadata as m; print(m.version('{package}'))");
-    let (ok, stdout, stderr) = run(Path::new(interpreter), &["-c".into(), script.into()])?;
+    let mut args: Vec<OsString> = first_args.iter().map(OsString::from).collect();
+    args.extend(["-c".into(), script.into()]);
+    let (ok, stdout, stderr) = run(Path::new(interpreter), &args)?;
     if !ok {
         return Err(CliError::usage(format!(
             "the Python of {shown} does not know the package {package}: {}",

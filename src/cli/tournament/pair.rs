@@ -4,18 +4,17 @@
 
 use super::engine::{self, Program};
 use super::standings::games_beside;
-use super::{SignArgs, append_vetted, director_signing};
+use super::{SignArgs, director_signing};
 use crate::cli::CliError;
 use crate::cli::Out;
 use crate::cli::shared::checked::Checked;
 use crate::cli::shared::error::ExitStatus;
 use correspond::digest::Digest;
-use correspond::replay::Summary;
 use correspond::tournament::event::Event;
 use correspond::tournament::file::{Action, Engine, SwissPairing, System};
 use correspond::tournament::swiss;
 use correspond::tournament::table::{Table, table_until};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Pair the next round of a Swiss event (the director), once every game of the rounds before
@@ -78,14 +77,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
         games: pairs,
         bye,
     };
-    let summaries: Vec<Option<Summary>> = games
-        .iter()
-        .map(|(_, c)| match c {
-            Checked::Valid(s) => Some((**s).clone()),
-            _ => None,
-        })
-        .collect();
-    let (after, committed) = append_vetted(
+    let (after, committed) = super::append(
         &args.sign,
         &format!("round {round} paired"),
         |event, signer| {
@@ -94,28 +86,6 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError
                 event.header.director.name.clone(),
                 Action::Pair(Box::new(pairing.clone())),
             ))
-        },
-        // Signed only if the file with it still holds its input to the games: a decision signed
-        // while the program ran would change it. (The rounds before are settled, so no fork
-        // among their games is left to change their states.)
-        |_, bytes| {
-            let Ok(event) = Event::check(bytes) else {
-                return Ok(());
-            };
-            let valid: Vec<(usize, &Summary)> = summaries
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| s.as_ref().map(|s| (i, s)))
-                .collect();
-            match swiss::unfounded(&event, &valid, &BTreeSet::new()) {
-                None => Ok(()),
-                Some((r, _)) => Err(CliError::rejected(format!(
-                    "round {}'s input no longer matches the games: a game changed while it was \
-                     paired",
-                    r.pairing.round
-                ))
-                .hint("nothing was signed; pair again")),
-            }
         },
     )?;
     let mut lines = vec![format!(

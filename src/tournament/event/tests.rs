@@ -497,12 +497,30 @@ fn a_swiss_round_is_paired_only_as_the_system_allows() {
         pair_error(&m),
         (
             15,
-            format!("player {frank} withdrew before this round, and is not paired")
+            format!(
+                "player {frank} withdrew, or was decided on by the director, before this \
+                 round, and is not paired"
+            )
         )
     );
     let mut m = swiss(3);
     m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)))
         .add("frank", "frank", Action::Withdraw)
+        .add("gina", "gina", pair(2, &four, None));
+    assert_eq!(m.check().expect("valid").present(16), others);
+    // A player the director defaulted for not playing is paired no more.
+    let decide = Action::Decide {
+        player: "frank".into(),
+        decision: Decision::Default,
+    };
+    let mut m = swiss(3);
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)))
+        .add("gina", "gina", decide.clone())
+        .add("gina", "gina", pair(2, &four, Some(frank)));
+    assert_eq!(pair_error(&m).0, 15);
+    let mut m = swiss(3);
+    m.add("gina", "gina", pair(1, &[(1, 2), (3, 4)], Some(5)))
+        .add("gina", "gina", decide)
         .add("gina", "gina", pair(2, &four, None));
     assert_eq!(m.check().expect("valid").present(16), others);
     // No round beyond the last; none in a round robin; none before the lot.
