@@ -107,7 +107,7 @@ pub type History = BTreeMap<Digest, Vec<Point>>;
 /// A game of one key against itself, a game twice, a period under one second, or a Glicko-2
 /// computation that does not converge.
 pub fn list(games: &[RatedGame], system: &System) -> Result<List, ListError> {
-    list_with_history(games, system).map(|(list, _)| list)
+    make(games, system, None)
 }
 
 /// [`list`], with each player's rating after each period they played in: what their rating
@@ -119,6 +119,18 @@ pub fn list_with_history(
     games: &[RatedGame],
     system: &System,
 ) -> Result<(List, History), ListError> {
+    let mut history = History::new();
+    let list = make(games, system, Some(&mut history))?;
+    Ok((list, history))
+}
+
+/// The list, each period's ratings kept in `history` when one is given (a list alone keeps
+/// none: `ratings --check` and the benchmark need none).
+fn make(
+    games: &[RatedGame],
+    system: &System,
+    mut history: Option<&mut History>,
+) -> Result<List, ListError> {
     let mut games = games.to_vec();
     games.sort_by_key(|g| (g.ended, g.id));
     for pair in games.windows(2) {
@@ -142,16 +154,15 @@ pub fn list_with_history(
             .or_default()
             .push(*game);
     }
-    let mut history = History::new();
     let entries = match *system {
         System::Glicko2 { tau, initial, .. } => {
-            glicko(&periods, period, tau, initial, &mut history)?
+            glicko(&periods, period, tau, initial, history.as_deref_mut())?
         }
-        System::Elo { initial, .. } => elo_list(&periods, period, initial, &mut history),
+        System::Elo { initial, .. } => elo_list(&periods, period, initial, history.as_deref_mut()),
     };
     // The list's figures end every history: a deviation that widened while its player sat out
     // the last periods is a point of its own, at the end of the last period.
-    if let Some(&last) = periods.keys().next_back() {
+    if let (Some(history), Some(&last)) = (history, periods.keys().next_back()) {
         let end = last.saturating_add(1).saturating_mul(period);
         for e in &entries {
             let points = history.entry(e.key).or_default();
@@ -173,14 +184,11 @@ pub fn list_with_history(
             .total_cmp(&a.rating)
             .then_with(|| a.key.cmp(&b.key))
     });
-    Ok((
-        List {
-            entries,
-            inputs: inputs(&games),
-            parameters: parameters(system),
-        },
-        history,
-    ))
+    Ok(List {
+        entries,
+        inputs: inputs(&games),
+        parameters: parameters(system),
+    })
 }
 
 /// Each game, as a player sees it: the opponent and the player's score.
@@ -218,7 +226,7 @@ fn glicko(
     length: i64,
     tau: f64,
     initial: Rating,
-    history: &mut History,
+    mut history: Option<&mut History>,
 ) -> Result<Vec<Entry>, ListError> {
     let mut ratings: BTreeMap<Digest, (Rating, u32)> = BTreeMap::new();
     let most = initial.deviation;
@@ -245,7 +253,7 @@ fn glicko(
             after.deviation = after.deviation.min(most);
             *rating = after;
             *count += u32::try_from(theirs.len()).unwrap_or(u32::MAX);
-            if !theirs.is_empty() {
+            if let (false, Some(history)) = (theirs.is_empty(), history.as_deref_mut()) {
                 history.entry(*key).or_default().push(Point {
                     end: number.saturating_add(1).saturating_mul(length),
                     rating: after.rating,
@@ -269,7 +277,7 @@ fn elo_list(
     periods: &BTreeMap<i64, Vec<RatedGame>>,
     length: i64,
     initial: f64,
-    history: &mut History,
+    mut history: Option<&mut History>,
 ) -> Vec<Entry> {
     // Each key's rating, the games rated before, and whether it has reached 2400.
     let mut ratings: BTreeMap<Digest, (f64, u32, bool)> = BTreeMap::new();
@@ -292,11 +300,13 @@ fn elo_list(
             let new = rating + elo::change(rating, k, &theirs);
             let count = count + u32::try_from(theirs.len()).unwrap_or(u32::MAX);
             ratings.insert(key, (new, count, reached || new >= 2400.0));
-            history.entry(key).or_default().push(Point {
-                end: number.saturating_add(1).saturating_mul(length),
-                rating: new,
-                deviation: None,
-            });
+            if let Some(history) = history.as_deref_mut() {
+                history.entry(key).or_default().push(Point {
+                    end: number.saturating_add(1).saturating_mul(length),
+                    rating: new,
+                    deviation: None,
+                });
+            }
         }
     }
     ratings

@@ -570,6 +570,15 @@ impl Event {
         });
     }
 
+    /// The document of Swiss round `round`'s `pair` record, or, for a round not paired yet, the
+    /// next document: where its pairing stands in the file.
+    #[must_use]
+    pub fn pairing_document(&self, round: usize) -> usize {
+        self.swiss
+            .get(round.wrapping_sub(1))
+            .map_or(self.documents, |r| r.document)
+    }
+
     /// The numbers of the players present for a pairing made in document `i`: every entrant
     /// but those who withdrew from play before it, or on whose games the director decided
     /// before it (a player defaulted for not playing is paired no more).

@@ -105,6 +105,20 @@ pub fn input(event: &Event, table: &Table, round: usize) -> String {
     report(event, table, Purpose::Pair(round))
 }
 
+/// The report file of `round` as `games` give it: from the standing the records before its
+/// `pair` record left (before the next document, for the round not paired yet), so that a
+/// decision signed after a round was paired does not change that round's input.
+#[must_use]
+pub fn input_from_games(
+    event: &Event,
+    games: &[(usize, &Summary)],
+    forked: &BTreeSet<Digest>,
+    round: usize,
+) -> String {
+    let until = event.pairing_document(round);
+    input(event, &table_until(event, games, forked, until), round)
+}
+
 /// The Swiss rounds whose `pair` record names an input the files do not give: the first, with
 /// what the files give instead. Each is checked against the standing as the records before it
 /// left it (a decision made after a round was paired does not change that round's input).
@@ -126,8 +140,7 @@ pub fn unfounded(
         return None;
     }
     for round in &event.swiss {
-        let before = table_until(event, games, forked, round.document);
-        let text = input(event, &before, round.pairing.round as usize);
+        let text = input_from_games(event, games, forked, round.pairing.round as usize);
         let digest = Digest::of(text.as_bytes());
         if digest != round.pairing.input {
             return Some((round.clone(), digest));

@@ -54,14 +54,8 @@ pub fn report(event: &Event, table: &Table, purpose: Purpose) -> String {
     let (rounds, absent_from) = match purpose {
         Purpose::Export => (schedule.rounds.len(), None),
         Purpose::Pair(round) => {
-            let document = event
-                .swiss
-                .get(round.wrapping_sub(1))
-                .map_or(event.documents, |r| r.document);
-            (
-                round.saturating_sub(1),
-                Some((round, event.present(document))),
-            )
+            let present = event.present(event.pairing_document(round));
+            (round.saturating_sub(1), Some((round, present)))
         }
     };
     let n = event.entrants.len();

@@ -76,14 +76,7 @@ fn player_page(game: &str, key: &Digest, taken: &mut BTreeSet<String>) -> String
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect();
-    let stem = format!("rating-{game}-{}", &key.to_string()[..16]);
-    let mut name = stem.clone();
-    let mut n = 2;
-    while !taken.insert(name.clone()) {
-        name = format!("{stem}-{n}");
-        n += 1;
-    }
-    format!("{name}.html")
+    super::site::unique_page(&format!("rating-{game}-{}", &key.to_string()[..16]), taken)
 }
 
 /// The page's start, titled `title`.

@@ -221,7 +221,13 @@ fn page_name(path: &Path, taken: &mut BTreeSet<String>) -> String {
         }
         _ => stem,
     };
-    let mut name = stem.clone();
+    unique_page(&stem, taken)
+}
+
+/// `STEM.html`, or `STEM-2.html`, `STEM-3.html`, ...: the first whose name is not `taken`, then
+/// taken.
+pub(crate) fn unique_page(stem: &str, taken: &mut BTreeSet<String>) -> String {
+    let mut name = stem.to_owned();
     let mut n = 2;
     while !taken.insert(name.clone()) {
         name = format!("{stem}-{n}");

@@ -13,7 +13,7 @@ use correspond::digest::Digest;
 use correspond::tournament::event::Event;
 use correspond::tournament::file::{Action, Engine, SwissPairing, System};
 use correspond::tournament::swiss;
-use correspond::tournament::table::{Table, table_until};
+use correspond::tournament::table::Table;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -196,8 +196,7 @@ fn check(args: &Args, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
     let mut holds = true;
     for round in &event.swiss {
         let p = &round.pairing;
-        let standing = table_until(&event, &games, &forked, round.document);
-        let input = swiss::input(&event, &standing, p.round as usize);
+        let input = swiss::input_from_games(&event, &games, &forked, p.round as usize);
         let digest = Digest::of(input.as_bytes());
         if digest != p.input {
             holds = false;

@@ -67,16 +67,11 @@ fn pairing_input(args: &Args, round: usize, out: &mut Out<'_>) -> Result<(), Cli
             (paired + 1).min(event.header.rounds.unwrap_or(0) as usize)
         )));
     }
-    let until = event
-        .swiss
-        .get(round - 1)
-        .map_or(event.documents, |r| r.document);
     let (games, forked) = beside.valid();
-    let standing = correspond::tournament::table::table_until(&event, &games, &forked, until);
     write!(
         out,
         "{}",
-        correspond::tournament::swiss::input(&event, &standing, round)
+        correspond::tournament::swiss::input_from_games(&event, &games, &forked, round)
     )?;
     Ok(())
 }
