@@ -41,6 +41,7 @@ pub(crate) const GROUPS: &[(&str, &[(&str, &str)])] = &[
             ("pgn", "Write a chess or Insurrection game as PGN"),
             ("import-pgn", "Make a game file of a PGN game"),
             ("html", "Write a game file as one HTML page"),
+            ("gif", "Write a game file as an animated GIF"),
             ("extract", "Print what OpenSSH needs to check one document"),
         ],
     ),

@@ -6,7 +6,9 @@ use super::{MailError, Packet, find, game_file};
 use crate::digest::Digest;
 use mail_builder::MessageBuilder;
 use mail_builder::headers::address::Address;
+use mail_builder::headers::content_type::ContentType;
 use mail_builder::headers::message_id::MessageId;
+use mail_builder::mime::MimePart;
 use mail_parser::{HeaderName, Message, MessageParser, PartType};
 use std::collections::HashSet;
 
@@ -221,6 +223,8 @@ fn collect(message: &Message<'_>, found: &mut Vec<Result<Packet, MailError>>) {
             PartType::Text(text) => found.extend(in_text(text.as_bytes())),
             PartType::Html(html) => found.extend(find(&html_text(html))),
             PartType::Message(inner) => collect(inner, found),
+            // A picture of the board (ours, or any other) holds no records.
+            PartType::Binary(_) | PartType::InlineBinary(_) if is_image(part) => {}
             // An attached `.txt` or game file.
             PartType::Binary(bytes) | PartType::InlineBinary(bytes) => {
                 found.extend(in_text(bytes));
@@ -228,6 +232,13 @@ fn collect(message: &Message<'_>, found: &mut Vec<Result<Packet, MailError>>) {
             PartType::Multipart(_) => {}
         }
     }
+}
+
+/// Whether a part says it is an image (`image/png`, `image/gif`, ...).
+fn is_image(part: &mail_parser::MessagePart<'_>) -> bool {
+    use mail_parser::MimeHeaders as _;
+    part.content_type()
+        .is_some_and(|t| t.ctype().eq_ignore_ascii_case("image"))
 }
 
 /// The blocks in a text part or an attachment: a game file is one block of all its records.
@@ -389,16 +400,38 @@ pub struct Envelope {
     pub references: Vec<String>,
 }
 
-/// A plain-text RFC 5322 message with LF line endings (as `sendmail -t` and mailbox files want
-/// them), its headers and body from the arguments alone: no clock, no host name.
+/// A board picture to show in a message, beside its text.
+#[derive(Clone, Debug)]
+pub struct Image {
+    /// The PNG image.
+    pub png: Vec<u8>,
+    /// What a reader is told who sees no image: the position and the move.
+    pub alt: String,
+    /// The size to show it at, in CSS pixels (half the image's own, for sharp screens).
+    pub width: u32,
+    /// See `width`.
+    pub height: u32,
+}
+
+/// An RFC 5322 message with LF line endings (as `sendmail -t` and mailbox files want them), its
+/// headers and body from the arguments alone: no clock, no host name, no random boundary.
+///
+/// Without a picture the message is the plain text alone. With one it is that text, and as
+/// its alternative an HTML twin showing the picture above the same text (`multipart/related`,
+/// the image referred to by `cid:`), which is what mail clients that show images show: every
+/// client shows a PNG, where Gmail, Outlook and Yahoo show no SVG. Readers that show only text,
+/// and `receive`, read the text; the HTML carries the same block, which `receive` counts once.
 #[must_use]
-pub fn compose(envelope: &Envelope, body: &str) -> Vec<u8> {
+pub fn compose(envelope: &Envelope, body: &str, picture: Option<&Image>) -> Vec<u8> {
     let mut builder = MessageBuilder::new()
         .from(envelope.from.header())
         .subject(envelope.subject.as_str())
         .date(envelope.date)
-        .message_id(envelope.message_id.as_str())
-        .text_body(body);
+        .message_id(envelope.message_id.as_str());
+    builder = match picture {
+        None => builder.text_body(body),
+        Some(picture) => builder.body(with_picture(body, picture)),
+    };
     if let Some(comments) = &envelope.comments {
         builder = builder.header(
             "Comments",
@@ -424,6 +457,54 @@ pub fn compose(envelope: &Envelope, body: &str) -> Vec<u8> {
     while let Some(&b) = bytes.next() {
         if !(b == b'\r' && bytes.peek() == Some(&&b'\n')) {
             out.push(b);
+        }
+    }
+    out
+}
+
+/// The body of a message with a picture: the text, or the picture above the same text.
+/// Boundaries are made from a digest of what they separate, so that no text in the message
+/// (a comment a player wrote) can hold one, and the same message is the same bytes.
+fn with_picture(body: &str, picture: &Image) -> MimePart<'static> {
+    let digest = Digest::of(&[body.as_bytes(), &picture.png].concat()).to_string();
+    let cid = format!("board.{}@correspond.invalid", &digest[..16]);
+    let html = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n\
+         <p><img src=\"cid:{cid}\" alt=\"{}\" width=\"{}\" height=\"{}\"></p>\n\
+         <pre>{}</pre>\n</body></html>\n",
+        html_escape(&picture.alt),
+        picture.width,
+        picture.height,
+        html_escape(body)
+    );
+    let boundary = |kind: &str| format!("=_{kind}.{}", &digest[..32]);
+    let related = MimePart::new(
+        ContentType::new("multipart/related")
+            .attribute("type", "text/html")
+            .attribute("boundary", boundary("related")),
+        vec![
+            MimePart::new("text/html", html),
+            MimePart::new("image/png", picture.png.clone())
+                .inline()
+                .cid(cid),
+        ],
+    );
+    MimePart::new(
+        ContentType::new("multipart/alternative").attribute("boundary", boundary("alternative")),
+        vec![MimePart::new("text/plain", body.to_owned()), related],
+    )
+}
+
+/// Text made safe in HTML.
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
         }
     }
     out

@@ -26,7 +26,7 @@ mod receive;
 mod state;
 
 pub use block::{BEGIN, END, armor, find, game_file};
-pub use message::{Envelope, Mailbox, Parsed, compose, in_message, mailbox};
+pub use message::{Envelope, Image, Mailbox, Parsed, compose, in_message, mailbox};
 pub use receive::{receive, receive_each};
 
 use crate::digest::Digest;

@@ -238,8 +238,8 @@ fn a_composed_message_is_deterministic_and_reads_back() {
         references: vec!["game@correspond.invalid".into()],
     };
     let body = format!("My move.\n\n{}", block(&file, 0, 3));
-    let message = compose(&envelope, &body);
-    assert_eq!(message, compose(&envelope, &body));
+    let message = compose(&envelope, &body, None);
+    assert_eq!(message, compose(&envelope, &body, None));
     let text = String::from_utf8(message.clone()).expect("ASCII");
     assert!(
         text.is_ascii(),
@@ -261,6 +261,82 @@ fn a_composed_message_is_deterministic_and_reads_back() {
     let parsed = in_message(&message);
     assert_eq!(parsed.subject.as_deref(), Some(envelope.subject.as_str()));
     assert_eq!(parsed.blocks, vec![Ok(packet(&file, 0, 3))]);
+}
+
+#[test]
+fn a_message_with_a_picture_is_the_text_or_the_picture_over_it_and_the_image_holds_no_records() {
+    let file = opera();
+    let envelope = Envelope {
+        from: Mailbox {
+            name: None,
+            address: "alice@example.org".into(),
+        },
+        to: Vec::new(),
+        subject: "[correspond] chess".into(),
+        comments: None,
+        date: 1_764_496_800,
+        message_id: "abc.1-1@correspond.invalid".into(),
+        references: Vec::new(),
+    };
+    let body = format!("My move.\n\n{}", block(&file, 0, 3));
+    // An "image" whose bytes hold another block: a picture is never searched for records.
+    let image = Image {
+        png: block(&file, 4, 4).into_bytes(),
+        alt: "chess: <a position> & \"a move\"".into(),
+        width: 400,
+        height: 472,
+    };
+    let message = compose(&envelope, &body, Some(&image));
+    assert_eq!(message, compose(&envelope, &body, Some(&image)));
+    let text = String::from_utf8(message.clone()).expect("ASCII");
+    let parsed = mail_parser::MessageParser::new()
+        .parse(&message)
+        .expect("a message");
+    let types: Vec<String> = parsed
+        .parts
+        .iter()
+        .map(|p| {
+            use mail_parser::MimeHeaders as _;
+            let t = p.content_type().expect("a type");
+            format!("{}/{}", t.ctype(), t.subtype().unwrap_or(""))
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "multipart/alternative",
+            "text/plain",
+            "multipart/related",
+            "text/html",
+            "image/png"
+        ]
+    );
+    let html = parsed.body_html(0).expect("an HTML part");
+    let cid = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Content-ID: <"))
+        .and_then(|l| l.strip_suffix('>'))
+        .expect("the image's id");
+    assert!(
+        html.contains(&format!(
+            "<img src=\"cid:{cid}\" alt=\"chess: &lt;a position&gt; &amp; &quot;a move&quot;\" \
+             width=\"400\" height=\"472\">"
+        )),
+        "{html}"
+    );
+    assert_eq!(parsed.body_text(0).as_deref(), Some(body.as_str()));
+    // The block in the text and in its HTML twin counts once; the image's is not read.
+    assert_eq!(in_message(&message).blocks, vec![Ok(packet(&file, 0, 3))]);
+    // No boundary can be written by a player: each is made from a digest of what it holds.
+    let boundaries: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(" boundary=\""))
+        .collect();
+    assert_eq!(boundaries.len(), 2, "{text}");
+    assert!(
+        boundaries.iter().all(|b| b.starts_with("=_")),
+        "{boundaries:?}"
+    );
 }
 
 #[test]

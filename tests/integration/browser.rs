@@ -90,7 +90,7 @@ frame.addEventListener('load', function () {
   }
   var nav = d.querySelector('nav');
   out.push('loaded ' + shown() + (nav && !nav.hidden ? '' : ' (the script did not run)'));
-  var n = d.querySelectorAll('figure').length;
+  var n = d.querySelectorAll('.records li').length;
   press('Home');
   for (var i = 1; i < n + 1; i++) press('ArrowRight');
   for (var j = 0; j < 2; j++) press('ArrowLeft');

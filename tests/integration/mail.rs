@@ -244,7 +244,64 @@ fn the_message_mail_writes() {
     assert!(out.status.success());
     let message = String::from_utf8(out.stdout).expect("UTF-8");
     assert!(message.lines().all(|l| l.len() <= 78), "{message}");
-    insta::assert_snapshot!(message);
+    // The board, in the HTML twin of the text: the position as the recipient (black) sees it.
+    let png = image_part(&message);
+    let (pixels, width, height) = crate::readback::png_pixels(&png);
+    std::fs::write(dir.path().join("flipped.yaml"), opera_upto(16)).expect("write");
+    let svg = crate::util::stdout_of(&[
+        "show",
+        dir.path().join("flipped.yaml").to_str().expect("UTF-8"),
+        "--flip",
+        "--svg",
+    ]);
+    let (shape, board) = crate::readback::from_svg(&svg);
+    assert_eq!(
+        crate::readback::from_pixels(&pixels, 4, width, shape, "the mailed board"),
+        board
+    );
+    // The image's base64 lines, said in a line of their own for the snapshot.
+    let start = message.find("Content-Type: image/png").expect("an image");
+    let lines = message[start..].find("\n\n").expect("its body") + start + 2;
+    let end = message[lines..].find("\n\n").expect("its end") + lines;
+    let digest = correspond::digest::Digest::of(&png).to_string();
+    let shown = format!(
+        "{}[a PNG of {width} by {height} pixels, {} bytes, SHA-256 {}]{}",
+        &message[..lines],
+        png.len(),
+        &digest[..16],
+        &message[end..]
+    );
+    insta::assert_snapshot!(shown);
+}
+
+/// The plain text part of a message that `mail` wrote: what a reader without images reads.
+pub(crate) fn text_part(message: &str) -> &str {
+    let start = message
+        .find("Content-Type: text/plain")
+        .expect("a text part");
+    let body = message[start..].find("\n\n").expect("a body") + start + 2;
+    let end = message[body..]
+        .find("\n--=_")
+        .map_or(message.len(), |e| e + body);
+    &message[body..end]
+}
+
+/// The PNG image of a message that `mail` wrote, decoded.
+fn image_part(message: &str) -> Vec<u8> {
+    let parsed = mail_parser::MessageParser::new()
+        .parse(message.as_bytes())
+        .expect("a message");
+    let images: Vec<&mail_parser::MessagePart<'_>> = parsed
+        .parts
+        .iter()
+        .filter(|p| {
+            use mail_parser::MimeHeaders as _;
+            p.content_type()
+                .is_some_and(|t| t.ctype() == "image" && t.subtype() == Some("png"))
+        })
+        .collect();
+    assert_eq!(images.len(), 1, "one image");
+    images[0].contents().to_vec()
 }
 /// One player's side of a game by mail: a folder with their copy of the game, and their key.
 struct Player {

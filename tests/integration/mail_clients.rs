@@ -316,7 +316,7 @@ fn every_message_is_plain_ascii_names_its_actions_and_keeps_the_games_thread() {
         "{message}"
     );
     assert!(message.lines().all(|l| l.len() <= 78), "{message}");
-    let body = &message[message.find("\n\n").expect("a body") + 2..];
+    let body = crate::mail::text_part(&message);
     let heads = if mover == "alice" { "heads" } else { "tails" };
     assert_eq!(
         body.lines().next(),
@@ -364,7 +364,7 @@ fn names_outside_ascii_in_what_happened_are_said_as_the_players_places() {
     );
     let message = mail_at(dir.path(), "2026-06-01T10:05:00Z", &[]);
     assert!(message.is_ascii(), "{message}");
-    let body = &message[message.find("\n\n").expect("a body") + 2..];
+    let body = crate::mail::text_part(&message);
     let told: Vec<&str> = body.lines().take(8).collect();
     assert_eq!(
         told,

@@ -36,16 +36,41 @@ fn read(page: &str, what: &str) -> (ByRecord, ByRecord) {
             assert!(href.starts_with('#'), "{what}: {href}");
         }
     }
-    let figures = doc
+    // The board the page shows without script is the last record's; the script draws each
+    // record's from the data, whose positions are read here.
+    let boards = doc
         .descendants()
         .filter(|n| n.has_tag_name("figure"))
-        .map(|n| {
-            (
-                n.attribute("data-record").expect("a record").to_owned(),
-                n.attribute("data-position").expect("a position").to_owned(),
-            )
-        })
+        .count();
+    assert_eq!(boards, 1, "{what}: one board");
+    let data = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("boards"))
+        .and_then(|n| n.text())
+        .expect("the boards' data");
+    let data: serde_json::Value = serde_json::from_str(data).expect("JSON");
+    let figures: ByRecord = data["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .enumerate()
+        .map(|(k, r)| (k.to_string(), r[0].as_str().expect("a position").to_owned()))
         .collect();
+    let board = doc
+        .descendants()
+        .find(|n| n.has_tag_name("figure"))
+        .expect("a board");
+    assert_eq!(
+        (
+            board.attribute("data-record"),
+            board.attribute("data-position")
+        ),
+        (
+            Some(figures.len().saturating_sub(1).to_string().as_str()),
+            figures.last().map(|(_, p)| p.as_str())
+        ),
+        "{what}: the board shown without script is the last"
+    );
     let entries = doc
         .descendants()
         .filter(|n| n.has_tag_name("li"))
@@ -92,7 +117,9 @@ fn every_example_game_is_a_page_with_its_position_at_every_record() {
             "{name}: {verdict}"
         );
         assert!(
-            page.contains(&format!("class=\"frame last\" id=\"r{records}\"")),
+            page.contains(&format!(
+                "<figure class=\"board\" data-record=\"{records}\""
+            )),
             "{name}"
         );
         assert_eq!(stdout_of(&["html", name]), page, "{name}: the same bytes");
@@ -302,4 +329,92 @@ fn a_page_goes_over_an_older_page_never_over_a_game_file() {
     );
     let page = std::fs::read_to_string(dir.path().join("opera.html")).expect("read");
     assert!(page.starts_with("<!DOCTYPE html>") && page.contains("Paul Morphy"));
+}
+
+/// A Campaign game of `records` records after its opening, written to `dir/NAME`: the opening
+/// by the commands, the rest by the library's writer (the handlers shuffle, which Campaign
+/// allows for ever).
+fn long_game(dir: &Path, name: &str, records: usize) -> std::path::PathBuf {
+    use correspond::games::campaign::Campaign;
+    use correspond::log::{Action, Timestamp};
+    use correspond::replay::Seat;
+    use correspond::writer::Writer;
+    let time = "2026-01-01T00:00:00Z";
+    let bob = crate::util::keys_dir().join("bob.pub");
+    let bob = bob.to_str().expect("UTF-8");
+    // A creator's name of its own for each game: each is a game of its own for the journal.
+    let creator = format!("alice{records}");
+    let new = [
+        "new",
+        "campaign",
+        name,
+        "--name",
+        &creator,
+        "--side",
+        "heads",
+        "--opponent",
+        "bob",
+        "--opponent-key",
+        bob,
+    ];
+    crate::util::signed(dir, time, "alice", &new);
+    crate::util::signed(dir, time, "bob", &["accept", name]);
+    let revealed = crate::util::signed(dir, time, "alice", &["reveal", name]);
+    if revealed.contains("bob (tails) wins the toss") {
+        crate::util::signed(dir, time, "bob", &["play", name, "--defer"]);
+    }
+    let path = dir.join(name);
+    let mut text = std::fs::read_to_string(&path).expect("the opening");
+    let signers = ["alice", "bob"].map(|who| {
+        let key = ssh_key::PrivateKey::read_openssh_file(&crate::util::keys_dir().join(who))
+            .expect("a test key");
+        correspond::sign::KeySigner::new(key).expect("ed25519")
+    });
+    let cycle = ["a2a3", "a6a5", "a1a2", "a7a6", "a2a1", "a6a7"];
+    let mut moves = cycle[..2].iter().chain(cycle[2..].iter().cycle());
+    let mut writer = Writer::<Campaign>::open(text.as_bytes()).expect("a valid opening");
+    let time = Timestamp::parse(time).expect("time");
+    let opened = writer.file().documents();
+    for n in 0..records - opened {
+        let mover = Seat::BOTH[n % 2];
+        let action = Action::Move((*moves.next().expect("a cycle")).into());
+        let record = writer.next(mover, action, time.clone());
+        let written = writer
+            .write(record, &signers[mover.index()], None)
+            .expect("a legal move");
+        text.push_str(&written.text);
+        writer = written.writer;
+    }
+    std::fs::write(&path, &text).expect("write the game");
+    path
+}
+
+/// A page holds each record's board as data, not as a picture of its own: from 50 records to
+/// 2,000 it grows by a few hundred bytes a record (the list entry, the position, each square's
+/// look as a digit or two, the captions), where an SVG a record was 15 KB.
+#[test]
+fn a_page_grows_by_a_few_hundred_bytes_a_record() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sizes: Vec<(usize, usize)> = [50, 500, 2000]
+        .into_iter()
+        .map(|records| {
+            let name = format!("g{records}.yaml");
+            let path = long_game(dir.path(), &name, records);
+            let page = stdout_of(&["html", path.to_str().expect("UTF-8")]);
+            let (figures, entries) = read(&page, &name);
+            assert_eq!((figures.len(), entries.len()), (records, records));
+            (records, page.len())
+        })
+        .collect();
+    let per_record = |(a, sa): (usize, usize), (b, sb): (usize, usize)| (sb - sa) / (b - a);
+    let small = per_record(sizes[0], sizes[1]);
+    let large = per_record(sizes[1], sizes[2]);
+    assert!(
+        small <= 300 && large <= 300,
+        "{sizes:?}: {small} and {large} bytes a record"
+    );
+    // The fixed base (style, script, the last board drawn whole, the looks) is what 50 records
+    // weigh beyond theirs.
+    let base = sizes[0].1 - 50 * large;
+    assert!(base < 40_000, "{sizes:?}: a base of {base} bytes");
 }

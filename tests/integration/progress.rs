@@ -10,6 +10,17 @@ use std::path::Path;
 /// `correspond ARGS` from the repository's root, standard error on a pseudo-terminal:
 /// (exit code, standard output, what the terminal received).
 fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> Option<(i64, String, String)> {
+    on_a_pty(&[], args, env)
+}
+
+/// `correspond ARGS` from the repository's root with standard output on a pseudo-terminal:
+/// (exit code, standard error, what the terminal received).
+pub(crate) fn stdout_on_a_terminal(args: &[&str]) -> Option<(i64, String, String)> {
+    on_a_pty(&["--stdout"], args, &[])
+}
+
+/// tests/pty/run.py with `mode` (see there) on `correspond ARGS`.
+fn on_a_pty(mode: &[&str], args: &[&str], env: &[(&str, &str)]) -> Option<(i64, String, String)> {
     if !crate::util::tool_present(
         "python3",
         &["-c", "import pty"],
@@ -22,6 +33,7 @@ fn on_a_terminal(args: &[&str], env: &[(&str, &str)]) -> Option<(i64, String, St
     let mut cmd = std::process::Command::new("python3");
     cmd.current_dir(root)
         .arg(root.join("tests/pty/run.py"))
+        .args(mode)
         .arg(program)
         .args(args)
         .env_remove("CI")

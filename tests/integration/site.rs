@@ -58,7 +58,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         } else if link.ends_with("-tournament.html") {
             "<table class=\"crosstable\">"
         } else {
-            "<figure class=\"frame last\""
+            "<figure class=\"board\""
         };
         assert!(page.contains(shown), "{link}");
     }

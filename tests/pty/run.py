@@ -1,6 +1,11 @@
-"""Runs a command with its standard error on a pseudo-terminal and its standard output on a
-pipe, as a user's terminal would hold it, and prints both as JSON: what the progress tests of
-`correspond` read. Usage: run.py PROGRAM ARGS..."""
+"""Runs a command with one of its outputs on a pseudo-terminal and the other on a pipe, as a
+user's terminal would hold it, and prints both as JSON: what the tests of `correspond` read.
+
+Usage: run.py [--stdout] PROGRAM ARGS...
+
+By default standard error is on the terminal (the progress tests: "stdout" is the pipe's,
+"terminal" the terminal's); with --stdout, standard output is (the pictures that refuse a
+terminal: "stdout" is then standard error's pipe)."""
 
 import json
 import os
@@ -8,12 +13,16 @@ import pty
 import subprocess
 import sys
 
+args = sys.argv[1:]
+stdout_on_terminal = args[:1] == ["--stdout"]
+if stdout_on_terminal:
+    args = args[1:]
 master, slave = pty.openpty()
 done = subprocess.run(
-    sys.argv[1:],
+    args,
     stdin=subprocess.DEVNULL,
-    stdout=subprocess.PIPE,
-    stderr=slave,
+    stdout=slave if stdout_on_terminal else subprocess.PIPE,
+    stderr=subprocess.PIPE if stdout_on_terminal else slave,
     check=False,
 )
 os.close(slave)
@@ -26,11 +35,12 @@ while True:
     if not chunk:
         break
     terminal += chunk
+piped = done.stderr if stdout_on_terminal else done.stdout
 print(
     json.dumps(
         {
             "code": done.returncode,
-            "stdout": done.stdout.decode("utf-8", "replace"),
+            "stdout": piped.decode("utf-8", "replace"),
             "terminal": terminal.decode("utf-8", "replace"),
         }
     )

@@ -9,7 +9,7 @@ use crate::cli::shared::record;
 use correspond::log::GameFile;
 use correspond::mail::{self, Envelope, Mailbox};
 use correspond::picture::text::Charset;
-use correspond::replay::{Phase, Replay};
+use correspond::replay::{Phase, Replay, Signatory};
 use correspond::rules::Line;
 use std::path::{Path, PathBuf};
 
@@ -102,9 +102,64 @@ fn mail<G: CliGame>(args: &Args, bytes: &[u8], out: &mut Out<'_>) -> Result<(), 
         summary: &said,
         renamed: &renamed,
     };
-    let message = mail::compose(&envelope, &body(&file, &plain, since, &text)?);
+    let picture = picture(&replay, &plain, &renamed)?;
+    let message = mail::compose(
+        &envelope,
+        &body(&file, &plain, since, &text)?,
+        Some(&picture),
+    );
     out.write_all(&message)?;
     Ok(())
+}
+
+/// The board after the last record as a PNG, from the recipient's side (the player who did not
+/// sign the last record; the first side's for an arbiter's), with the text a reader who sees
+/// no image is given instead: the position and the move that reached it, in ASCII as the body.
+fn picture<G: CliGame>(
+    replay: &Replay<G>,
+    plain: &Replay<G>,
+    renamed: &[(String, String)],
+) -> Result<mail::Image, CliError> {
+    let line = replay
+        .line
+        .clone()
+        .unwrap_or_else(|| Line::new(replay.last().position.clone()));
+    let recipient = match replay.last().signer {
+        Signatory::Player(seat) => replay.seats[seat.other()].side,
+        Signatory::Arbiter => None,
+    };
+    let phase = &replay.last().phase;
+    let options = correspond::picture::Options {
+        flipped: recipient.is_some_and(|side| side != G::SIDES[0]),
+        captions: vec![plain.matchup()],
+        verdict: matches!(phase, Phase::Over(_)).then(|| phase.describe(&plain.seats)),
+    };
+    let drawn = G::picture(&line, &options);
+    let png =
+        correspond::picture::raster::png(&drawn.svg).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut alt = format!("{}: {}", G::NAME, replay.last().position);
+    let last_move = replay
+        .steps
+        .iter()
+        .rev()
+        .flat_map(|s| s.events.iter().rev())
+        .find_map(|e| match e {
+            correspond::replay::Event::Moved(mv, _) => Some(mv),
+            _ => None,
+        });
+    if let Some(mv) = last_move {
+        alt += &format!(", after {mv}");
+    }
+    for (from, to) in renamed {
+        alt = alt.replace(from.as_str(), to);
+    }
+    let (width, height) = drawn.board.size;
+    Ok(mail::Image {
+        png,
+        alt: ascii(&alt),
+        width: correspond::picture::WIDTH,
+        height: correspond::picture::WIDTH * height / width,
+    })
 }
 
 /// The sender's address: `--from`, else git's `user.email`.

@@ -136,21 +136,50 @@ fn page_of<G: crate::cli::shared::game::CliGame + Protocol>(
     }
 }
 
+/// What this program writes for others to read, and only ever writes over another of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Made {
+    /// A page: HTML, or a manual page in roff.
+    Page,
+    /// A picture: PNG or GIF.
+    Picture,
+}
+
+impl Made {
+    fn noun(self) -> &'static str {
+        match self {
+            Made::Page => "page",
+            Made::Picture => "picture",
+        }
+    }
+}
+
 /// Refuses a page's `path` that holds something other than an older page: above all a game
 /// file, whose signed records the page was made from.
 pub(crate) fn only_over_a_page(path: &Path) -> Result<(), CliError> {
+    only_over(path, Made::Page)
+}
+
+/// Refuses `path` when it holds something other than an older one of what is `made`.
+pub(crate) fn only_over(path: &Path, made: Made) -> Result<(), CliError> {
     let io = |e: std::io::Error| CliError::io(path, &e);
     let shown = correspond::text::path(path);
+    let noun = made.noun();
     match what_is_at(path).map_err(io)? {
-        There::Nothing | There::Page => Ok(()),
+        There::Nothing => Ok(()),
+        There::Made(there) if there == made => Ok(()),
         There::Game => Err(CliError::usage(format!(
-            "{shown} is a game file: a page is never written over one"
+            "{shown} is a game file: a {noun} is never written over one"
         ))
-        .hint("name another file for the page; nothing was written")),
-        There::Other => Err(CliError::usage(format!(
-            "{shown} is there, and is not a page: only an older page is replaced"
+        .hint(format!(
+            "name another file for the {noun}; nothing was written"
+        ))),
+        There::Made(_) | There::Other => Err(CliError::usage(format!(
+            "{shown} is there, and is not a {noun}: only an older {noun} is replaced"
         ))
-        .hint("name another file for the page, or remove that one first; nothing was written")),
+        .hint(format!(
+            "name another file for the {noun}, or remove that one first; nothing was written"
+        ))),
     }
 }
 
@@ -158,8 +187,8 @@ pub(crate) fn only_over_a_page(path: &Path) -> Result<(), CliError> {
 enum There {
     /// Nothing, an empty file, or what is not a regular file (it is replaced by one).
     Nothing,
-    /// A page: HTML, or a manual page in roff.
-    Page,
+    /// A page or a picture.
+    Made(Made),
     /// A game file, even one whose start is damaged (see [`correspond::log::may_be_a_game_file`]).
     Game,
     /// Anything else: someone's file.
@@ -177,6 +206,12 @@ fn what_is_at(path: &Path) -> std::io::Result<There> {
     correspond::files::open_regular(path)?
         .take(correspond::log::GAME_FILE_SNIFF as u64)
         .read_to_end(&mut head)?;
+    if [&b"\x89PNG\r\n\x1a\n"[..], b"GIF87a", b"GIF89a"]
+        .iter()
+        .any(|magic| head.starts_with(magic))
+    {
+        return Ok(There::Made(Made::Picture));
+    }
     let text = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&head);
     let start = text
         .iter()
@@ -191,7 +226,7 @@ fn what_is_at(path: &Path) -> std::io::Result<There> {
         || start.starts_with(b"'\\\"")
     {
         // HTML, or roff: a request or a comment.
-        There::Page
+        There::Made(Made::Page)
     } else if correspond::log::may_be_a_game_file(text) || start.starts_with(b"---") {
         There::Game
     } else {
@@ -203,9 +238,14 @@ fn what_is_at(path: &Path) -> std::io::Result<There> {
 /// renamed into place: an older one keeps its permissions, a new one is readable by all, as
 /// web servers and `man` need.
 pub(crate) fn write_page(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    write_made(path, bytes, Made::Page)
+}
+
+/// Writes a page or a picture (see [`write_page`]), only ever over an older one.
+pub(crate) fn write_made(path: &Path, bytes: &[u8], made: Made) -> Result<(), CliError> {
     let io = |e: std::io::Error| CliError::io(path, &e);
     if path.exists() {
-        only_over_a_page(path)?;
+        only_over(path, made)?;
         return correspond::log::replace(path, bytes).map_err(io);
     }
     correspond::log::create_new(path, bytes).map_err(io)?;

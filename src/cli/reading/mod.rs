@@ -1,6 +1,7 @@
 //! Reading a game: its state, its board, its records, its moves, and its exports (PGN, a page).
 
 pub(crate) mod extract;
+pub(crate) mod gif;
 pub(crate) mod html;
 pub(crate) mod import_pgn;
 pub(crate) mod log;

@@ -1,13 +1,15 @@
-//! A game file as one self-contained HTML page: the board after every record (inline SVG),
-//! steps by buttons and the arrow, Home and End keys, the records as a list to click (each
-//! with its signer, time, comment and what it did, coin flips explained), the clocks, the
-//! verdict and the players' key fingerprints. Nothing is fetched. Without script the page
-//! shows the last position and every record, and the list's links still show each position
-//! (by CSS `:target`). A file that does not verify is shown up to its first defect, named.
+//! A game file as one self-contained HTML page: the board after every record, steps by buttons
+//! and the arrow, Home and End keys, the records as a list to click (each with its signer,
+//! time, comment and what it did, coin flips explained), the clocks, the verdict and the
+//! players' key fingerprints. Nothing is fetched. The boards are data (each square's look drawn
+//! once, each record a few hundred bytes), drawn by the page's script, so that a page of
+//! thousands of records loads about as fast as one of fifty; without script the page shows the
+//! last position, drawn whole, and every record. A file that does not verify is shown up to
+//! its first defect, named.
 
 use crate::cli::shared::game::CliGame;
 use correspond::log::GameFile;
-use correspond::picture::{self, Options};
+use correspond::picture::{self, Board, Options};
 use correspond::replay::{Event, Phase, Replay};
 use correspond::rules::Line;
 use std::fmt::Write as _;
@@ -39,31 +41,50 @@ so neither could steer the result; a player who would not reveal can only resign
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1em auto;max-width:62em;\
 padding:0 1em;color:#222}h1{font-size:1.3em}.defect{background:#fdd;border:1px solid #c00;\
 padding:.5em}.game{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}\
-.frames{width:min(100%,28em)}.frames svg{width:100%;height:auto}.frame{display:none}\
-.frame.last{display:block}.frames:has(.frame:target) .frame.last:not(:target){display:none}\
-.frame:target{display:block}.stepping .frame,.stepping .frame.last{display:none}\
-.stepping .frame.shown{display:block}nav{margin:.5em 0}nav button{font-size:1.1em;\
+.frames{width:min(100%,28em)}.frames svg{width:100%;height:auto}figure{margin:0}nav{margin:.5em 0}nav button{font-size:1.1em;\
 min-width:2.5em}.records{flex:1;min-width:18em;max-height:36em;overflow:auto;margin:0;\
 padding-left:2.5em}.records li{margin:.15em 0}.records li.shown{background:#ffe9a8}\
 .records a{color:inherit}.meta{color:#666;font-size:.85em}.comment{font-style:italic}\
 .players td{padding:.1em .6em .1em 0}.players code{font-size:.85em}";
 
-const SCRIPT: &str = "(function(){var b=document.body,f=[].slice.call(document.querySelectorAll('.frame')),\
+/// Draws the board of the record shown from the page's data (see [`boards`]): each square a
+/// `<use>` of its look, drawn once as a symbol; the coordinates, the title and the caption lines
+/// as the SVG has them, the text set as text, never as markup. A symbol is not clipped to its
+/// square: what stands on a crossing is in each of its four squares' looks, drawn whole in
+/// each, where four clipped quarters would leave a hairline between them at most sizes.
+const SCRIPT: &str = "(function(){var D=JSON.parse(document.getElementById('boards').textContent),\
+b=document.body,fig=document.querySelector('figure.board'),\
 l=[].slice.call(document.querySelectorAll('.records li')),n=document.getElementById('at'),\
-g=document.querySelector('.game'),i=f.length-1;function show(k){if(k<0)k=0;if(k>f.length-1)k=f.length-1;\
-i=k;g.classList.add('stepping');f.forEach(function(e,j){e.classList.toggle('shown',j===k)});\
+X='http://www.w3.org/1999/xlink',S='<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"'+X+'\" ',\
+last=D.records.length-1,i=last,d=document.createElement('div');\
+d.style.cssText='position:absolute;width:0;height:0;overflow:hidden';\
+d.innerHTML=S+'width=\"0\" height=\"0\"><defs>'+D.defs.join('')+D.tiles.map(function(t,j){\
+return '<symbol id=\"t'+j+'\" viewBox=\"0 0 '+D.square+' '+D.square+'\" overflow=\"visible\">'+t+'</symbol>'}).join('')+\
+'</defs></svg>';b.appendChild(d);\
+function board(k){var r=D.records[k],c=r[3].length,h=D.height+D.line*c,\
+s=S+'version=\"1.1\" viewBox=\"0 0 '+D.width+' '+h+'\" width=\"'+D.shown+'\" height=\"'+\
+Math.floor(D.shown*h/D.width)+'\" font-family=\"DejaVu Sans, Verdana, sans-serif\"><title></title>\
+<rect width=\"'+D.width+'\" height=\"'+h+'\" fill=\"#fff\"/>';\
+for(var q=0;q<D.files*D.ranks;q++){var t='#t'+parseInt(r[1].substr(q*D.digits,D.digits),36);\
+s+='<use href=\"'+t+'\" xlink:href=\"'+t+'\" x=\"'+(D.margin+D.square*(q%D.files))+'\" y=\"'+\
+(D.margin+D.square*Math.floor(q/D.files))+'\" width=\"'+D.square+'\" height=\"'+D.square+'\"/>'}\
+s+=D.coordinates;for(q=0;q<c;q++)s+=D.caption.replace('<text ','<text y=\"'+(D.first+D.line*q)+'\" ')+'</text>';\
+fig.innerHTML=s+'</svg>';var svg=fig.firstElementChild,texts=svg.querySelectorAll('text');\
+svg.querySelector('title').textContent=D.texts[r[2]];\
+for(q=0;q<c;q++)texts[texts.length-c+q].textContent=D.texts[r[3][q]]}\
+function show(k){if(k<0)k=0;if(k>last)k=last;i=k;board(k);\
+fig.setAttribute('data-record',k);fig.setAttribute('data-position',D.records[k][0]);\
 l.forEach(function(e,j){e.classList.toggle('shown',j===k)});if(l[k])l[k].scrollIntoView({block:'nearest'});\
-n.textContent=f[k].getAttribute('data-record');b.setAttribute('data-record',f[k].getAttribute('data-record'));\
-b.setAttribute('data-position',f[k].getAttribute('data-position'))}\
+n.textContent=k;b.setAttribute('data-record',k);b.setAttribute('data-position',D.records[k][0])}\
 document.getElementById('first').onclick=function(){show(0)};\
 document.getElementById('back').onclick=function(){show(i-1)};\
 document.getElementById('forward').onclick=function(){show(i+1)};\
-document.getElementById('last').onclick=function(){show(f.length-1)};\
+document.getElementById('last').onclick=function(){show(last)};\
 l.forEach(function(e,j){e.querySelector('a').onclick=function(ev){ev.preventDefault();show(j)}});\
 document.addEventListener('keydown',function(e){if(e.key==='ArrowLeft')show(i-1);\
 else if(e.key==='ArrowRight')show(i+1);else if(e.key==='Home')show(0);\
-else if(e.key==='End')show(f.length-1);else return;e.preventDefault()});\
-document.querySelector('nav').hidden=false;show(f.length-1)})();";
+else if(e.key==='End')show(last);else return;e.preventDefault()});\
+document.querySelector('nav').hidden=false;show(last)})();";
 
 /// The page of a file that does not verify as far as its header (or cannot be read as a game
 /// file at all): it names the defect and shows no game, since there is none to trust.
@@ -121,7 +142,7 @@ pub(crate) fn page<G: CliGame>(
     }
     players(&mut out, replay);
     out.push_str("<div class=\"game\">\n<div class=\"frames\">\n");
-    let lines = frames(&mut out, replay);
+    let (moves, line) = boards(&mut out, replay);
     let _ = writeln!(
         out,
         "<nav hidden=\"\"><button id=\"first\" title=\"first (Home)\">&#xAB;</button> \
@@ -130,7 +151,7 @@ pub(crate) fn page<G: CliGame>(
          <button id=\"last\" title=\"last (End)\">&#xBB;</button> record <span id=\"at\">{last}</span> \
          of {last}</nav>\n</div>"
     );
-    records(&mut out, file, replay, &lines);
+    records(&mut out, file, replay, &moves, &line);
     let flips = replay
         .steps
         .iter()
@@ -168,45 +189,158 @@ fn players<G: CliGame>(out: &mut String, replay: &Replay<G>) {
     out.push_str("</table>\n");
 }
 
-/// One picture per document, each the position after it; returns the line each is drawn from.
-fn frames<G: CliGame>(out: &mut String, replay: &Replay<G>) -> Vec<Line<G>> {
-    let last = replay.steps.len() - 1;
-    let mut moves = 0;
-    let mut lines = Vec::with_capacity(replay.steps.len());
-    for (k, step) in replay.steps.iter().enumerate() {
-        moves += step
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::Moved(..)))
-            .count();
-        let line = crate::cli::reading::show::line_after(replay, step, moves);
-        let verdict =
-            matches!(step.phase, Phase::Over(_)).then(|| step.phase.describe(&replay.seats));
+/// The board after each document, as data for the script to draw (see [`SCRIPT`]): each
+/// different square's look once, each different line of text once, and for each document the
+/// look of each square (a number in base 36), its position, and the numbers of its picture's
+/// title and caption lines: a few hundred bytes a document, where an SVG of its own would be
+/// fifteen thousand. The last board is drawn whole
+/// too, for a reader without script. Returns how many moves each document's board follows,
+/// and the line of the whole game.
+fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line<G>) {
+    let whole = replay.line.clone();
+    let mut line = Line::new(replay.steps[0].position.clone());
+    let mut played = Vec::with_capacity(replay.steps.len());
+    let mut looks: Vec<&str> = Vec::new();
+    let mut pictures = Vec::with_capacity(replay.steps.len());
+    for step in &replay.steps {
+        let moves = played.last().copied().unwrap_or(0)
+            + step
+                .events
+                .iter()
+                .filter(|e| matches!(e, Event::Moved(..)))
+                .count();
+        line = match &whole {
+            Some(whole) if moves > 0 => {
+                if line.moves().is_empty() && line.positions()[0] != whole.positions()[0] {
+                    line = Line::new(whole.positions()[0].clone());
+                }
+                for mv in &whole.moves()[line.moves().len()..moves] {
+                    line.play_legal(mv);
+                }
+                line
+            }
+            _ => Line::new(step.position.clone()),
+        };
+        played.push(moves);
         let options = Options {
             flipped: false,
             captions: Vec::new(),
-            verdict,
+            verdict: matches!(step.phase, Phase::Over(_))
+                .then(|| step.phase.describe(&replay.seats)),
         };
-        let class = if k == last { "frame last" } else { "frame" };
-        let _ = write!(
-            out,
-            "<figure class=\"{class}\" id=\"r{k}\" data-record=\"{k}\" data-position=\"{}\">\n{}</figure>\n",
-            esc(&step.position.to_string()),
-            G::svg(&line, &options)
-        );
-        lines.push(line);
+        pictures.push(G::picture(&line, &options));
     }
-    lines
+    let mut numbers: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut definitions: Vec<&str> = Vec::new();
+    for picture in &pictures {
+        for definition in picture.board.definitions() {
+            if !definitions.contains(&definition) {
+                definitions.push(definition);
+            }
+        }
+        for look in &picture.board.squares {
+            if !numbers.contains_key(look.as_str()) {
+                numbers.insert(look, looks.len());
+                looks.push(look);
+            }
+        }
+    }
+    let digits = match looks.len() {
+        0..=36 => 1,
+        37..=1296 => 2,
+        _ => 3,
+    };
+    // Titles and caption lines repeat (a game's legend, whose turn it is): each is written
+    // once, and a record names its own by their numbers.
+    let mut texts: Vec<String> = Vec::new();
+    let mut text_numbers: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::new();
+    let mut number = |text: &str| -> usize {
+        let text = correspond::text::escape(text).into_owned();
+        if let Some(&n) = text_numbers.get(&text) {
+            return n;
+        }
+        text_numbers.insert(text.clone(), texts.len());
+        texts.push(text);
+        texts.len() - 1
+    };
+    let records: Vec<serde_json::Value> = replay
+        .steps
+        .iter()
+        .zip(&pictures)
+        .map(|(step, picture)| {
+            let looks: String = picture
+                .board
+                .squares
+                .iter()
+                .map(|look| base36(numbers[look.as_str()], digits))
+                .collect();
+            let captions: Vec<usize> = picture.captions.iter().map(|c| number(c)).collect();
+            serde_json::json!([
+                correspond::text::escape(&step.position.to_string()),
+                looks,
+                number(&picture.title),
+                captions
+            ])
+        })
+        .collect();
+    let last = pictures.last().expect("a replay has its header's step");
+    let board = &last.board;
+    let data = serde_json::json!({
+        "files": board.files,
+        "ranks": board.ranks,
+        "square": Board::SQUARE,
+        "margin": Board::MARGIN,
+        "width": board.size.0,
+        "height": 2 * Board::MARGIN + u32::from(board.ranks) * Board::SQUARE,
+        "shown": picture::WIDTH,
+        "line": Board::LINE,
+        "first": board.first_caption(),
+        "caption": Board::CAPTION,
+        "coordinates": board.coordinates,
+        "defs": definitions,
+        "tiles": looks,
+        "digits": digits,
+        "texts": texts,
+        "records": records,
+    });
+    let k = replay.steps.len() - 1;
+    let _ = write!(
+        out,
+        "<figure class=\"board\" data-record=\"{k}\" data-position=\"{}\">\n{}</figure>\n\
+         <script type=\"application/json\" id=\"boards\">{}</script>\n",
+        esc(&replay.steps[k].position.to_string()),
+        last.svg,
+        // Nothing in it can end the script element, and the page stays well-formed XML: JSON
+        // may say `<`, `>` and `&` as `\u003c`, `\u003e` and `\u0026`.
+        data.to_string()
+            .replace('<', "\\u003c")
+            .replace('>', "\\u003e")
+            .replace('&', "\\u0026")
+    );
+    (played, line)
+}
+
+/// `n` in base 36, in `digits` digits.
+fn base36(n: usize, digits: u32) -> String {
+    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    (0..digits)
+        .rev()
+        .map(|d| char::from(DIGITS[n / 36usize.pow(d) % 36]))
+        .collect()
 }
 
 /// The records as a list: what each did (a move in SAN for chess and Insurrection), who signed
 /// it and when, and its comment.
-fn records<G: CliGame>(out: &mut String, file: &GameFile, replay: &Replay<G>, lines: &[Line<G>]) {
+fn records<G: CliGame>(
+    out: &mut String,
+    file: &GameFile,
+    replay: &Replay<G>,
+    moves: &[usize],
+    line: &Line<G>,
+) {
     out.push_str("<ol class=\"records\" start=\"0\">\n");
-    let numbered = lines
-        .last()
-        .map(crate::cli::reading::show_json::moves)
-        .unwrap_or_default();
+    let numbered = crate::cli::reading::show_json::moves(line);
     for (k, step) in replay.steps.iter().enumerate() {
         let (time, comment) = match k {
             0 => (file.header().created.as_str(), None),
@@ -221,9 +355,7 @@ fn records<G: CliGame>(out: &mut String, file: &GameFile, replay: &Replay<G>, li
             // SAN says check itself (`Bxb5+`).
             .filter(|event| !(matches!(event, Event::Check) && G::MOVES_SAY_CHECK))
             .map(|event| match event {
-                Event::Moved(..) => lines[k]
-                    .moves()
-                    .len()
+                Event::Moved(..) => moves[k]
                     .checked_sub(1)
                     .and_then(|i| numbered.get(i))
                     .map_or_else(
@@ -238,7 +370,7 @@ fn records<G: CliGame>(out: &mut String, file: &GameFile, replay: &Replay<G>, li
             .collect();
         let _ = write!(
             out,
-            "<li data-record=\"{k}\"><a href=\"#r{k}\">{}</a> <span class=\"meta\">{}, {}</span>",
+            "<li id=\"r{k}\" data-record=\"{k}\"><a href=\"#r{k}\">{}</a> <span class=\"meta\">{}, {}</span>",
             esc(&what.join("; ")),
             esc(&replay.signed_by(step.signer)),
             esc(time)

@@ -61,6 +61,11 @@ pub(crate) struct Args {
     /// for mail, forums and web pages: `correspond show g.yaml --svg > board.svg`.
     #[arg(long, conflicts_with_all = ["ascii", "json"])]
     svg: bool,
+    /// Print the same picture as a PNG image, twice the size it is shown at (800 pixels wide),
+    /// drawn with the font the program carries, so the same on every machine: for chats and
+    /// forums that show no SVG. `correspond show g.yaml --png > board.png`; never to a terminal.
+    #[arg(long, conflicts_with_all = ["ascii", "json", "svg"])]
+    png: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
@@ -133,13 +138,15 @@ enum Output {
     Terminal,
     Json,
     Svg,
+    Png,
 }
 
 impl Args {
     fn output(&self) -> Output {
-        match (self.json, self.svg) {
-            (true, _) => Output::Json,
-            (_, true) => Output::Svg,
+        match (self.json, self.svg, self.png) {
+            (true, _, _) => Output::Json,
+            (_, true, _) => Output::Svg,
+            (_, _, true) => Output::Png,
             _ => Output::Terminal,
         }
     }
@@ -150,7 +157,7 @@ fn draw<G: CliGame>(
     output: Output,
     out: &mut Out<'_>,
 ) -> Result<(), CliError> {
-    if output == Output::Svg {
+    if matches!(output, Output::Svg | Output::Png) {
         let options = correspond::picture::Options {
             flipped: drawn.view.flipped,
             captions: drawn
@@ -160,7 +167,20 @@ fn draw<G: CliGame>(
                 .unwrap_or_default(),
             verdict: drawn.file.as_ref().and_then(|f| f.verdict.clone()),
         };
-        write!(out, "{}", G::svg(drawn.line, &options))?;
+        let svg = G::svg(drawn.line, &options);
+        if output == Output::Png {
+            if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                return Err(
+                    CliError::usage("--png writes an image, which a terminal cannot show")
+                        .hint("send it to a file: `correspond show ... --png > board.png`"),
+                );
+            }
+            let png = correspond::picture::raster::png(&svg)
+                .map_err(|e| CliError::usage(e.to_string()))?;
+            out.write_all(&png)?;
+            return Ok(());
+        }
+        write!(out, "{svg}")?;
         return Ok(());
     }
     if output == Output::Json {

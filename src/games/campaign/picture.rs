@@ -5,7 +5,7 @@
 
 use crate::games::campaign::{Campaign, FILES, Piece, RANKS, Role, Side, Square, Wing};
 use crate::picture::pieces::{self, Shape};
-use crate::picture::{Canvas, Draw, Options};
+use crate::picture::{Canvas, Draw, Options, Picture};
 use crate::rules::{Game, Line};
 
 const ROLES: [Role; 5] = [
@@ -44,7 +44,7 @@ fn spin(pos: &Campaign, side: Side) -> String {
 }
 
 impl Draw for Campaign {
-    fn svg(line: &Line<Campaign>, options: &Options) -> String {
+    fn picture(line: &Line<Campaign>, options: &Options) -> Picture {
         let pos = line.current();
         let turn = pos.side_to_move();
         let mut captions = vec![options.first_line(match pos.outcome() {
@@ -78,7 +78,7 @@ impl Draw for Campaign {
             .filter(|p| Square::all().any(|sq| pos.piece_at(sq) == Some(*p)))
             .map(|p| pieces::definition(&id(p), shape(p.role), p.side == Side::Heads))
             .collect();
-        canvas.raw(&pieces::defs(&defs));
+        canvas.defs(&pieces::defs(&defs));
         let marked: Vec<(u8, u8)> = line
             .moves()
             .last()

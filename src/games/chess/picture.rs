@@ -6,7 +6,7 @@ use crate::games::chess::{
     Chess, Color, Insurrection, Move, Piece, Position, Role, Square, Variant, coup_name,
 };
 use crate::picture::pieces::{self, Shape};
-use crate::picture::{Canvas, Draw, Options};
+use crate::picture::{Canvas, Draw, Options, Picture};
 use crate::rules::{Game, Line};
 
 const GOVERNMENT: &str = "#d4a017";
@@ -37,7 +37,7 @@ fn draw<G: Game<Move = Move, Outcome = crate::games::chess::Outcome>>(
     line: &Line<G>,
     inner: impl Fn(&G) -> &Position,
     options: &Options,
-) -> String {
+) -> Picture {
     let pos = inner(line.current());
     let insurrection = pos.variant() != Variant::Chess;
     let title = match pos.variant() {
@@ -57,7 +57,7 @@ fn draw<G: Game<Move = Move, Outcome = crate::games::chess::Outcome>>(
         &captions,
         &pos.to_string(),
     );
-    canvas.raw(&pieces::defs(&definitions(pos)));
+    canvas.defs(&pieces::defs(&definitions(pos)));
     let marked: Vec<(u8, u8)> = line
         .moves()
         .last()
@@ -134,13 +134,13 @@ fn definitions(pos: &Position) -> Vec<String> {
 }
 
 impl Draw for Chess {
-    fn svg(line: &Line<Chess>, options: &Options) -> String {
+    fn picture(line: &Line<Chess>, options: &Options) -> Picture {
         draw(line, |g| &g.0, options)
     }
 }
 
 impl Draw for Insurrection {
-    fn svg(line: &Line<Insurrection>, options: &Options) -> String {
+    fn picture(line: &Line<Insurrection>, options: &Options) -> Picture {
         draw(line, |g| &g.0, options)
     }
 }

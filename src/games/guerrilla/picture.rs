@@ -2,15 +2,14 @@
 //! Guerrilla's stones on the points where four cells meet, and the supply under the board.
 
 use crate::games::guerrilla::{Cell, Guerrilla, Move, Point};
-use crate::picture::{Canvas, Draw, LAST_MOVE, Options};
+use crate::picture::{At, Canvas, Draw, LAST_MOVE, Options, Picture};
 use crate::rules::{Game, Line};
-use std::fmt::Write as _;
 
 const CELL_LIGHT: &str = "#f0e6cf";
 const CELL_DARK: &str = "#8fa37b";
 
 impl Draw for Guerrilla {
-    fn svg(line: &Line<Guerrilla>, options: &Options) -> String {
+    fn picture(line: &Line<Guerrilla>, options: &Options) -> Picture {
         let pos = line.current();
         let last = line.moves().last();
         let captions = captions(line, options);
@@ -25,7 +24,7 @@ impl Draw for Guerrilla {
             &captions,
             &pos.to_string(),
         );
-        canvas.raw(&crate::picture::pieces::defs(&[]));
+        canvas.defs(&crate::picture::pieces::defs(&[]));
         let marked_cells: Vec<Cell> = match last {
             Some(Move::Step(from, to)) => vec![*from, *to],
             Some(Move::Capture(chain)) => chain.cells().to_vec(),
@@ -41,8 +40,7 @@ impl Draw for Guerrilla {
             };
             canvas.square(cell.x(), cell.y(), colour, "cell");
         }
-        let svg = pieces(&canvas, pos, last);
-        canvas.raw(&svg);
+        pieces(&mut canvas, pos, last);
         canvas.coordinates();
         canvas.finish(&captions)
     }
@@ -72,17 +70,16 @@ fn captions(line: &Line<Guerrilla>, options: &Options) -> Vec<String> {
 
 /// COIN's checkers on their cells and, at each point, a stone, or a cross where there is none;
 /// the points the last move placed stones on ringed.
-fn pieces(canvas: &Canvas, pos: &Guerrilla, last: Option<&Move>) -> String {
-    let mut svg = String::new();
+fn pieces(canvas: &mut Canvas, pos: &Guerrilla, last: Option<&Move>) {
     for cell in Cell::all().filter(|c| pos.has_checker(*c)) {
-        let (x, y) = canvas.corner(cell.x(), cell.y());
-        let (cx, cy) = (x + 22, y + 22);
-        let _ = writeln!(
-            svg,
-            "<g class=\"checker\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"#fff\" \
-             stroke=\"#000\" stroke-width=\"1.5\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"10\" \
-             fill=\"none\" stroke=\"#000\" stroke-width=\"1\"/></g>"
-        );
+        canvas.place(At::Square(cell.x(), cell.y()), |x, y| {
+            let (cx, cy) = (x + 22, y + 22);
+            format!(
+                "<g class=\"checker\"><circle cx=\"{cx}\" cy=\"{cy}\" r=\"16\" fill=\"#fff\" \
+                 stroke=\"#000\" stroke-width=\"1.5\"/><circle cx=\"{cx}\" cy=\"{cy}\" r=\"10\" \
+                 fill=\"none\" stroke=\"#000\" stroke-width=\"1\"/></g>\n"
+            )
+        });
     }
     let placed: Vec<Point> = match last {
         Some(Move::Place(a, b)) => vec![*a, *b],
@@ -93,29 +90,30 @@ fn pieces(canvas: &Canvas, pos: &Guerrilla, last: Option<&Move>) -> String {
             let Some(point) = Point::new(i, j) else {
                 continue;
             };
-            let (x, y) = canvas.crossing(i, j);
             if placed.contains(&point) {
-                let _ = writeln!(
-                    svg,
-                    "<circle class=\"last\" cx=\"{x}\" cy=\"{y}\" r=\"12\" fill=\"{LAST_MOVE}\"/>"
-                );
+                canvas.place(At::Crossing(i, j), |x, y| {
+                    format!(
+                        "<circle class=\"last\" cx=\"{x}\" cy=\"{y}\" r=\"12\" fill=\"{LAST_MOVE}\"/>\n"
+                    )
+                });
             }
             if pos.has_stone(point) {
-                let _ = writeln!(
-                    svg,
-                    "<circle class=\"stone\" cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"#111\" \
-                     stroke=\"#fff\" stroke-width=\"1.5\"/>"
-                );
+                canvas.place(At::Crossing(i, j), |x, y| {
+                    format!(
+                        "<circle class=\"stone\" cx=\"{x}\" cy=\"{y}\" r=\"8\" fill=\"#111\" \
+                         stroke=\"#fff\" stroke-width=\"1.5\"/>\n"
+                    )
+                });
             } else {
-                let _ = writeln!(
-                    svg,
-                    "<path class=\"point\" d=\"M{} {y}h8M{x} {}v8\" stroke=\"#555\" \
-                     stroke-width=\"1\"/>",
-                    x - 4,
-                    y - 4
-                );
+                canvas.place(At::Crossing(i, j), |x, y| {
+                    format!(
+                        "<path class=\"point\" d=\"M{} {y}h8M{x} {}v8\" stroke=\"#555\" \
+                         stroke-width=\"1\"/>\n",
+                        x - 4,
+                        y - 4
+                    )
+                });
             }
         }
     }
-    svg
 }
