@@ -278,7 +278,11 @@ fn a_message_with_a_picture_is_the_text_or_the_picture_over_it_and_the_image_hol
         message_id: "abc.1-1@correspond.invalid".into(),
         references: Vec::new(),
     };
-    let body = format!("My move.\n\n{}", block(&file, 0, 3));
+    // A player's comment can say anything, a boundary too: none it could guess is one.
+    let body = format!(
+        "My move.\n--=_alternative.0123456789abcdef0123456789abcdef\n--=_related.00\n\n{}",
+        block(&file, 0, 3)
+    );
     // An "image" whose bytes hold another block: a picture is never searched for records.
     let image = Image {
         png: block(&file, 4, 4).into_bytes(),

@@ -130,8 +130,13 @@ fn frames(boards: &[Board], animation: &Animation, threads: usize) -> Result<Vec
         side,
     };
     let mut out = Vec::new();
-    let mut encoder = gif::Encoder::new(&mut out, dimension(width)?, dimension(height)?, &colours)
-        .map_err(encoding)?;
+    let mut encoder = gif::Encoder::new(
+        &mut out,
+        dimension(width, (width, height))?,
+        dimension(height, (width, height))?,
+        &colours,
+    )
+    .map_err(encoding)?;
     encoder
         .set_repeat(gif::Repeat::Infinite)
         .map_err(encoding)?;
@@ -214,14 +219,12 @@ fn backgrounds(
         started.push(String::new());
     }
     let draw = |captions: &[String]| -> Result<resvg::tiny_skia::Pixmap, RasterError> {
-        let mut canvas = Canvas::new("", board.files, board.ranks, board.flipped, captions, "");
+        let mut canvas = Canvas::own_size(board.files, board.ranks, board.flipped, captions);
         canvas.coordinates();
-        let tree = Tree::parse(&canvas.finish(captions).svg)?;
-        // `scale` pixels a unit of the picture, whatever width it asks to be shown at, so that
-        // the squares drawn alone fall on whole pixels of it.
+        // At its own size, a pixel a unit: `scale` pixels a unit, as the squares are drawn.
         #[allow(clippy::cast_precision_loss)]
-        let times = (scale * board.size.0) as f32 / tree.width();
-        tree.pixels(times)
+        let scale = scale as f32;
+        Tree::parse(&canvas.finish(captions).svg)?.pixels(scale)
     };
     Ok((draw(&started)?, draw(&ended)?))
 }
@@ -339,8 +342,8 @@ impl Area {
 }
 
 /// A size GIF can say (at most 65,535 pixels).
-fn dimension(pixels: u32) -> Result<u16, RasterError> {
-    u16::try_from(pixels).map_err(|_| RasterError::Size(pixels, pixels))
+fn dimension(pixels: u32, (width, height): (u32, u32)) -> Result<u16, RasterError> {
+    u16::try_from(pixels).map_err(|_| RasterError::Size(width, height))
 }
 
 /// Milliseconds as GIF's hundredths of a second, at least one.

@@ -1,7 +1,8 @@
 //! The SVG document a game draws its position on, which also keeps the board square by square:
-//! what each square shows, in the square's own coordinates. A picture made of squares (an
-//! animation's frames, a replay page that draws each position from data) redraws only the
-//! squares that changed, from the same drawing as the SVG, so that no game draws twice.
+//! what each square shows, in the square's own coordinates. Pictures made of squares (an
+//! animation, whose frames redraw only the squares that changed; a replay page, which draws each
+//! position from every square's look, each look written once) come from the same drawing as the
+//! SVG, so that no game draws twice.
 
 use super::{LINE, MARGIN, SQUARE, TEXT, WIDTH, escape};
 use std::fmt::Write as _;
@@ -26,6 +27,7 @@ pub(crate) struct Canvas {
     height: u32,
     title: String,
     defs: String,
+    definitions: Vec<String>,
     coordinates: String,
     /// What each square shows, by `rank * files + file`: its elements in drawing order, each
     /// drawn with the square's top-left corner at (0, 0).
@@ -58,6 +60,8 @@ pub struct Board {
     pub size: (u32, u32),
     /// The definitions the squares use (the pieces' drawings), as SVG.
     pub defs: String,
+    /// The same, one element each.
+    definitions: Vec<String>,
     /// What each square shows, SVG elements drawn in a square of [`Board::SQUARE`] units from
     /// (0, 0), by the square's place in the picture: row by row from the top left, as seen.
     pub squares: Vec<String>,
@@ -72,24 +76,28 @@ impl Board {
     pub const MARGIN: u32 = MARGIN;
     /// The height of a caption line, in the picture's units.
     pub const LINE: u32 = LINE;
-    /// A caption line's element, but for its `y` and its text.
-    pub const CAPTION: &str = "<text x=\"20\" font-size=\"13\" fill=\"#222\">";
+    /// A caption line's element, before and after its `y`, but for its text (its colour is
+    /// the coordinates', `TEXT`).
+    pub const CAPTION: [&str; 2] = ["<text x=\"20\"", " font-size=\"13\" fill=\"#222\">"];
+
+    /// The height of the board and its margins, without captions, in the picture's units.
+    #[must_use]
+    pub fn board_height(&self) -> u32 {
+        board_height(self.ranks)
+    }
 
     /// Where the first caption line's text stands (its `y`); each next is [`Board::LINE`]
     /// lower.
     #[must_use]
     pub fn first_caption(&self) -> u32 {
-        2 * MARGIN + u32::from(self.ranks) * SQUARE + 12
+        first_caption(self.ranks)
     }
 
-    /// The definitions the squares use, one SVG element each (the pieces', the glow of a
-    /// check), without the `<defs>` round them.
+    /// The definitions the squares use, one SVG element each (the glow of a check, the
+    /// pieces'), without the `<defs>` round them.
     #[must_use]
-    pub fn definitions(&self) -> Vec<&str> {
-        self.defs
-            .lines()
-            .filter(|l| !l.is_empty() && *l != "<defs>" && *l != "</defs>")
-            .collect()
+    pub fn definitions(&self) -> &[String] {
+        &self.definitions
     }
 
     /// The top-left corner, in the picture's units, of the square shown `index`-th (row by
@@ -117,15 +125,39 @@ impl Canvas {
         captions: &[String],
         position: &str,
     ) -> Canvas {
+        Canvas::sized(title, files, ranks, flipped, captions, position, false)
+    }
+
+    /// A picture shown at its own size, a pixel a unit, rather than 400 pixels wide: for one
+    /// drawn into pixels at a scale of its units exactly (an animation's ground, under squares
+    /// drawn alone), where the rounded height of [`Canvas::new`]'s would scale it a little
+    /// less than its width.
+    pub(crate) fn own_size(files: u8, ranks: u8, flipped: bool, captions: &[String]) -> Canvas {
+        Canvas::sized("", files, ranks, flipped, captions, "", true)
+    }
+
+    fn sized(
+        title: &str,
+        files: u8,
+        ranks: u8,
+        flipped: bool,
+        captions: &[String],
+        position: &str,
+        own_size: bool,
+    ) -> Canvas {
         let width = u32::from(files) * SQUARE + 2 * MARGIN;
         let lines = u32::try_from(wrapped(captions, files).len()).unwrap_or(0);
-        let height = u32::from(ranks) * SQUARE + 2 * MARGIN + LINE * lines;
-        let shown = WIDTH * height / width;
+        let height = board_height(ranks) + LINE * lines;
+        let (shown_width, shown_height) = if own_size {
+            (width, height)
+        } else {
+            (WIDTH, shown_height(width, height))
+        };
         let mut out = String::with_capacity(16 * 1024);
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \
-             version=\"1.1\" viewBox=\"0 0 {width} {height}\" width=\"{WIDTH}\" height=\"{shown}\" \
+             version=\"1.1\" viewBox=\"0 0 {width} {height}\" width=\"{shown_width}\" height=\"{shown_height}\" \
              data-position=\"{}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n<title>{}</title>\n",
             escape(position),
             escape(title)
@@ -143,6 +175,7 @@ impl Canvas {
             height,
             title: title.to_owned(),
             defs: String::new(),
+            definitions: Vec::new(),
             coordinates: String::new(),
             squares: vec![String::new(); usize::from(files) * usize::from(ranks)],
         }
@@ -177,10 +210,16 @@ impl Canvas {
         }
     }
 
-    /// The definitions the board's elements use, written once before them.
-    pub(crate) fn defs(&mut self, defs: &str) {
-        self.out.push_str(defs);
-        self.defs.push_str(defs);
+    /// The definitions the board's elements use (see [`super::pieces::defs`]), written once
+    /// before them.
+    pub(crate) fn defs(&mut self, defs: &[String]) {
+        let all = super::pieces::defs(defs);
+        self.out.push_str(&all);
+        self.defs = all;
+        self.definitions = super::pieces::shared()
+            .into_iter()
+            .chain(defs.iter().cloned())
+            .collect();
     }
 
     /// An element of the board, drawn by `draw` from the point `at` names (a square's corner
@@ -296,18 +335,14 @@ impl Canvas {
 
     /// The caption lines under the board, and the end of the document.
     pub(crate) fn finish(mut self, captions: &[String]) -> Picture {
-        let top = 2 * MARGIN + u32::from(self.ranks) * SQUARE;
         let lines = wrapped(captions, self.files);
+        let [before, after] = Board::CAPTION;
         for (i, caption) in lines.iter().enumerate() {
-            let y = top + LINE * u32::try_from(i).unwrap_or(0) + 12;
+            let y = first_caption(self.ranks) + LINE * u32::try_from(i).unwrap_or(0);
             let _ = writeln!(
                 self.out,
-                "<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"13\" fill=\"{TEXT}\">{}</text>",
+                "{before} y=\"{y}\"{after}{}</text>",
                 escape(caption)
-            );
-            debug_assert_eq!(
-                format!("<text x=\"{MARGIN}\" font-size=\"13\" fill=\"{TEXT}\">"),
-                Board::CAPTION
             );
         }
         self.out.push_str("</svg>\n");
@@ -321,11 +356,29 @@ impl Canvas {
                 flipped: self.flipped,
                 size: (self.width, self.height),
                 defs: self.defs,
+                definitions: self.definitions,
                 squares: self.squares,
                 coordinates: self.coordinates,
             },
         }
     }
+}
+
+/// The height of a board of `ranks` squares and its margins, in the picture's units.
+fn board_height(ranks: u8) -> u32 {
+    u32::from(ranks) * SQUARE + 2 * MARGIN
+}
+
+/// Where the first caption line under a board of `ranks` squares stands (its `y`).
+fn first_caption(ranks: u8) -> u32 {
+    board_height(ranks) + 12
+}
+
+/// The height in pixels a picture `width` by `height` units asks to be shown at, being shown
+/// [`WIDTH`] pixels wide.
+#[must_use]
+pub fn shown_height(width: u32, height: u32) -> u32 {
+    WIDTH * height / width.max(1)
 }
 
 /// The caption lines broken between words to fit under a board `files` squares wide (at

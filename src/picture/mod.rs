@@ -1,6 +1,6 @@
-//! Board pictures as SVG, for mail, forums, issues and the replay page: every game drawn by
-//! this program (no font or image fetched), the same bytes for the same position, legible from
-//! 200 to 800 pixels wide.
+//! Board pictures for mail, forums, issues and the replay page: every game drawn by this program
+//! as SVG (no font or image fetched), the same bytes for the same position, legible from 200 to
+//! 800 pixels wide; and from that drawing, PNG ([`raster`]) and animated GIF ([`animation`]).
 //!
 //! A picture is a function of a line of play (the position, and the move that reached it) and
 //! the options; what a game file adds (names, a coin, a verdict) comes in as caption lines.
@@ -15,7 +15,7 @@ pub mod raster;
 pub mod text;
 
 pub(crate) use canvas::{At, Canvas};
-pub use canvas::{Board, Picture};
+pub use canvas::{Board, Picture, shown_height};
 
 use crate::rules::{Game, Line};
 

@@ -74,13 +74,22 @@ pub(crate) fn definition(id: &str, shape: Shape, light: bool) -> String {
     )
 }
 
-/// The definitions every picture shares (the glow of a check), and those given.
-pub(crate) fn defs(pieces: &[String]) -> String {
-    let mut out = String::from(
-        "<defs>\n<radialGradient id=\"check\"><stop offset=\"0%\" stop-color=\"#ff0000\" \
+/// The definitions every picture shares: the glow of a check.
+pub(crate) fn shared() -> Vec<String> {
+    vec![
+        "<radialGradient id=\"check\"><stop offset=\"0%\" stop-color=\"#ff0000\" \
          stop-opacity=\"1\"/><stop offset=\"50%\" stop-color=\"#e70000\" stop-opacity=\"1\"/>\
-         <stop offset=\"100%\" stop-color=\"#9e0000\" stop-opacity=\"0\"/></radialGradient>\n",
-    );
+         <stop offset=\"100%\" stop-color=\"#9e0000\" stop-opacity=\"0\"/></radialGradient>\n"
+            .to_owned(),
+    ]
+}
+
+/// The definitions every picture shares ([`shared`]), and those given, in one `<defs>`.
+pub(crate) fn defs(pieces: &[String]) -> String {
+    let mut out = String::from("<defs>\n");
+    for shared in shared() {
+        out.push_str(&shared);
+    }
     for piece in pieces {
         out.push_str(piece);
     }

@@ -19,8 +19,10 @@ pub enum RasterError {
     /// The SVG could not be read (this program's own never fails so).
     #[error("the picture could not be read as SVG: {0}")]
     Svg(String),
-    /// A size of no pixels, or too many to hold.
-    #[error("a picture of {0} by {1} pixels cannot be drawn")]
+    /// A size of no pixels, or too many to hold (`u32::MAX`: more than 65,535).
+    #[error(
+        "a picture of {0} by {1} pixels cannot be drawn (more than 65,535 either way, or none)"
+    )]
     Size(u32, u32),
     /// The PNG encoder failed.
     #[error("the picture could not be written as PNG: {0}")]
@@ -75,11 +77,6 @@ impl Tree {
             .map_err(|e| RasterError::Svg(e.to_string()))
     }
 
-    /// The width it asks to be shown at (its `width`), in pixels.
-    pub(crate) fn width(&self) -> f32 {
-        self.0.size().width()
-    }
-
     /// The picture drawn `scale` times its own size, on a transparent ground where it draws
     /// nothing.
     ///
@@ -91,8 +88,13 @@ impl Tree {
             pixels_for(size.width(), scale),
             pixels_for(size.height(), scale),
         );
-        let mut pixmap =
-            tiny_skia::Pixmap::new(width, height).ok_or(RasterError::Size(width, height))?;
+        let pixmap = match (width, height) {
+            (Some(width), Some(height)) => tiny_skia::Pixmap::new(width, height),
+            _ => None,
+        };
+        let mut pixmap = pixmap.ok_or_else(|| {
+            RasterError::Size(width.unwrap_or(u32::MAX), height.unwrap_or(u32::MAX))
+        })?;
         resvg::render(
             &self.0,
             tiny_skia::Transform::from_scale(scale, scale),
@@ -102,17 +104,13 @@ impl Tree {
     }
 }
 
-/// Whole pixels for a length in the picture's units drawn `scale` times.
-fn pixels_for(length: f32, scale: f32) -> u32 {
+/// Whole pixels for a length drawn `scale` times, if there are no more than 65,535 (what
+/// GIF can say, and far more than any picture here needs).
+fn pixels_for(length: f32, scale: f32) -> Option<u32> {
     let pixels = (length * scale).round();
-    if (0.0..=65_535.0).contains(&pixels) {
-        // Within range and whole, by the test above.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let pixels = pixels as u32;
-        pixels
-    } else {
-        0
-    }
+    // Within range and whole, by the test.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    (0.0..=65_535.0).contains(&pixels).then_some(pixels as u32)
 }
 
 /// How many times its own size a PNG picture is drawn: twice the size it asks to be shown

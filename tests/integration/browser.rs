@@ -1,8 +1,10 @@
 //! The pages `correspond html` writes, opened from `file://` in headless Chromium: a harness
 //! page holds each in a frame, presses Home, → through every record, ← back, and End, and
-//! writes down the position each press shows (the one picture not hidden). Every position is
-//! the program's own at that record (`show --json --at`), and no script fails. A screenshot of
-//! a page is taken too.
+//! writes down the position each press shows and the board the page's script drew (each
+//! square's look where it is used, and the caption lines). Every position is the program's own
+//! at that record (`show --json --at`), every board drawn is that record's SVG square by square
+//! (read back by tests/integration/readback.rs), and no script fails. A screenshot of a page is
+//! taken too.
 //!
 //! Chromium is `chromium-headless-shell` or `chromium` on the PATH, or `$CHROME`. Where there
 //! is none, the test says plainly that it was skipped; `.ci/run` installs it and sets
@@ -74,6 +76,7 @@ const HARNESS: &str = r#"<!DOCTYPE html>
 <html><head><meta charset="utf-8"/></head><body>
 <iframe id="page" src="PAGE" style="width:1100px;height:800px"></iframe>
 <pre id="result">not loaded</pre>
+<pre id="drawn"></pre>
 <script>
 var frame = document.getElementById('page');
 frame.addEventListener('load', function () {
@@ -84,9 +87,27 @@ frame.addEventListener('load', function () {
     if (visible.length !== 1) return 'shown: ' + visible.length + ' pictures';
     return visible[0].getAttribute('data-record') + ' ' + visible[0].getAttribute('data-position');
   }
+  var boards = [];
+  // The board the script drew, each square's look put where it is used (a nested <svg> at the
+  // square's corner), and the caption lines: what a reader sees, for the test to read back.
+  function drawn() {
+    var svg = d.querySelector('figure svg');
+    var out = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="' +
+      svg.getAttribute('viewBox') + '">';
+    [].forEach.call(svg.querySelectorAll('use'), function (u) {
+      var look = d.getElementById((u.getAttribute('href') || '').slice(1));
+      out += '<svg x="' + u.getAttribute('x') + '" y="' + u.getAttribute('y') + '">' +
+        (look ? look.innerHTML : '') + '</svg>';
+    });
+    [].forEach.call(svg.querySelectorAll('text[font-size="13"]'), function (t) {
+      out += '<text font-size="13">' + t.textContent.replace(/&/g, '&amp;').replace(/</g, '&lt;') + '</text>';
+    });
+    return encodeURIComponent(out + '</svg>');
+  }
   function press(key) {
     d.dispatchEvent(new w.KeyboardEvent('keydown', { key: key, bubbles: true }));
     out.push(key + ' ' + shown());
+    boards.push(drawn());
   }
   var nav = d.querySelector('nav');
   out.push('loaded ' + shown() + (nav && !nav.hidden ? '' : ' (the script did not run)'));
@@ -96,24 +117,54 @@ frame.addEventListener('load', function () {
   for (var j = 0; j < 2; j++) press('ArrowLeft');
   press('End');
   document.getElementById('result').textContent = out.join('\n');
+  document.getElementById('drawn').textContent = boards.join('\n');
 });
 </script></body></html>
 "#;
+
+/// The keys the harness presses and the record each should show, for a game of `records`
+/// records and its header.
+fn presses(records: usize) -> Vec<(&'static str, usize)> {
+    let last = records;
+    let mut presses = vec![("Home", 0)];
+    // One press more than there are records: the last stays shown.
+    for k in 1..=records + 1 {
+        presses.push(("ArrowRight", k.min(last)));
+    }
+    for k in [last.saturating_sub(1), last.saturating_sub(2)] {
+        presses.push(("ArrowLeft", k));
+    }
+    presses.push(("End", last));
+    presses
+}
 
 /// What the harness should write for a game of `positions` (by record).
 fn expected(positions: &[String]) -> Vec<String> {
     let last = positions.len() - 1;
     let at = |k: usize| format!("{k} {}", positions[k]);
-    let mut lines = vec![format!("loaded {}", at(last)), format!("Home {}", at(0))];
-    // One press more than there are records: the last stays shown.
-    for k in 1..=positions.len() {
-        lines.push(format!("ArrowRight {}", at(k.min(last))));
+    let mut lines = vec![format!("loaded {}", at(last))];
+    for (key, k) in presses(last) {
+        lines.push(format!("{key} {}", at(k)));
     }
-    for k in [last.saturating_sub(1), last.saturating_sub(2)] {
-        lines.push(format!("ArrowLeft {}", at(k)));
-    }
-    lines.push(format!("End {}", at(last)));
     lines
+}
+
+/// `%XX` escapes undone (what `encodeURIComponent` wrote).
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).expect("ASCII");
+            out.push(u8::from_str_radix(hex, 16).expect("a hex byte"));
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).expect("UTF-8")
 }
 
 /// Writes the page of the game file `name` into `dir` as `page{n}.html`, steps through it in
@@ -149,6 +200,36 @@ pub(crate) fn step_through(browser: &Path, dir: &Path, name: &str, n: usize) {
         .unwrap_or_else(|| panic!("{name}: no result in\n{dom}\n{log}"));
     let got: Vec<String> = result.lines().map(|l| l.replace("&amp;", "&")).collect();
     assert_eq!(got, expected(&positions), "{name}\n{log}");
+    // Each board the script drew is the program's own SVG of that record, square by square,
+    // and its caption lines are the SVG's own (which adds the file's lines after them).
+    let drawn = dom
+        .split("<pre id=\"drawn\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</pre>").next())
+        .unwrap_or_else(|| panic!("{name}: no boards in\n{dom}"));
+    let presses = presses(positions.len() - 1);
+    assert_eq!(drawn.lines().count(), presses.len(), "{name}");
+    let mut svgs = std::collections::BTreeMap::new();
+    for ((key, k), board) in presses.iter().zip(drawn.lines()) {
+        let board = percent_decoded(board);
+        let svg = svgs
+            .entry(*k)
+            .or_insert_with(|| stdout_of(&["show", name, "--at", &k.to_string(), "--svg"]));
+        let what = format!("{name}: {key} to record {k}");
+        assert_eq!(
+            crate::readback::from_svg(&board).1,
+            crate::readback::from_svg(svg).1,
+            "{what}\n{board}"
+        );
+        let (drawn, own) = (
+            crate::readback::captions(&board),
+            crate::readback::captions(svg),
+        );
+        assert!(
+            !drawn.is_empty() && own.starts_with(&drawn),
+            "{what}: {drawn:?} {own:?}"
+        );
+    }
     // The page writes nothing to the console: every line there is an error or a warning (an
     // uncaught exception among them).
     for line in log.lines() {

@@ -485,3 +485,57 @@ fn two_messages_sent_within_a_second_have_different_ids() {
     let pinned = mail_at(dir.path(), "2026-06-01T10:05:00Z", &[]);
     assert_eq!(pinned, mail_at(dir.path(), "2026-06-01T10:05:00Z", &[]));
 }
+
+/// What Python's email library (the parser of many mail tools) makes of a message `mail`
+/// wrote: its parts, that the HTML's image is the one attached by its Content-ID, the alt text,
+/// and the image's first bytes.
+const PYTHON_READS: &str = r#"
+import email, email.policy, json, re, sys
+m = email.message_from_binary_file(sys.stdin.buffer, policy=email.policy.default)
+parts = [p.get_content_type() for p in m.walk()]
+html = m.get_body(preferencelist=("html",)).get_content()
+text = m.get_body(preferencelist=("plain",)).get_content()
+image = [p for p in m.walk() if p.get_content_type() == "image/png"][0]
+cid = image["Content-ID"].strip("<>")
+src = re.search(r'<img src="cid:([^"]+)" alt="([^"]*)"', html)
+print(json.dumps({"parts": parts, "cid": src.group(1) == cid, "alt": src.group(2),
+    "png": image.get_content()[:8].hex(), "text_has_block": "BEGIN CORRESPOND RECORDS" in text,
+    "disposition": image.get_content_disposition()}))
+"#;
+
+#[test]
+fn a_mail_client_finds_the_board_where_the_html_shows_it() {
+    if !crate::util::tool_present(
+        "python3",
+        &["--version"],
+        "the mail client test needs Python 3",
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sent = message(dir.path(), 16);
+    let out = std::process::Command::new("python3")
+        .args(["-c", PYTHON_READS])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            std::io::Write::write_all(child.stdin.as_mut().expect("stdin"), sent.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("python3 runs");
+    assert!(out.status.success());
+    let read: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        read,
+        serde_json::json!({
+            "parts": ["multipart/alternative", "text/plain", "multipart/related", "text/html",
+                "image/png"],
+            "cid": true,
+            "alt": "chess: rn2kb1r/ppp1qppp/5n2/4p3/2B1P3/1QN5/PPP2PPP/R1B1K2R b KQkq - 5 8, after Nc3",
+            "png": "89504e470d0a1a0a",
+            "text_has_block": true,
+            "disposition": "inline",
+        })
+    );
+}

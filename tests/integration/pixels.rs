@@ -111,6 +111,7 @@ fn a_gif_shows_every_position_of_each_kind_of_game_in_order_the_last_held_longer
         ("games/insurrection/anarcho-syndicalist-mate.yaml", true),
         ("games/campaign/fact-check.yaml", false),
         ("games/guerrilla/all-checkers-captured.yaml", false),
+        ("games/guerrilla/supply-exhausted.yaml", true),
     ] {
         let expected = svg_boards(file, flip);
         let mut args = vec!["gif", file, "--delay", "500"];
@@ -141,6 +142,10 @@ fn a_gif_shows_every_position_of_each_kind_of_game_in_order_the_last_held_longer
     }
 }
 
+/// The bytes are the same wherever the program runs on the same kind of processor: the font is
+/// the program's own and no file of the machine's is read. resvg's rasterizer (tiny-skia) has
+/// its own code for each kind (x86-64, ARM, none), which may round an edge's pixel otherwise:
+/// these digests are x86-64's, the machines CI runs on.
 #[test]
 fn the_pictures_are_the_same_bytes_on_every_machine() {
     let pinned = [
@@ -178,7 +183,7 @@ fn the_pictures_are_the_same_bytes_on_every_machine() {
         ),
         (
             vec!["gif", "games/campaign/fact-check.yaml"],
-            "1c05ef2c561248484bed2414c407f5a087226c25f84d85bec5022f1e8af0747e",
+            "8f88e8629193744572f2e727e17f94d5515a333f1b1053a2f70bc8e4885d9da3",
         ),
         (
             vec!["gif", "games/guerrilla/all-checkers-captured.yaml"],

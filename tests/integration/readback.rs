@@ -70,11 +70,22 @@ pub fn from_svg(svg: &str) -> (Shape, Read) {
         );
         (row * files + column) as usize
     };
+    // An element's coordinate, plus the corners of the <svg>s it is nested in (a page's
+    // board, each square's look drawn at its corner).
     let number = |n: &roxmltree::Node<'_, '_>, name: &str| -> f64 {
-        n.attribute(name)
+        let own: f64 = n
+            .attribute(name)
             .expect("a coordinate")
             .parse()
-            .expect("a number")
+            .expect("a number");
+        let axis = if name.ends_with('x') { "x" } else { "y" };
+        own + n
+            .ancestors()
+            .skip(1)
+            .filter(|a| a.has_tag_name("svg") && a.parent_element().is_some())
+            .filter_map(|a| a.attribute(axis))
+            .map(|v| v.parse::<f64>().expect("a number"))
+            .sum::<f64>()
     };
     for rect in &squares {
         let i = at(number(rect, "x") + 1.0, number(rect, "y") + 1.0);
@@ -100,6 +111,15 @@ pub fn from_svg(svg: &str) -> (Shape, Read) {
         }
     }
     (shape, read)
+}
+
+/// The caption lines under the board, in order (the text of size 13).
+pub fn captions(svg: &str) -> Vec<String> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG parses");
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("font-size") == Some("13"))
+        .map(|n| n.text().unwrap_or("").to_owned())
+        .collect()
 }
 
 /// A crossing's place: its column and row of corners, counted from the board's top left.

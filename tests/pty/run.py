@@ -24,6 +24,9 @@ done = subprocess.run(
     stdout=slave if stdout_on_terminal else subprocess.PIPE,
     stderr=subprocess.PIPE if stdout_on_terminal else slave,
     check=False,
+    # A command that writes more than the terminal holds blocks until it is read, which is
+    # after it ends: a test then fails here rather than waiting for ever.
+    timeout=120,
 )
 os.close(slave)
 terminal = b""

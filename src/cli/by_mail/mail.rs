@@ -158,7 +158,7 @@ fn picture<G: CliGame>(
         png,
         alt: ascii(&alt),
         width: correspond::picture::WIDTH,
-        height: correspond::picture::WIDTH * height / width,
+        height: correspond::picture::shown_height(width, height),
     })
 }
 

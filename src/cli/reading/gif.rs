@@ -19,8 +19,7 @@ const LONGEST_MS: u32 = 60_000;
 /// Write a game file as an animated GIF: every position from the start, the last move marked,
 /// the players under the board and, in the last frame (shown five times as long), how the game
 /// ended. Every game; each frame holds only the squares that changed, so a long game's GIF
-/// stays small. Only the records that verify are shown; a file that does not verify is
-/// refused.
+/// stays small. A file that does not verify is refused, and nothing is written.
 ///
 /// `correspond gif game.yaml -o game.gif`; without -o the GIF goes to standard output, which
 /// must not be a terminal.
@@ -28,7 +27,7 @@ const LONGEST_MS: u32 = 60_000;
 pub(crate) struct Args {
     /// The game file.
     file: PathBuf,
-    /// Where to write the GIF; without it, standard output. An older picture there is replaced
+    /// Where to write the GIF; without it, standard output. A PNG or GIF there is replaced
     /// whole; any other file (a game file above all) is refused.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     output: Option<PathBuf>,
@@ -36,7 +35,7 @@ pub(crate) struct Args {
     #[arg(long)]
     flip: bool,
     /// How long each position is shown, in milliseconds (20 to 60000; GIF counts hundredths
-    /// of a second).
+    /// of a second, so it is rounded to the nearest ten).
     #[arg(long, value_name = "MS", default_value_t = 800, value_hint = clap::ValueHint::Other)]
     delay: u32,
 }
@@ -57,8 +56,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             )),
         );
     }
+    // GIF counts hundredths of a second: what is said is what is shown.
+    let delay = (args.delay + 5) / 10 * 10;
     let (kind, bytes) = record::read_game(&args.file)?;
-    let gif = with_game!(kind, G => animate::<G>(&args.file, &bytes, args))?;
+    let gif = with_game!(kind, G => animate::<G>(&args.file, &bytes, args.flip, delay))?;
     match &args.output {
         Some(path) => {
             write_made(path, &gif.bytes, Made::Picture)?;
@@ -67,7 +68,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 "wrote {}: {}, the last held {}s",
                 correspond::text::path(path),
                 crate::cli::count(gif.frames, "frame"),
-                f64::from(args.delay * LAST_FRAME_HELD) / 1000.0
+                f64::from(delay * LAST_FRAME_HELD) / 1000.0
             )?;
         }
         None => out.write_all(&gif.bytes)?,
@@ -81,7 +82,12 @@ struct Animated {
     frames: usize,
 }
 
-fn animate<G: CliGame>(path: &Path, bytes: &[u8], args: &Args) -> Result<Animated, CliError> {
+fn animate<G: CliGame>(
+    path: &Path,
+    bytes: &[u8],
+    flipped: bool,
+    delay_ms: u32,
+) -> Result<Animated, CliError> {
     let (_, replay) = record::verified::<G>(path, bytes)?;
     let line = replay
         .line
@@ -93,8 +99,8 @@ fn animate<G: CliGame>(path: &Path, bytes: &[u8], args: &Args) -> Result<Animate
         _ => format!("so far: {}", phase.describe(&replay.seats)),
     };
     let animation = Animation {
-        flipped: args.flip,
-        delay_ms: args.delay,
+        flipped,
+        delay_ms,
         captions: vec![replay.matchup()],
         result,
     };

@@ -59,16 +59,17 @@ X='http://www.w3.org/1999/xlink',S='<svg xmlns=\"http://www.w3.org/2000/svg\" xm
 last=D.records.length-1,i=last,d=document.createElement('div');\
 d.style.cssText='position:absolute;width:0;height:0;overflow:hidden';\
 d.innerHTML=S+'width=\"0\" height=\"0\"><defs>'+D.defs.join('')+D.tiles.map(function(t,j){\
-return '<symbol id=\"t'+j+'\" viewBox=\"0 0 '+D.square+' '+D.square+'\" overflow=\"visible\">'+t+'</symbol>'}).join('')+\
+return '<symbol id=\"t'+j+'\" viewBox=\"0 0 '+D.square+' '+D.square+'\" overflow=\"visible\">'+\
+t.split('.').map(function(e){return D.elements[parseInt(e,36)]}).join('')+'</symbol>'}).join('')+\
 '</defs></svg>';b.appendChild(d);\
-function board(k){var r=D.records[k],c=r[3].length,h=D.height+D.line*c,\
+function board(k){var r=D.records[k],c=r[3].length,h=D.sizes[c][0],\
 s=S+'version=\"1.1\" viewBox=\"0 0 '+D.width+' '+h+'\" width=\"'+D.shown+'\" height=\"'+\
-Math.floor(D.shown*h/D.width)+'\" font-family=\"DejaVu Sans, Verdana, sans-serif\"><title></title>\
+D.sizes[c][1]+'\" font-family=\"DejaVu Sans, Verdana, sans-serif\"><title></title>\
 <rect width=\"'+D.width+'\" height=\"'+h+'\" fill=\"#fff\"/>';\
 for(var q=0;q<D.files*D.ranks;q++){var t='#t'+parseInt(r[1].substr(q*D.digits,D.digits),36);\
 s+='<use href=\"'+t+'\" xlink:href=\"'+t+'\" x=\"'+(D.margin+D.square*(q%D.files))+'\" y=\"'+\
 (D.margin+D.square*Math.floor(q/D.files))+'\" width=\"'+D.square+'\" height=\"'+D.square+'\"/>'}\
-s+=D.coordinates;for(q=0;q<c;q++)s+=D.caption.replace('<text ','<text y=\"'+(D.first+D.line*q)+'\" ')+'</text>';\
+s+=D.coordinates;for(q=0;q<c;q++)s+=D.caption[0]+' y=\"'+(D.first+D.line*q)+'\"'+D.caption[1]+'</text>';\
 fig.innerHTML=s+'</svg>';var svg=fig.firstElementChild,texts=svg.querySelectorAll('text');\
 svg.querySelector('title').textContent=D.texts[r[2]];\
 for(q=0;q<c;q++)texts[texts.length-c+q].textContent=D.texts[r[3][q]]}\
@@ -84,7 +85,8 @@ l.forEach(function(e,j){e.querySelector('a').onclick=function(ev){ev.preventDefa
 document.addEventListener('keydown',function(e){if(e.key==='ArrowLeft')show(i-1);\
 else if(e.key==='ArrowRight')show(i+1);else if(e.key==='Home')show(0);\
 else if(e.key==='End')show(last);else return;e.preventDefault()});\
-document.querySelector('nav').hidden=false;show(last)})();";
+document.querySelector('nav').hidden=false;\
+var at=/^#r([0-9]+)$/.exec(location.hash);show(at?+at[1]:last)})();";
 
 /// The page of a file that does not verify as far as its header (or cannot be read as a game
 /// file at all): it names the defect and shows no game, since there is none to trust.
@@ -214,7 +216,8 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
                 if line.moves().is_empty() && line.positions()[0] != whole.positions()[0] {
                     line = Line::new(whole.positions()[0].clone());
                 }
-                for mv in &whole.moves()[line.moves().len()..moves] {
+                let moves = moves.min(whole.moves().len());
+                for mv in &whole.moves()[line.moves().len().min(moves)..moves] {
                     line.play_legal(mv);
                 }
                 line
@@ -231,7 +234,7 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
         pictures.push(G::picture(&line, &options));
     }
     let mut numbers: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut definitions: Vec<&str> = Vec::new();
+    let mut definitions: Vec<&String> = Vec::new();
     for picture in &pictures {
         for definition in picture.board.definitions() {
             if !definitions.contains(&definition) {
@@ -245,11 +248,28 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
             }
         }
     }
-    let digits = match looks.len() {
-        0..=36 => 1,
-        37..=1296 => 2,
-        _ => 3,
-    };
+    // A look is a few elements (a square, a piece, a stone at a corner), and the same elements
+    // make many looks (a Guerrilla's square has four corners): each element is written once,
+    // each look as the numbers of its elements.
+    let mut elements: Vec<&str> = Vec::new();
+    let mut element_numbers: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::new();
+    let tiles: Vec<String> = looks
+        .iter()
+        .map(|look| {
+            look.lines()
+                .map(|element| {
+                    let n = *element_numbers.entry(element).or_insert_with(|| {
+                        elements.push(element);
+                        elements.len() - 1
+                    });
+                    base36(n, digits_for(n + 1))
+                })
+                .collect::<Vec<_>>()
+                .join(".")
+        })
+        .collect();
+    let digits = digits_for(looks.len());
     // Titles and caption lines repeat (a game's legend, whose turn it is): each is written
     // once, and a record names its own by their numbers.
     let mut texts: Vec<String> = Vec::new();
@@ -285,6 +305,11 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
         })
         .collect();
     let last = pictures.last().expect("a replay has its header's step");
+    let most_captions = pictures
+        .iter()
+        .map(|p| u32::try_from(p.captions.len()).unwrap_or(u32::MAX))
+        .max()
+        .unwrap_or(0);
     let board = &last.board;
     let data = serde_json::json!({
         "files": board.files,
@@ -292,14 +317,22 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
         "square": Board::SQUARE,
         "margin": Board::MARGIN,
         "width": board.size.0,
-        "height": 2 * Board::MARGIN + u32::from(board.ranks) * Board::SQUARE,
+        // The size of the picture and the height it is shown at, by its number of caption
+        // lines, as the SVG has them.
+        "sizes": (0..=most_captions)
+            .map(|lines| {
+                let height = board.board_height() + Board::LINE * lines;
+                [height, picture::shown_height(board.size.0, height)]
+            })
+            .collect::<Vec<_>>(),
         "shown": picture::WIDTH,
         "line": Board::LINE,
         "first": board.first_caption(),
         "caption": Board::CAPTION,
         "coordinates": board.coordinates,
         "defs": definitions,
-        "tiles": looks,
+        "elements": elements,
+        "tiles": tiles,
         "digits": digits,
         "texts": texts,
         "records": records,
@@ -319,6 +352,17 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
             .replace('&', "\\u0026")
     );
     (played, line)
+}
+
+/// How many digits of base 36 numbers below `count` need (at least one).
+fn digits_for(count: usize) -> u32 {
+    let mut digits = 1;
+    let mut reach = 36usize;
+    while reach < count {
+        digits += 1;
+        reach = reach.saturating_mul(36);
+    }
+    digits
 }
 
 /// `n` in base 36, in `digits` digits.

@@ -78,7 +78,7 @@ impl Draw for Campaign {
             .filter(|p| Square::all().any(|sq| pos.piece_at(sq) == Some(*p)))
             .map(|p| pieces::definition(&id(p), shape(p.role), p.side == Side::Heads))
             .collect();
-        canvas.defs(&pieces::defs(&defs));
+        canvas.defs(&defs);
         let marked: Vec<(u8, u8)> = line
             .moves()
             .last()

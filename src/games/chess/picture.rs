@@ -57,7 +57,7 @@ fn draw<G: Game<Move = Move, Outcome = crate::games::chess::Outcome>>(
         &captions,
         &pos.to_string(),
     );
-    canvas.defs(&pieces::defs(&definitions(pos)));
+    canvas.defs(&definitions(pos));
     let marked: Vec<(u8, u8)> = line
         .moves()
         .last()

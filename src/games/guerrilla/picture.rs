@@ -24,7 +24,7 @@ impl Draw for Guerrilla {
             &captions,
             &pos.to_string(),
         );
-        canvas.defs(&crate::picture::pieces::defs(&[]));
+        canvas.defs(&[]);
         let marked_cells: Vec<Cell> = match last {
             Some(Move::Step(from, to)) => vec![*from, *to],
             Some(Move::Capture(chain)) => chain.cells().to_vec(),
