@@ -1,6 +1,6 @@
 //! The pages `correspond html` writes, opened from `file://` in headless Chromium: a harness
-//! page holds each in a frame, presses Home, → through every record, ← back, and End, and
-//! writes down the position each press shows and the board the page's script drew (each
+//! page holds each in a frame, presses Home, → through every record, ← back, and End, clicks
+//! a record in the list and the buttons, and writes down the position each press shows and the board the page's script drew (each
 //! square's look where it is used, and the caption lines). Every position is the program's own
 //! at that record (`show --json --at`), every board drawn is that record's SVG square by square
 //! (read back by tests/integration/readback.rs), and no script fails. A screenshot of a page is
@@ -109,6 +109,11 @@ frame.addEventListener('load', function () {
     out.push(key + ' ' + shown());
     boards.push(drawn());
   }
+  function tap(name, element) {
+    element.click();
+    out.push(name + ' ' + shown());
+    boards.push(drawn());
+  }
   var nav = d.querySelector('nav');
   out.push('loaded ' + shown() + (nav && !nav.hidden ? '' : ' (the script did not run)'));
   var n = d.querySelectorAll('.records li').length;
@@ -116,14 +121,19 @@ frame.addEventListener('load', function () {
   for (var i = 1; i < n + 1; i++) press('ArrowRight');
   for (var j = 0; j < 2; j++) press('ArrowLeft');
   press('End');
+  var links = d.querySelectorAll('.records li a');
+  tap('link1', links[Math.min(1, links.length - 1)]);
+  tap('forward', d.getElementById('forward'));
+  tap('first', d.getElementById('first'));
+  tap('last', d.getElementById('last'));
   document.getElementById('result').textContent = out.join('\n');
   document.getElementById('drawn').textContent = boards.join('\n');
 });
 </script></body></html>
 "#;
 
-/// The keys the harness presses and the record each should show, for a game of `records`
-/// records and its header.
+/// The keys the harness presses (and what it clicks) and the record each should show, for a
+/// game of `records` records and its header.
 fn presses(records: usize) -> Vec<(&'static str, usize)> {
     let last = records;
     let mut presses = vec![("Home", 0)];
@@ -135,6 +145,11 @@ fn presses(records: usize) -> Vec<(&'static str, usize)> {
         presses.push(("ArrowLeft", k));
     }
     presses.push(("End", last));
+    // Then clicks: the second record's link in the list, and the buttons.
+    presses.push(("link1", 1.min(last)));
+    presses.push(("forward", 2.min(last)));
+    presses.push(("first", 0));
+    presses.push(("last", last));
     presses
 }
 
