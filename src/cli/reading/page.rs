@@ -9,7 +9,7 @@
 
 use crate::cli::shared::game::CliGame;
 use correspond::log::GameFile;
-use correspond::picture::{self, Board, Options};
+use correspond::picture::{self, Board, Options, Picture};
 use correspond::replay::{Event, Phase, Replay};
 use correspond::rules::Line;
 use std::fmt::Write as _;
@@ -199,91 +199,39 @@ fn players<G: CliGame>(out: &mut String, replay: &Replay<G>) {
 /// too, for a reader without script. Returns how many moves each document's board follows,
 /// and the line of the whole game.
 fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line<G>) {
-    let whole = replay.line.clone();
-    let mut line = Line::new(replay.steps[0].position.clone());
-    let mut played = Vec::with_capacity(replay.steps.len());
-    let mut looks: Vec<&str> = Vec::new();
-    let mut pictures = Vec::with_capacity(replay.steps.len());
-    for step in &replay.steps {
-        let moves = played.last().copied().unwrap_or(0)
-            + step
-                .events
-                .iter()
-                .filter(|e| matches!(e, Event::Moved(..)))
-                .count();
-        line = match &whole {
-            Some(whole) if moves > 0 => {
-                if line.moves().is_empty() && line.positions()[0] != whole.positions()[0] {
-                    line = Line::new(whole.positions()[0].clone());
-                }
-                let moves = moves.min(whole.moves().len());
-                for mv in &whole.moves()[line.moves().len().min(moves)..moves] {
-                    line.play_legal(mv);
-                }
-                line
-            }
-            _ => Line::new(step.position.clone()),
-        };
-        played.push(moves);
-        let options = Options {
-            flipped: false,
-            captions: Vec::new(),
-            verdict: matches!(step.phase, Phase::Over(_))
-                .then(|| step.phase.describe(&replay.seats)),
-        };
-        pictures.push(G::picture(&line, &options));
-    }
-    let mut numbers: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut definitions: Vec<&String> = Vec::new();
+    let (played, pictures, line) = pictures(replay);
+    let mut definitions = Numbered::default();
+    let mut looks = Numbered::default();
     for picture in &pictures {
         for definition in picture.board.definitions() {
-            if !definitions.contains(&definition) {
-                definitions.push(definition);
-            }
+            definitions.number(definition.as_str());
         }
         for look in &picture.board.squares {
-            if !numbers.contains_key(look.as_str()) {
-                numbers.insert(look, looks.len());
-                looks.push(look);
-            }
+            looks.number(look.as_str());
         }
     }
     // A look is a few elements (a square, a piece, a stone at a corner), and the same elements
     // make many looks (a Guerrilla's square has four corners): each element is written once,
     // each look as the numbers of its elements.
-    let mut elements: Vec<&str> = Vec::new();
-    let mut element_numbers: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::new();
+    let mut elements = Numbered::default();
     let tiles: Vec<String> = looks
+        .items
         .iter()
         .map(|look| {
             look.lines()
                 .map(|element| {
-                    let n = *element_numbers.entry(element).or_insert_with(|| {
-                        elements.push(element);
-                        elements.len() - 1
-                    });
+                    let n = elements.number(element);
                     base36(n, digits_for(n + 1))
                 })
                 .collect::<Vec<_>>()
                 .join(".")
         })
         .collect();
-    let digits = digits_for(looks.len());
+    let digits = digits_for(looks.items.len());
     // Titles and caption lines repeat (a game's legend, whose turn it is): each is written
     // once, and a record names its own by their numbers.
-    let mut texts: Vec<String> = Vec::new();
-    let mut text_numbers: std::collections::HashMap<String, usize> =
-        std::collections::HashMap::new();
-    let mut number = |text: &str| -> usize {
-        let text = correspond::text::escape(text).into_owned();
-        if let Some(&n) = text_numbers.get(&text) {
-            return n;
-        }
-        text_numbers.insert(text.clone(), texts.len());
-        texts.push(text);
-        texts.len() - 1
-    };
+    let mut texts = Numbered::default();
+    let mut number = |text: &str| texts.number(correspond::text::escape(text).into_owned());
     let records: Vec<serde_json::Value> = replay
         .steps
         .iter()
@@ -293,7 +241,7 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
                 .board
                 .squares
                 .iter()
-                .map(|look| base36(numbers[look.as_str()], digits))
+                .map(|look| base36(looks.number(look.as_str()), digits))
                 .collect();
             let captions: Vec<usize> = picture.captions.iter().map(|c| number(c)).collect();
             serde_json::json!([
@@ -330,11 +278,11 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
         "first": board.first_caption(),
         "caption": Board::CAPTION,
         "coordinates": board.coordinates,
-        "defs": definitions,
-        "elements": elements,
+        "defs": definitions.items,
+        "elements": elements.items,
         "tiles": tiles,
         "digits": digits,
-        "texts": texts,
+        "texts": texts.items,
         "records": records,
     });
     let k = replay.steps.len() - 1;
@@ -352,6 +300,73 @@ fn boards<G: CliGame>(out: &mut String, replay: &Replay<G>) -> (Vec<usize>, Line
             .replace('&', "\\u0026")
     );
     (played, line)
+}
+
+/// The board after each document, as [`boards`] needs it: how many moves each document's board
+/// follows, its picture, and the line of the whole game. The line is played on move by move,
+/// not cut from the whole game's again at each document.
+fn pictures<G: CliGame>(replay: &Replay<G>) -> (Vec<usize>, Vec<Picture>, Line<G>) {
+    let whole = replay.line.clone();
+    let mut line = Line::new(replay.steps[0].position.clone());
+    let mut played = Vec::with_capacity(replay.steps.len());
+    let mut pictures = Vec::with_capacity(replay.steps.len());
+    for step in &replay.steps {
+        let moves = played.last().copied().unwrap_or(0)
+            + step
+                .events
+                .iter()
+                .filter(|e| matches!(e, Event::Moved(..)))
+                .count();
+        line = match &whole {
+            Some(whole) if moves > 0 => {
+                if line.moves().is_empty() && line.positions()[0] != whole.positions()[0] {
+                    line = Line::new(whole.positions()[0].clone());
+                }
+                let moves = moves.min(whole.moves().len());
+                for mv in &whole.moves()[line.moves().len().min(moves)..moves] {
+                    line.play_legal(mv);
+                }
+                line
+            }
+            _ => Line::new(step.position.clone()),
+        };
+        played.push(moves);
+        let options = Options {
+            flipped: false,
+            captions: Vec::new(),
+            verdict: matches!(step.phase, Phase::Over(_))
+                .then(|| step.phase.describe(&replay.seats)),
+        };
+        pictures.push(G::picture(&line, &options));
+    }
+    (played, pictures, line)
+}
+
+/// Things written once each, in the order first met, and the number of each.
+struct Numbered<T> {
+    items: Vec<T>,
+    numbers: std::collections::HashMap<T, usize>,
+}
+
+impl<T> Default for Numbered<T> {
+    fn default() -> Self {
+        Numbered {
+            items: Vec::new(),
+            numbers: std::collections::HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone + Eq + std::hash::Hash> Numbered<T> {
+    /// The number of `item`, given it the first time it is met.
+    fn number(&mut self, item: T) -> usize {
+        if let Some(&n) = self.numbers.get(&item) {
+            return n;
+        }
+        self.numbers.insert(item.clone(), self.items.len());
+        self.items.push(item);
+        self.items.len() - 1
+    }
 }
 
 /// How many digits of base 36 numbers below `count` need (at least one).
