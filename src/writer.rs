@@ -257,6 +257,12 @@ pub fn next_record(
             .as_ref()
             .map_or_else(String::new, |a| a.name.clone()),
     };
+    // A conditional reply carries the time of the move it answers, so that its author is
+    // charged none and its bytes are the file's whoever appends it.
+    let time = match (&action, file.records().last()) {
+        (Action::Applied(_), Some(answered)) => answered.time.clone(),
+        _ => time,
+    };
     Record {
         seq: file.documents() as u64,
         prev: file.digest(last),

@@ -24,6 +24,7 @@ pub(crate) const GROUPS: &[(&str, &[(&str, &str)])] = &[
             ("claim-runoff", "Claim a Run-Off or draw the rules give"),
             ("claim-timeout", "Claim the game on time"),
             ("leave", "Take days of leave, which stop your clock"),
+            ("withdraw", "Withdraw your conditional lines"),
         ],
     ),
     (

@@ -50,6 +50,7 @@ enum Command {
     #[command(visible_alias = "claim-forfeit")]
     ClaimTimeout(playing::claim_timeout::Args),
     Leave(playing::leave::Args),
+    Withdraw(playing::withdraw::Args),
     Adjudicate(checking::adjudicate::Args),
     Status(reading::status::Args),
     Games(club::games::Args),
@@ -124,6 +125,7 @@ pub fn run(cli: Cli, out: &mut Out<'_>) -> Result<ExitStatus, CliError> {
         Command::Resign(args) => playing::resign::run(&args, out),
         Command::ClaimTimeout(args) => playing::claim_timeout::run(&args, out),
         Command::Leave(args) => playing::leave::run(&args, out),
+        Command::Withdraw(args) => playing::withdraw::run(&args, out),
         Command::Adjudicate(args) => checking::adjudicate::run(&args, out),
         Command::OfferRunoff(args) => playing::offer_runoff::run(&args, out),
         Command::AcceptRunoff(args) => playing::accept_runoff::run(&args, out),

@@ -8,7 +8,9 @@
 //! quoting or number spellings, duplicate or unknown keys).
 
 use super::kind::Field;
-pub use super::kind::{Action, Adjudged, Adjudication, AdjudicationReason, Kind, Settlement};
+pub use super::kind::{
+    Action, Adjudged, Adjudication, AdjudicationReason, Conditional, Kind, Settlement,
+};
 pub use super::names::{MAX_COMMENT, clean_comment, name_from_pgn, valid_comment, valid_name};
 use super::names::{check_signature_text, valid_move_text, valid_word};
 use super::tags::{check_tags, tag_lines};
@@ -177,7 +179,7 @@ pub fn record_unsigned(record: &Record) -> String {
             Some(("nonce", n.to_string()))
         }
         Action::FlipCommit(c) => Some(("commitment", c.to_string())),
-        Action::Move(m) => Some(("move", m.clone())),
+        Action::Move(m) | Action::Applied(m) => Some(("move", m.clone())),
         Action::Claim(_, reason) => Some(("claim", reason.clone())),
         Action::Leave(days) => Some(("days", days.to_string())),
         Action::Accept { nonce: None }
@@ -186,7 +188,9 @@ pub fn record_unsigned(record: &Record) -> String {
         | Action::Offer(_)
         | Action::AcceptOffer(_)
         | Action::ClaimTimeout
-        | Action::Adjudicate(_) => None,
+        | Action::Adjudicate(_)
+        | Action::Conditional(_)
+        | Action::Withdraw => None,
     };
     line("seq", &seq, false);
     line("prev", &prev, false);
@@ -199,6 +203,26 @@ pub fn record_unsigned(record: &Record) -> String {
         line("result", a.result.name(), false);
         line("reason", a.reason.name(), false);
     }
+    if let Action::Conditional(c) = &record.action {
+        out.push_str("lines:\n");
+        for text in c.texts() {
+            out.push_str("- \"");
+            out.push_str(&text);
+            out.push_str("\"\n");
+        }
+    }
+    let mut line = |name: &str, value: &str, quoted: bool| {
+        out.push_str(name);
+        out.push_str(": ");
+        if quoted {
+            out.push('"');
+        }
+        out.push_str(value);
+        if quoted {
+            out.push('"');
+        }
+        out.push('\n');
+    };
     if let Some(comment) = &record.comment {
         line("comment", comment, true);
     }
@@ -272,6 +296,8 @@ pub(super) struct RawRecord {
     pub(super) result: Option<String>,
     #[serde(default)]
     pub(super) reason: Option<String>,
+    #[serde(default)]
+    pub(super) lines: Option<Vec<String>>,
     #[serde(default)]
     pub(super) comment: Option<String>,
     pub(super) time: String,
@@ -415,6 +441,13 @@ impl RawRecord {
             ));
         }
         check_signature_text(&self.signature)?;
+        if kind == Kind::Applied && self.comment.is_some() {
+            return Err(
+                "an `applied` record carries no comment: its bytes are the file's, whoever \
+                 appends it"
+                    .into(),
+            );
+        }
         if let Some(comment) = self.comment.as_deref().filter(|c| !valid_comment(c)) {
             return Err(format!(
                 "`{}` is not a comment: 1 to {MAX_COMMENT} characters on one line, with no \
@@ -451,6 +484,7 @@ impl RawRecord {
             (Field::Days, "days", self.days.is_some()),
             (Field::Adjudication, "result", self.result.is_some()),
             (Field::Adjudication, "reason", self.reason.is_some()),
+            (Field::Lines, "lines", self.lines.is_some()),
         ];
         let carried = kind.field();
         if let Some((_, name, _)) = fields.iter().find(|(field, _, present)| {
@@ -474,7 +508,7 @@ impl RawRecord {
             Kind::Accept => Action::Accept {
                 nonce: self.nonce.take().map(|n| digest("nonce", &n)).transpose()?,
             },
-            Kind::Move => {
+            Kind::Move | Kind::Applied => {
                 let text = need("move", self.mv.take())?;
                 if !valid_move_text(&text) {
                     return Err(format!(
@@ -482,8 +516,20 @@ impl RawRecord {
                         shown(&text)
                     ));
                 }
-                Action::Move(text)
+                if kind == Kind::Move {
+                    Action::Move(text)
+                } else {
+                    Action::Applied(text)
+                }
             }
+            Kind::Conditional => {
+                let lines = self
+                    .lines
+                    .take()
+                    .ok_or_else(|| format!("a record of kind `{kind}` needs a `lines` field"))?;
+                Action::Conditional(Conditional::parse(&lines)?)
+            }
+            Kind::Withdraw => Action::Withdraw,
             Kind::Defer => Action::Defer,
             Kind::FlipCommit => Action::FlipCommit(digest(
                 "commitment",

@@ -39,6 +39,114 @@ pub enum Action {
     Leave(u32),
     /// The header's arbiter ends the game with a result, for a reason.
     Adjudicate(Adjudication),
+    /// The signer, having just moved, promises replies: each line the opponent's expected move,
+    /// then the signer's reply, alternately (see [`Conditional`]).
+    Conditional(Conditional),
+    /// The reply a standing conditional line gives to the move just played: a move of the
+    /// line's author, whoever appends it.
+    Applied(String),
+    /// The signer withdraws their standing conditional lines.
+    Withdraw,
+}
+
+/// A conditional record's lines, in their one spelling: 1 to [`Conditional::MAX_LINES`] lines,
+/// each an even number of moves (2 to [`Conditional::MAX_PLIES`]), sorted, none the start of
+/// another, and no two giving different replies after the same moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conditional {
+    lines: Vec<Vec<String>>,
+}
+
+impl Conditional {
+    /// The most lines a conditional record holds, as lichess allows.
+    pub const MAX_LINES: usize = 30;
+    /// The most moves (plies, the opponent's and the replies) a line holds.
+    pub const MAX_PLIES: usize = 30;
+
+    /// The lines, each as written in the file: the moves separated by one space.
+    ///
+    /// # Errors
+    /// What keeps them from being one spelling of a set of lines, in words.
+    pub fn new(lines: Vec<Vec<String>>) -> Result<Conditional, String> {
+        if lines.is_empty() || lines.len() > Self::MAX_LINES {
+            return Err(format!(
+                "a conditional holds 1 to {} lines, not {}",
+                Self::MAX_LINES,
+                lines.len()
+            ));
+        }
+        for (i, line) in lines.iter().enumerate() {
+            let n = i + 1;
+            if line.len() < 2 || line.len() > Self::MAX_PLIES || line.len() % 2 == 1 {
+                return Err(format!(
+                    "line {n} holds {} moves: a line is the opponent's move and your reply, \
+                     alternately, 2 to {} moves in all",
+                    line.len(),
+                    Self::MAX_PLIES
+                ));
+            }
+            if let Some(earlier) = lines[..i].iter().position(|other| other >= line) {
+                return Err(format!(
+                    "line {n} comes after line {}: lines are written once each, in byte order",
+                    earlier + 1
+                ));
+            }
+            if let Some(earlier) = lines[..i].iter().position(|other| line.starts_with(other)) {
+                return Err(format!(
+                    "line {} is the start of line {n}: write the longer line alone",
+                    earlier + 1
+                ));
+            }
+            // Sorted, a line shares the longest start with the line just before it.
+            if let Some(before) = i.checked_sub(1).map(|b| &lines[b]) {
+                let shared = before.iter().zip(line).take_while(|(a, b)| a == b).count();
+                if shared % 2 == 1 {
+                    return Err(format!(
+                        "lines {i} and {n} answer {} with two replies: after the same moves a \
+                     line gives one reply",
+                        line[..shared].join(" ")
+                    ));
+                }
+            }
+        }
+        Ok(Conditional { lines })
+    }
+
+    /// Reads the lines of a record: each the moves separated by one space.
+    ///
+    /// # Errors
+    /// As [`Conditional::new`], or a line that is not moves separated by single spaces.
+    pub fn parse(lines: &[String]) -> Result<Conditional, String> {
+        let lines = lines
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let moves: Vec<String> = text.split(' ').map(str::to_owned).collect();
+                if moves.iter().all(|m| super::names::valid_move_text(m)) {
+                    Ok(moves)
+                } else {
+                    Err(format!(
+                        "line {} is not moves in the game's notation, separated by single \
+                     spaces",
+                        i + 1
+                    ))
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Conditional::new(lines)
+    }
+
+    /// The lines, sorted.
+    #[must_use]
+    pub fn lines(&self) -> &[Vec<String>] {
+        &self.lines
+    }
+
+    /// Each line as the file writes it: its moves separated by one space.
+    #[must_use]
+    pub fn texts(&self) -> Vec<String> {
+        self.lines.iter().map(|line| line.join(" ")).collect()
+    }
 }
 
 /// An arbiter's decision: who wins, and why.
@@ -201,6 +309,12 @@ pub enum Kind {
     Leave,
     /// `adjudicate`
     Adjudicate,
+    /// `conditional`
+    Conditional,
+    /// `applied`
+    Applied,
+    /// `withdraw`
+    Withdraw,
 }
 
 /// The field besides the common ones that a kind's record carries.
@@ -213,10 +327,12 @@ pub(super) enum Field {
     Days,
     /// `result` and `reason`.
     Adjudication,
+    /// A conditional's `lines`.
+    Lines,
 }
 
 /// The table: each kind, its name in the file, and the field it carries.
-const TABLE: [(Kind, &str, Option<Field>); 16] = [
+const TABLE: [(Kind, &str, Option<Field>); 19] = [
     (Kind::Accept, "accept", Some(Field::Nonce)),
     (Kind::Move, "move", Some(Field::Move)),
     (Kind::Defer, "defer", None),
@@ -241,12 +357,15 @@ const TABLE: [(Kind, &str, Option<Field>); 16] = [
     (Kind::ClaimTimeout, "claim-timeout", None),
     (Kind::Leave, "leave", Some(Field::Days)),
     (Kind::Adjudicate, "adjudicate", Some(Field::Adjudication)),
+    (Kind::Conditional, "conditional", Some(Field::Lines)),
+    (Kind::Applied, "applied", Some(Field::Move)),
+    (Kind::Withdraw, "withdraw", None),
 ];
 
 impl Kind {
     /// Every kind, in the table's order.
-    pub const ALL: [Kind; 16] = {
-        let mut all = [Kind::Accept; 16];
+    pub const ALL: [Kind; 19] = {
+        let mut all = [Kind::Accept; 19];
         let mut i = 0;
         while i < TABLE.len() {
             all[i] = TABLE[i].0;
@@ -304,6 +423,9 @@ impl Action {
             Action::ClaimTimeout => Kind::ClaimTimeout,
             Action::Leave(_) => Kind::Leave,
             Action::Adjudicate(_) => Kind::Adjudicate,
+            Action::Conditional(_) => Kind::Conditional,
+            Action::Applied(_) => Kind::Applied,
+            Action::Withdraw => Kind::Withdraw,
         }
     }
 }
@@ -314,6 +436,9 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::Move(mv) => write!(f, "move {mv}"),
+            Action::Applied(mv) => write!(f, "applied {mv}"),
+            Action::Conditional(c) if c.lines().len() == 1 => write!(f, "conditional (1 line)"),
+            Action::Conditional(c) => write!(f, "conditional ({} lines)", c.lines().len()),
             Action::Claim(_, claim) => write!(f, "{} {claim}", self.kind()),
             Action::Leave(1) => write!(f, "leave 1 day"),
             Action::Leave(days) => write!(f, "leave {days} days"),

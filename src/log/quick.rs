@@ -56,11 +56,27 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         days: None,
         result: None,
         reason: None,
+        lines: None,
         comment: None,
         time: String::new(),
         signature: signature.to_owned(),
     };
     let mut line = lines.next()?;
+    // A conditional's lines: a list of quoted texts, each read as written (the writer's
+    // comparison below holds them to moves and single spaces, which YAML reads alike).
+    if line == "lines:" {
+        let mut items = Vec::new();
+        line = lines.next()?;
+        while let Some(item) = line.strip_prefix("- \"") {
+            let text = item.strip_suffix('"')?;
+            if text.contains(['"', '\\']) {
+                return None;
+            }
+            items.push(text.to_owned());
+            line = lines.next()?;
+        }
+        raw.lines = Some(items);
+    }
     // The payload: one line, or an adjudication's two (`result`, then `reason`); the order,
     // and that a kind has just these, is the writer's to check below.
     for _ in 0..2 {

@@ -126,6 +126,12 @@ impl Clocks {
         }
         match action {
             Action::Move(_) => self.moves[signer] += 1,
+            // The reply is the move of the seat the game waited for, whoever appended it.
+            Action::Applied(_) => {
+                if let Some(seat) = before {
+                    self.moves[seat] += 1;
+                }
+            }
             Action::Leave(days) => {
                 let length = TimeControl::seconds(*days);
                 self.leave_left[signer] = self.leave_left[signer].saturating_sub(length);

@@ -27,6 +27,7 @@ use crate::rules::Line;
 use crate::sign;
 use check::{Ahead, Keys};
 use state::State;
+pub use state::{StandingLines, shown_line};
 
 /// One replayed document: who signed it, what it did, and the state after it.
 #[derive(Clone, Debug)]
@@ -45,6 +46,8 @@ pub struct Step<G: Protocol> {
     pub phase: Phase,
     /// The offer that stands after it, if any.
     pub offer: Option<Offer>,
+    /// The conditional lines that stand after it, if any.
+    pub conditional: Option<StandingLines>,
 }
 
 impl<G: Protocol> Step<G> {
@@ -53,7 +56,12 @@ impl<G: Protocol> Step<G> {
     /// reports compare them.
     #[must_use]
     pub fn state_hash(&self) -> Digest {
-        state_hash(&self.position.to_string(), &self.phase, self.offer)
+        phase::state_hash_with(
+            &self.position.to_string(),
+            &self.phase,
+            self.offer,
+            self.conditional.as_ref(),
+        )
     }
 }
 

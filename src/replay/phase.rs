@@ -309,6 +309,17 @@ pub enum Event {
     Leave(u32),
     /// The arbiter adjudicated the game, for this reason.
     Adjudicated(AdjudicationReason),
+    /// The signer promises conditional replies, in this many lines.
+    Promised(usize),
+    /// The signer withdraws their conditional lines.
+    Withdrawn,
+    /// The move matches this player's conditional line: this reply, in the file's notation,
+    /// is due.
+    ReplyDue(String, String),
+    /// The move is this player's conditional reply: their seat and name.
+    Replied(Seat, String),
+    /// This player's conditional lines are void, for this reason.
+    LinesVoid(String, String),
     /// The game ended.
     Over(String),
 }
@@ -336,6 +347,16 @@ impl fmt::Display for Event {
             Event::Leave(1) => f.write_str("takes a day of leave"),
             Event::Leave(days) => write!(f, "takes {days} days of leave"),
             Event::Adjudicated(reason) => write!(f, "adjudicates: {}", reason.words()),
+            Event::Promised(1) => f.write_str("promises a conditional line"),
+            Event::Promised(n) => write!(f, "promises {n} conditional lines"),
+            Event::Withdrawn => f.write_str("withdraws the conditional lines"),
+            Event::ReplyDue(author, reply) => {
+                write!(f, "{author}'s conditional reply {reply} is due")
+            }
+            Event::Replied(_, author) => write!(f, "{author}'s conditional reply"),
+            Event::LinesVoid(author, why) => {
+                write!(f, "{author}'s conditional lines are void: {why}")
+            }
             Event::Over(verdict) => write!(f, "game over: {verdict}"),
         }
     }
@@ -351,6 +372,20 @@ impl fmt::Display for Event {
 /// name); and the offer (`offer 0 draw`) or nothing.
 #[must_use]
 pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest {
+    state_hash_with(position, phase, offer, None)
+}
+
+/// [`state_hash`], with the conditional lines that stand: where some do, one more field, the
+/// author's seat, the reply due (or `-`) and the lines, each its moves separated by spaces,
+/// separated by `|` (`conditional 0 - e7e5 g1f3|c7c5 g1f3`). Where none do, the hash is
+/// [`state_hash`]'s, so a game without conditionals hashes as before they existed.
+#[must_use]
+pub fn state_hash_with(
+    position: &str,
+    phase: &Phase,
+    offer: Option<Offer>,
+    conditional: Option<&super::StandingLines>,
+) -> Digest {
     let phase = match phase {
         Phase::AwaitingAccept(s) => format!("accept {}", s.index()),
         Phase::AwaitingCommit(s) => format!("commit {}", s.index()),
@@ -375,14 +410,27 @@ pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest
     let offer = offer.map_or_else(String::new, |o| {
         format!("offer {} {}", o.by.index(), o.settlement.name())
     });
-    Digest::of_parts(&[
+    let conditional = conditional.map(|c| {
+        let lines: Vec<String> = c.lines.iter().map(|line| line.join(" ")).collect();
+        format!(
+            "conditional {} {} {}",
+            c.author.index(),
+            c.due.as_deref().unwrap_or("-"),
+            lines.join("|")
+        )
+    });
+    let mut parts: Vec<&[u8]> = vec![
         b"correspond/state/v2\0",
         position.as_bytes(),
         b"\0",
         phase.as_bytes(),
         b"\0",
         offer.as_bytes(),
-    ])
+    ];
+    if let Some(conditional) = &conditional {
+        parts.extend([&b"\0"[..], conditional.as_bytes()]);
+    }
+    Digest::of_parts(&parts)
 }
 
 #[cfg(test)]

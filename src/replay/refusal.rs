@@ -8,6 +8,71 @@ use crate::log::Settlement;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ProtocolError {
+    /// A record other than the conditional reply due (or a resignation).
+    #[error(
+        "{author}'s conditional line has its reply {reply} due: the next record is that reply, \
+         `applied`, or a resignation"
+    )]
+    ReplyDue {
+        /// The author of the line.
+        author: String,
+        /// The reply, in the file's notation.
+        reply: String,
+    },
+    /// A withdrawal with no conditional of the signer's standing.
+    #[error("{by} has no conditional lines standing to withdraw")]
+    NothingToWithdraw {
+        /// The signer.
+        by: String,
+    },
+    /// A conditional anywhere but right after its signer's own move.
+    #[error(
+        "a conditional is signed right after its signer's own move, while the game waits for \
+         the opponent: {by} has not just moved"
+    )]
+    ConditionalNotAfterMove {
+        /// The signer.
+        by: String,
+    },
+    /// A conditional line that cannot be played from the position it is signed in.
+    #[error("conditional line {line}: {mv} cannot be played there: {reason}")]
+    ConditionalIllegal {
+        /// The line, from 1.
+        line: usize,
+        /// The move that cannot be played.
+        mv: String,
+        /// Why.
+        reason: String,
+    },
+    /// An `applied` record where no conditional reply is due.
+    #[error(
+        "no conditional reply is due: an `applied` record follows only the move a standing \
+         line expects"
+    )]
+    NoReplyDue,
+    /// An `applied` record holding another move than the reply due.
+    #[error("{written} is not the reply due: {author}'s conditional line answers with {reply}")]
+    NotTheReply {
+        /// The move the record holds.
+        written: String,
+        /// The author of the line.
+        author: String,
+        /// The reply the line gives.
+        reply: String,
+    },
+    /// An `applied` record dated otherwise than the move it answers.
+    #[error(
+        "an `applied` reply carries the time of the move it answers ({}), not {}: the author \
+         is charged no time",
+        answered.as_str(),
+        written.as_str()
+    )]
+    ReplyTime {
+        /// The record's time.
+        written: crate::log::Timestamp,
+        /// The time of the move it answers.
+        answered: crate::log::Timestamp,
+    },
     /// An adjudication signed by a player.
     #[error("only the arbiter, {arbiter}, may adjudicate this game")]
     NotTheArbiter {

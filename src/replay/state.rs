@@ -9,8 +9,11 @@ use crate::digest::Digest;
 use crate::log::{Action, Adjudged, GameFile, Settlement};
 use crate::rules::{Decision, Line, MoveError};
 
+mod conditional;
 mod flips;
 mod time;
+
+pub use conditional::{StandingLines, shown_line};
 
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]
@@ -49,6 +52,10 @@ pub(super) struct State<G: Protocol> {
     clocks: Option<Clocks>,
     /// The arbiter's name, when the header names one.
     arbiter: Option<String>,
+    /// The conditional lines that stand, if any.
+    conditional: Option<StandingLines>,
+    /// The player whose `move` record is the last record, who may sign a conditional now.
+    just_moved: Option<Seat>,
 }
 
 type Applied = Result<Vec<Event>, ErrorKind>;
@@ -120,6 +127,8 @@ impl<G: Protocol> State<G> {
                 .time_control
                 .map(|control| Clocks::new(control, header.leave_days, &header.created)),
             arbiter: header.arbiter.as_ref().map(|a| a.name.clone()),
+            conditional: None,
+            just_moved: None,
         })
     }
 
@@ -191,6 +200,7 @@ impl<G: Protocol> State<G> {
             position,
             phase: self.phase.clone(),
             offer: self.offer,
+            conditional: self.conditional.clone(),
         }
     }
 
@@ -247,11 +257,31 @@ impl<G: Protocol> State<G> {
         Ok(events)
     }
 
-    /// What one record does to the game.
+    /// What one record does to the game: what a standing conditional makes of it, then the
+    /// usual rules.
     fn act(&mut self, file: &GameFile, signer: Seat, action: &Action, document: usize) -> Applied {
         if let Phase::Over(verdict) = &self.phase {
             return Err(ErrorKind::AfterEnd(verdict.describe(&self.seats)));
         }
+        if let Some(events) = self.conditional_first(file, signer, action, document)? {
+            return Ok(events);
+        }
+        let mut events = self.act_usually(file, signer, action, document)?;
+        self.conditional_after(action, &mut events);
+        if matches!(action, Action::Move(_)) && !matches!(self.phase, Phase::Over(_)) {
+            self.just_moved = Some(signer);
+        }
+        Ok(events)
+    }
+
+    /// What one record does to the game by the rules that know no conditional.
+    fn act_usually(
+        &mut self,
+        file: &GameFile,
+        signer: Seat,
+        action: &Action,
+        document: usize,
+    ) -> Applied {
         if *action == Action::ClaimTimeout {
             return self.claim_timeout(signer, &file.records()[document - 1].time);
         }
@@ -320,6 +350,7 @@ impl<G: Protocol> State<G> {
         events.push(Event::Over(verdict.describe(&self.seats)));
         self.phase = Phase::Over(verdict);
         self.offer = None;
+        self.conditional = None;
         events
     }
 
@@ -446,8 +477,17 @@ impl<G: Protocol> State<G> {
             Action::FlipCommit(_) | Action::FlipNonce(_) | Action::FlipReveal(_) => {
                 Err(ErrorKind::Protocol(ProtocolError::NoFlip))
             }
-            Action::Resign | Action::ClaimTimeout | Action::Leave(_) | Action::Adjudicate(_) => {
-                unreachable!("resignations, claims on time and leave are handled before the phase")
+            Action::Resign
+            | Action::ClaimTimeout
+            | Action::Leave(_)
+            | Action::Adjudicate(_)
+            | Action::Conditional(_)
+            | Action::Applied(_)
+            | Action::Withdraw => {
+                unreachable!(
+                    "resignations, claims on time, leave and conditionals are handled before the \
+                     phase"
+                )
             }
         }
     }

@@ -36,6 +36,8 @@ pub struct Summary {
     pub stakes: Option<[u32; 2]>,
     /// The clocks after the last record, when the header sets a time control.
     pub clocks: Option<Clocks>,
+    /// The conditional lines that stand after the last record, in words, if any.
+    pub conditional: Option<String>,
     /// The header, when the summary was made from a file: its terms and tags (a tournament's
     /// game is proven to be its pairing from them).
     pub header: Option<Box<Header>>,
@@ -73,6 +75,10 @@ impl Summary {
             last_time: None,
             header: None,
             clocks: replay.clocks.clone(),
+            conditional: last
+                .conditional
+                .as_ref()
+                .map(|standing| standing.describe(&replay.seats, &last.position)),
             stakes: replay
                 .line
                 .as_ref()

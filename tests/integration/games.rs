@@ -17,6 +17,8 @@ enum Step {
     By(&'static str, &'static str, &'static [&'static str]),
     /// The three steps of a Run-Off coin flip, starting with the side to move.
     RunOff,
+    /// A move by the side to move, with the conditional lines it promises (`play --if`).
+    PlayIf(&'static str, &'static [&'static str]),
 }
 
 struct Script {
@@ -202,6 +204,34 @@ const SCRIPTS: &[Script] = &[
         ],
     },
     Script {
+        game: "chess",
+        side: "white",
+        name: "conditional-moves",
+        day: 20_430,
+        variants: &[],
+        steps: &[
+            // alice's lines: bob's e5 and Nc6 meet them, and her replies are played at once.
+            Step::PlayIf("e4", &["e5 Nf3 Nc6 Bb5", "c5 Nf3 d6 d4"]),
+            Step::Moves("e5 Nc6"),
+            // bob's: alice's Ba4 meets one.
+            Step::PlayIf("a6", &["Ba4 Nf6", "Bxc6 dxc6"]),
+            Step::Moves("Ba4"),
+            // alice's: bob's b5 is in none of them, and they are void.
+            Step::PlayIf("O-O", &["Be7 Re1 b5 Bb3", "Nxe4 d4"]),
+            Step::Moves("b5 Bb3"),
+            // bob's: he withdraws them before alice moves.
+            Step::PlayIf("Be7", &["Re1 d6"]),
+            Step::By("bob", "withdraw", &[]),
+            Step::Moves("Re1"),
+            // bob's: alice's offer voids them, as any record but a move they expect.
+            Step::PlayIf("d6", &["c3 O-O"]),
+            Step::By("alice", "offer-draw", &[]),
+            Step::Moves("c3 O-O"),
+            Step::By("alice", "offer-draw", &[]),
+            Step::By("bob", "accept-draw", &[]),
+        ],
+    },
+    Script {
         game: "insurrection",
         side: "black",
         name: "assassination-draw-agreed",
@@ -291,9 +321,19 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
             Step::Moves(moves) => {
                 for mv in moves.split_whitespace() {
                     let who = if alice_turn { "alice" } else { "bob" };
-                    run(who, &["play", path, mv]);
-                    alice_turn = !alice_turn;
+                    let said = run(who, &["play", path, mv]);
+                    // A move that meets a conditional line brings its reply.
+                    alice_turn ^= !said.contains("(conditional reply");
                 }
+            }
+            Step::PlayIf(mv, lines) => {
+                let who = if alice_turn { "alice" } else { "bob" };
+                let mut args = vec!["play", path, mv];
+                for line in *lines {
+                    args.extend(["--if", line]);
+                }
+                run(who, &args);
+                alice_turn = !alice_turn;
             }
             Step::By(who, command, extra) => {
                 let mut args = vec![*command, path];

@@ -21,8 +21,12 @@ struct Game {
 
 impl Game {
     fn load(name: &str) -> Game {
+        Game::load_from("games/campaign", name)
+    }
+
+    fn load_from(folder: &str, name: &str) -> Game {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("games/campaign")
+            .join(folder)
             .join(name);
         let text = std::fs::read_to_string(path).expect("an example game");
         let start = text.find("---\n").expect("a header");
@@ -71,6 +75,13 @@ impl Game {
             .sign(unsigned.as_bytes())
             .expect("sign");
         self.docs[i] = format!("{unsigned}signature: {signature}\n");
+        self
+    }
+
+    /// Replaces `from` with `to` in document `i` (without signing again).
+    fn replace(mut self, i: usize, from: &str, to: &str) -> Game {
+        assert!(self.docs[i].contains(from), "{from:?} in document {i}");
+        self.docs[i] = self.docs[i].replacen(from, to, 1);
         self
     }
 
@@ -216,6 +227,7 @@ fn fixtures() -> Vec<(&'static str, String)> {
             game.rechain(4, "bob").text()
         }),
     ];
+    out.extend(conditional_fixtures());
     let mut after_end = base();
     after_end
         .docs
@@ -228,6 +240,100 @@ fn fixtures() -> Vec<(&'static str, String)> {
             .text(),
     ));
     out
+}
+
+/// Hostile records of each conditional kind, made from `games/chess/conditional-moves.yaml`.
+/// Its records: 1 bob accepts; 2 alice e2e4; 3 her conditional (`c7c5 g1f3 d7d6 d2d4`,
+/// `e7e5 g1f3 b8c6 f1b5`); 4 bob e7e5; 5 her reply g1f3, appended by bob; 6 bob b8c6; 7 her
+/// reply f1b5, appended by bob; 8 bob a7a6; 9 his conditional; ... 18 bob's withdrawal.
+fn conditional_fixtures() -> Vec<(&'static str, String)> {
+    let base = || Game::load_from("games/chess", "conditional-moves.yaml");
+    vec![
+        (
+            "conditional-forged-reply.yaml",
+            base()
+                .keep(6)
+                .set(5, "move", "move: d2d4")
+                .sign(5, "bob")
+                .text(),
+        ),
+        (
+            "conditional-after-another-move.yaml",
+            base()
+                .keep(6)
+                .set(4, "move", "move: d7d5")
+                .sign(4, "bob")
+                .rechain(5, "bob")
+                .text(),
+        ),
+        (
+            "conditional-two-replies.yaml",
+            base()
+                .keep(4)
+                .replace(3, "- \"c7c5 g1f3 d7d6 d2d4\"\n", "")
+                .replace(3, "lines:\n", "lines:\n- \"e7e5 b1c3\"\n")
+                .sign(3, "alice")
+                .text(),
+        ),
+        (
+            "conditional-illegal-line.yaml",
+            base()
+                .keep(4)
+                .replace(3, "c7c5 g1f3 d7d6", "c7c5 g1f5 d7d6")
+                .sign(3, "alice")
+                .text(),
+        ),
+        ("conditional-not-after-move.yaml", {
+            let mut game = base().keep(4);
+            game.docs.push(game.docs[3].replace("seq: 3\n", "seq: 4\n"));
+            game.set(4, "signer", "signer: \"bob\"")
+                .rechain(4, "bob")
+                .text()
+        }),
+        (
+            "conditional-reply-at-another-time.yaml",
+            base()
+                .keep(6)
+                .set(5, "time", "time: \"2025-12-08T09:05:00Z\"")
+                .sign(5, "bob")
+                .text(),
+        ),
+        (
+            "conditional-reply-with-a-comment.yaml",
+            base()
+                .keep(6)
+                .replace(5, "time: ", "comment: \"as promised\"\ntime: ")
+                .sign(5, "bob")
+                .text(),
+        ),
+        (
+            "conditional-move-instead-of-reply.yaml",
+            base()
+                .keep(6)
+                .set(5, "signer", "signer: \"alice\"")
+                .set(5, "kind", "kind: move")
+                .sign(5, "alice")
+                .text(),
+        ),
+        (
+            "conditional-withdrawn-too-late.yaml",
+            base()
+                .keep(6)
+                .set(5, "signer", "signer: \"alice\"")
+                .set(5, "kind", "kind: withdraw")
+                .replace(5, "move: g1f3\n", "")
+                .sign(5, "alice")
+                .text(),
+        ),
+        ("conditional-withdrawn-with-none.yaml", {
+            let mut game = base().keep(2);
+            game.docs.push(game.docs[0].clone());
+            game.docs[2] = base().docs[18].replace("seq: 18\n", "seq: 2\n");
+            game.set(2, "signer", "signer: \"alice\"")
+                .rechain(2, "alice")
+                .text()
+        }),
+    ]
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod cli_refusals;
 mod cli_rules;
 mod clocks;
 mod comments;
+mod conditional;
 mod conformance;
 mod crossing;
 mod crossing_leave;

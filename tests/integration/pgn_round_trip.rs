@@ -88,7 +88,7 @@ fn every_example_game_of_chess_and_insurrection_comes_back_whole() {
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 8);
+    assert_eq!(files.len(), 9);
     for file in files {
         let name = file.file_stem().and_then(|s| s.to_str()).expect("UTF-8");
         let exported = pgn(root, file.to_str().expect("UTF-8"));

@@ -264,6 +264,9 @@ fn write_text(
                     format!(", by {}{passed}", at.as_str())
                 });
             writeln!(out, "  {}{deadline}{last}", game.status)?;
+            if let Some(conditional) = &game.conditional {
+                writeln!(out, "  conditional: {conditional}")?;
+            }
             // A copy that forks is not the game, and a record signed on it would deepen the
             // dispute: what to do is to settle the fork (said below the list).
             if listed.forks.is_empty() {
@@ -318,6 +321,9 @@ struct Row<'a> {
     deadline: Option<Option<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     last_record: Option<Option<&'a str>>,
+    /// The conditional lines that stand, in words; left out where none do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conditional: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<Option<&'a str>>,
     /// The other copies of this game that fork with this one; left out where there are none.
@@ -359,6 +365,7 @@ impl<'a> Row<'a> {
                 claim: None,
                 deadline: None,
                 last_record: None,
+                conditional: None,
                 result: None,
                 forks: &[],
             };
@@ -400,6 +407,7 @@ impl<'a> Row<'a> {
                     .map(|(_, at)| at.as_str().to_owned()),
             ),
             last_record: Some(game.last_time.as_ref().map(Timestamp::as_str)),
+            conditional: game.conditional.as_deref(),
             result: Some(game.result.as_deref()),
             forks: &listed.forks,
             file,

@@ -10,3 +10,4 @@ pub(crate) mod new;
 pub(crate) mod offer_runoff;
 pub(crate) mod play;
 pub(crate) mod resign;
+pub(crate) mod withdraw;

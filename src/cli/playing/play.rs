@@ -1,10 +1,14 @@
-//! `correspond play`: sign a move (or, having won the toss, defer the first move).
+//! `correspond play`: sign a move (or, having won the toss, defer the first move), with the
+//! conditional lines it promises; a move that meets the opponent's conditional line brings its
+//! reply in the same command.
 
 use crate::cli::CliError;
 use crate::cli::Out;
 use crate::cli::shared::game::{CliGame, with_game};
 use crate::cli::shared::record::{self, SignArgs};
-use correspond::log::Action;
+
+mod conditional;
+use correspond::log::{Action, Conditional};
 use correspond::replay::{Phase, Protocol};
 use correspond::rules::MoveError;
 
@@ -27,6 +31,17 @@ pub(crate) struct Args {
     /// next record, as correspondence players offer a draw with their move.
     #[arg(long, visible_aliases = ["offer-draw", "offer-runoff"], conflicts_with = "defer")]
     offer: bool,
+    /// With the move, a conditional line: your opponent's expected move, then your reply, and so
+    /// on (`--if 'Nf3 Nc6 d4 exd4'`), signed as the next record. When their move meets it, the
+    /// reply is played at once, charged no time. Give it again for more lines (up to 30, of up
+    /// to 30 moves); they are visible to your opponent. `correspond withdraw` takes them back.
+    #[arg(
+        long = "if",
+        value_name = "LINE",
+        conflicts_with_all = ["defer", "offer"],
+        value_hint = clap::ValueHint::Other
+    )]
+    lines: Vec<String>,
 }
 
 /// Signs the move (the record `the_move` decides on), then, with `--offer`, the offer: the
@@ -34,13 +49,33 @@ pub(crate) struct Args {
 /// write, commit), once the game's type is known.
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
-    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| the_move(args, ctx)))?;
+    let mut promise = None;
+    let standing = with_game!(kind, G => record::append_seen::<G>(&args.sign, held, out, |ctx| {
+        let (action, lines) = the_move(args, ctx)?;
+        promise = lines;
+        Ok(action)
+    }))?;
+    // What follows are records of their own, after the move; the comment went with the move.
+    let sign = SignArgs {
+        comment: None,
+        ..args.sign.clone()
+    };
+    if standing.is_some_and(|s| s.due.is_some()) {
+        let applied = record::hold(&sign).and_then(
+            |(kind, held)| with_game!(kind, G => record::append::<G>(&sign, held, out, the_reply)),
+        );
+        applied
+            .map_err(|e| e.hint("the move was written; the conditional reply it meets was not"))?;
+    }
+    if let Some(lines) = promise {
+        let promised = record::hold(&sign).and_then(|(kind, held)| {
+            with_game!(kind, G => record::append::<G>(&sign, held, out, |_| {
+                Ok(Action::Conditional(lines))
+            }))
+        });
+        promised.map_err(|e| e.hint("the move was written; its conditional lines were not"))?;
+    }
     if args.offer {
-        // The offer is a record of its own, after the move; the comment went with the move.
-        let sign = SignArgs {
-            comment: None,
-            ..args.sign.clone()
-        };
         let offered = record::hold(&sign).and_then(
             |(kind, held)| with_game!(kind, G => record::append::<G>(&sign, held, out, the_offer)),
         );
@@ -50,9 +85,13 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
 }
 
 /// The record a move signs, in the file as `ctx` holds it: the move, checked against the
-/// position (or, having won the toss, the deferral); with `--offer`, what would refuse the
-/// offer is said before the move is signed.
-fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Action, CliError> {
+/// position (or, having won the toss, the deferral; or, where the player's own conditional
+/// reply is due, that reply); with `--offer` or `--if`, what would refuse the offer or the
+/// lines is said before the move is signed, and the lines are returned in the file's notation.
+fn the_move<G: CliGame>(
+    args: &Args,
+    ctx: &record::Context<'_, G>,
+) -> Result<(Action, Option<Conditional>), CliError> {
     let my_seat = ctx.seat()?;
     if args.offer {
         // A game without offers, or an offer of the player's own that stands already.
@@ -66,7 +105,7 @@ fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Act
     }
     let last = ctx.replay.last();
     let Some(text) = &args.mv else {
-        return Ok(Action::Defer);
+        return Ok((Action::Defer, None));
     };
     let position = match last.phase {
         Phase::Playing(seat) | Phase::Choosing(seat) if seat == my_seat => match &last.phase {
@@ -104,7 +143,54 @@ fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Act
             )),
         }
     })?;
-    Ok(Action::Move(mv.to_string()))
+    if let Some(reply) = last.conditional.as_ref().and_then(|s| s.due.as_ref()) {
+        // The player's own promise decides this move: it is the reply, or nothing.
+        if mv.to_string() != *reply {
+            return Err(CliError::rejected(format!(
+                "your conditional line answers your opponent's move with {}, which you signed: \
+                 that reply is due, and no other move",
+                conditional::shown(&position, reply)
+            ))
+            .hint(format!(
+                "`correspond play {} {}` appends it",
+                correspond::text::path(&args.sign.file),
+                conditional::shown(&position, reply)
+            )));
+        }
+        if !args.lines.is_empty() {
+            return Err(conditional::not_now());
+        }
+        if args.sign.comment.is_some() {
+            return Err(CliError::usage(
+                "a conditional reply carries no comment: its bytes are the file's, whoever \
+                 appends it; nothing was written",
+            )
+            .hint("say it with your next record, or by mail"));
+        }
+        return Ok((Action::Applied(reply.clone()), None));
+    }
+    let lines = if args.lines.is_empty() {
+        None
+    } else {
+        Some(conditional::lines(ctx, &position, &mv, &args.lines)?)
+    };
+    Ok((Action::Move(mv.to_string()), lines))
+}
+
+/// The reply the opponent's conditional line gives to the move just written.
+fn the_reply<G: CliGame>(ctx: &record::Context<'_, G>) -> Result<Action, CliError> {
+    match ctx
+        .replay
+        .last()
+        .conditional
+        .as_ref()
+        .and_then(|s| s.due.clone())
+    {
+        Some(reply) => Ok(Action::Applied(reply)),
+        None => Err(CliError::rejected(
+            "no conditional reply is due any more: another command appended it first",
+        )),
+    }
 }
 
 /// The offer `--offer` signs after the move, unless the move ended the game.

@@ -119,7 +119,7 @@ fn signed_comments<G: ChessGame>(
     let mut before = Vec::new();
     let mut by_move: Vec<Vec<String>> = Vec::new();
     for (n, record) in file.records().iter().enumerate() {
-        if matches!(record.action, Action::Move(_)) {
+        if matches!(record.action, Action::Move(_) | Action::Applied(_)) {
             by_move.push(Vec::new());
         }
         let signer = match replay.steps[n + 1].signer {

@@ -313,6 +313,9 @@ fn heading<G: CliGame>(
             correspond::text::prose(comment)
         ));
     }
+    if let Some(standing) = &step.conditional {
+        heading.push(standing.describe(&replay.seats, &step.position));
+    }
     // The clocks are those after the last record.
     if let Some(clocks) = replay.clocks.as_ref().filter(|_| at == last) {
         let names = replay.seats.each_ref().map(ToString::to_string);

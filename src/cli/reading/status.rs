@@ -125,6 +125,13 @@ fn write_waiting<G: CliGame>(
             who(offer.by.other())
         )?;
     }
+    if let Some(standing) = &last.conditional {
+        writeln!(
+            out,
+            "conditional: {}",
+            standing.describe(&replay.seats, &last.position)
+        )?;
+    }
     if let Some(line) = &replay.line {
         for claim in line.claimable() {
             writeln!(
@@ -137,7 +144,19 @@ fn write_waiting<G: CliGame>(
     for line in clocks {
         writeln!(out, "{line}")?;
     }
-    let next = crate::cli::shared::next::next_step(phase, &replay.seats, file_arg);
+    let due = last
+        .conditional
+        .as_ref()
+        .and_then(|s| Some((s.author, s.due.as_ref()?)));
+    let next = match due {
+        // Either player's `play` appends it; the author is the one it is owed to.
+        Some((author, reply)) => Some(format!(
+            "{}: correspond play {file_arg} {} (the conditional reply)",
+            who(author),
+            crate::cli::shared::conditional::shown_move(&last.position, reply)
+        )),
+        None => crate::cli::shared::next::next_step(phase, &replay.seats, file_arg),
+    };
     if let Some(next) = next {
         writeln!(out, "next: {next}")?;
     }

@@ -24,6 +24,8 @@ pub(crate) struct Status {
     in_check: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     offer: Option<OfferJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    conditional: Option<ConditionalJson>,
     claimable: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     next: Option<NextJson>,
@@ -80,6 +82,19 @@ struct OfferJson {
 }
 
 #[derive(Serialize)]
+struct ConditionalJson {
+    /// The author of the lines, whose replies they are.
+    author_seat: usize,
+    /// What is left of each line, in the file's notation: the opponent's expected move, the
+    /// reply, and so on.
+    lines: Vec<String>,
+    /// The reply due now, in the file's notation, once the opponent's move has met a line.
+    due: Option<String>,
+    /// In words, in the game's own notation.
+    words: String,
+}
+
+#[derive(Serialize)]
 struct NextJson {
     seat: usize,
     command: String,
@@ -123,7 +138,14 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
         _ => None,
     };
     let playing = matches!(last.phase, Phase::Playing(_));
-    let command = crate::cli::shared::next::next_command(&last.phase, path);
+    let due = last.conditional.as_ref().and_then(|s| s.due.as_ref());
+    let command = match due {
+        Some(reply) => Some(format!(
+            "correspond play {path} {}",
+            crate::cli::shared::conditional::shown_move(&last.position, reply)
+        )),
+        None => crate::cli::shared::next::next_command(&last.phase, path),
+    };
     Status {
         game: G::NAME,
         game_id: replay.game_id.to_string(),
@@ -158,6 +180,12 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
             by_seat: o.by.index(),
             settlement: o.settlement.name(),
             accept_command: crate::cli::shared::next::accept_command(o.settlement, path),
+        }),
+        conditional: last.conditional.as_ref().map(|s| ConditionalJson {
+            author_seat: s.author.index(),
+            lines: s.lines.iter().map(|line| line.join(" ")).collect(),
+            due: s.due.clone(),
+            words: s.describe(&replay.seats, &last.position),
         }),
         claimable: match (&replay.line, playing) {
             (Some(line), true) => line.claimable().iter().map(ToString::to_string).collect(),

@@ -12,6 +12,17 @@ pub(crate) fn headline<G: Protocol>(replay: &Replay<G>, step: &Step<G>, action: 
         step.events.iter().find(|e| matches!(e, Event::Moved(..))),
     ) {
         (Action::Move(_), Some(Event::Moved(mv, _))) => format!("plays {mv}"),
+        (Action::Applied(_), Some(Event::Moved(mv, _))) => {
+            // The reply is its author's move, whoever appended it.
+            let author = step.events.iter().find_map(|e| match e {
+                Event::Replied(seat, _) => Some(Signatory::Player(*seat)),
+                _ => None,
+            });
+            let who = signer_word(replay, author.unwrap_or(step.signer));
+            return format!("{who} plays {mv} (conditional reply)");
+        }
+        (Action::Conditional(c), _) if c.lines().len() == 1 => "promises a conditional line".into(),
+        (Action::Conditional(c), _) => format!("promises {} conditional lines", c.lines().len()),
         _ => summary(action),
     };
     format!("{} {said}", signer_word(replay, step.signer))
@@ -45,6 +56,30 @@ pub(crate) fn signer_word<G: Protocol>(replay: &Replay<G>, signer: Signatory) ->
 /// What a document did, as the signing commands and `receive` print it:
 /// `record 4: alice (heads) c2c3`.
 pub(crate) fn step_line<G: Protocol>(replay: &Replay<G>, step: &Step<G>) -> String {
+    let author = step.events.iter().find_map(|e| match e {
+        Event::Replied(seat, _) => Some(Signatory::Player(*seat)),
+        _ => None,
+    });
+    if let Some(author) = author {
+        // A conditional reply is its author's move, whoever appended it.
+        let events: Vec<String> = step
+            .events
+            .iter()
+            .filter(|e| !matches!(e, Event::Replied(..)))
+            .map(Event::to_string)
+            .collect();
+        let by = if author == step.signer {
+            String::new()
+        } else {
+            format!(", appended by {}", replay.signed_by(step.signer))
+        };
+        return format!(
+            "record {}: {} {} (conditional reply{by})",
+            step.document,
+            replay.signed_by(author),
+            events.join("; ")
+        );
+    }
     let events: Vec<String> = step.events.iter().map(Event::to_string).collect();
     format!(
         "record {}: {} {}",
@@ -72,6 +107,10 @@ pub(crate) fn summary(action: &Action) -> String {
         Action::Claim(Settlement::Draw, reason) => format!("claims a draw ({reason})"),
         Action::ClaimTimeout => "claims the game on time".into(),
         Action::Leave(days) => format!("takes {days} days of leave"),
+        // Whole, in the file's notation, so that `import-pgn` reads the lines back.
+        Action::Conditional(c) => format!("promises conditional lines ({})", c.texts().join(" | ")),
+        Action::Applied(_) => "appends the conditional reply".into(),
+        Action::Withdraw => "withdraws the conditional lines".into(),
         Action::Adjudicate(a) => format!(
             "adjudicates the game: {} ({})",
             a.result.name(),

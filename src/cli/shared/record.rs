@@ -275,6 +275,17 @@ pub(crate) fn append<G: CliGame + Protocol>(
     out: &mut Out<'_>,
     make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
 ) -> Result<(), CliError> {
+    append_seen(args, held, out, make).map(|_| ())
+}
+
+/// [`append`], returning the conditional lines that stand after the record, whose reply may be
+/// due: the command that moved appends it next.
+pub(crate) fn append_seen<G: CliGame + Protocol>(
+    args: &SignArgs,
+    held: Held,
+    out: &mut Out<'_>,
+    make: impl FnOnce(&Context<'_, G>) -> Result<Action, CliError>,
+) -> Result<Option<replay::StandingLines>, CliError> {
     let path = &args.file;
     if let Some(comment) = args.comment.as_deref().filter(|c| !log::valid_comment(c)) {
         return Err(CliError::usage(format!(
@@ -347,7 +358,8 @@ pub(crate) fn append<G: CliGame + Protocol>(
     } else {
         "the record was written"
     };
-    report(out, &said, done)
+    report(out, &said, done)?;
+    Ok(after.last().conditional.clone())
 }
 
 /// Where a record is written: the game file, and the repository that commits it, if any.
@@ -399,6 +411,8 @@ fn sign_and_write<G: CliGame + Protocol>(
     if let Some(tracked) = tracked {
         crate::cli::shared::commit::ready(tracked)?;
     }
+    // A conditional reply carries no comment: its bytes are the file's, whoever appends it.
+    let comment = comment.filter(|_| !matches!(action, Action::Applied(_)));
     let record = Record {
         comment,
         ..writer.next(signatory, action, time)

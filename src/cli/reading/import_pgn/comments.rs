@@ -149,6 +149,24 @@ fn record(words: &str) -> Option<Result<Action, &'static str>> {
     if let Some(action) = importable.into_iter().find(|a| recap::summary(a) == words) {
         return Some(Ok(action));
     }
+    if words == recap::summary(&Action::Withdraw) {
+        return Some(Ok(Action::Withdraw));
+    }
+    // The move before it is the reply, which the import appends as this record.
+    if words == recap::summary(&Action::Applied(String::new())) {
+        return Some(Ok(Action::Applied(String::new())));
+    }
+    if let Some(lines) = words
+        .strip_prefix("promises conditional lines (")
+        .and_then(|w| w.strip_suffix(')'))
+    {
+        let lines: Vec<String> = lines.split(" | ").map(str::to_owned).collect();
+        return Some(
+            correspond::log::Conditional::parse(&lines)
+                .map(Action::Conditional)
+                .map_err(|_| "not conditional lines as `correspond pgn` writes them"),
+        );
+    }
     if let Some(reason) = words
         .strip_prefix("claims a draw (")
         .and_then(|w| w.strip_suffix(')'))

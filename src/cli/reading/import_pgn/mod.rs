@@ -445,9 +445,20 @@ impl Importer<'_> {
             line.play(&mv).expect("parse_move returns playable moves");
             let mover = pos.side_to_move();
             let coup = crate::cli::reading::pgn::coup_note(&pos, mv);
-            let slot = self.slot(&pgn_move.comments, Some(mover), coup.as_deref())?;
+            let mut slot = self.slot(&pgn_move.comments, Some(mover), coup.as_deref())?;
             let comment = self.words(&slot.said);
-            writer = self.append(writer, mover, Action::Move(mv.to_string()), comment, None)?;
+            // A conditional reply: the move, appended by the player the PGN names.
+            let applied = match slot.records.first() {
+                Some((by, Action::Applied(_), _, _)) => Some(*by),
+                _ => None,
+            };
+            writer = match applied {
+                Some(by) => {
+                    slot.records.remove(0);
+                    self.append(writer, by, Action::Applied(mv.to_string()), None, None)?
+                }
+                None => self.append(writer, mover, Action::Move(mv.to_string()), comment, None)?,
+            };
             writer = self.records(writer, slot.records)?;
         }
         Ok((writer, line))

@@ -1,0 +1,33 @@
+//! `correspond withdraw`: take back one's conditional lines before they apply.
+
+use crate::cli::CliError;
+use crate::cli::Out;
+use crate::cli::shared::game::{CliGame, with_game};
+use crate::cli::shared::record::{self, SignArgs};
+use correspond::log::Action;
+
+/// Withdraw your conditional lines (`play --if`) before your opponent's move meets one. A
+/// withdrawal that reaches the game after that move, by mail, is too late: the reply stands.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    sign: SignArgs,
+}
+
+pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
+    let (kind, held) = record::hold(&args.sign)?;
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, the_withdrawal::<G>))
+}
+
+/// The withdrawal, when lines of the signer's stand and no reply of theirs is due.
+fn the_withdrawal<G: CliGame>(ctx: &record::Context<'_, G>) -> Result<Action, CliError> {
+    let seat = ctx.seat()?;
+    match &ctx.replay.last().conditional {
+        Some(standing) if standing.author == seat && standing.due.is_none() => Ok(Action::Withdraw),
+        Some(standing) if standing.author == seat => Err(CliError::rejected(
+            "your opponent's move has met your conditional line already: its reply is due, and \
+             stands",
+        )),
+        _ => Err(CliError::rejected("you have no conditional lines standing")),
+    }
+}
