@@ -467,6 +467,57 @@ mod tests {
     }
 
     #[test]
+    fn conditional_lines_have_one_spelling() {
+        use super::Conditional;
+        let lines = |texts: &[&str]| {
+            let owned: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
+            Conditional::parse(&owned)
+        };
+        let good = lines(&["c7c5 g1f3", "e7e5 g1f3 b8c6 f1b5", "e7e5 g1f3 g8f6 d2d4"]);
+        assert_eq!(
+            good.map(|c| c.texts()),
+            Ok(vec![
+                "c7c5 g1f3".to_owned(),
+                "e7e5 g1f3 b8c6 f1b5".to_owned(),
+                "e7e5 g1f3 g8f6 d2d4".to_owned()
+            ])
+        );
+        for (texts, why) in [
+            (&[][..], "a conditional holds 1 to 30 lines, not 0"),
+            (&["e7e5"][..], "line 1 holds 1 moves"),
+            (&["e7e5 g1f3 b8c6"][..], "line 1 holds 3 moves"),
+            (&["e7e5 g1f3", "c7c5 g1f3"][..], "line 2 comes after line 1"),
+            (&["e7e5 g1f3", "e7e5 g1f3"][..], "line 2 comes after line 1"),
+            (
+                &["e7e5 g1f3", "e7e5 g1f3 b8c6 f1b5"][..],
+                "line 1 is the start of line 2",
+            ),
+            (
+                &["e7e5 b1c3", "e7e5 g1f3"][..],
+                "lines 1 and 2 answer e7e5 with two replies",
+            ),
+            (
+                &["e7e5 g1f3 b8c6 f1b5", "e7e5 g1f3 b8c6 f1c4"][..],
+                "lines 1 and 2 answer e7e5 g1f3 b8c6 with two replies",
+            ),
+            (&["e7e5  g1f3"][..], "line 1 is not moves"),
+            (&["E7E5 g1f3"][..], "line 1 is not moves"),
+            (&[" e7e5 g1f3"][..], "line 1 is not moves"),
+        ] {
+            let refused = lines(texts).expect_err("refused");
+            assert!(refused.starts_with(why), "{texts:?}: {refused}");
+        }
+        let many: Vec<String> = (0..31).map(|i| format!("a{i:02} b")).collect();
+        assert!(Conditional::parse(&many).is_err());
+        let long = vec!["a b".repeat(1) + &" a b".repeat(15)];
+        assert_eq!(
+            Conditional::parse(&long).expect_err("32 moves"),
+            "line 1 holds 32 moves: a line is the opponent's move and your reply, alternately, \
+             2 to 30 moves in all"
+        );
+    }
+
+    #[test]
     fn a_leave_says_its_days_in_words() {
         use super::Action;
         assert_eq!(Action::Leave(1).to_string(), "leave 1 day");

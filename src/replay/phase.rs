@@ -454,6 +454,42 @@ mod tests {
             state_hash(position, &Phase::Choosing(Seat::Creator), Some(offer)),
         ];
         assert!(others.iter().all(|other| *other != hash));
+        // Standing conditional lines are one more field, only where they stand.
+        let play = Phase::Playing(Seat::Opponent);
+        let lines = crate::replay::StandingLines {
+            author: Seat::Creator,
+            document: 3,
+            lines: vec![
+                vec!["c7c5".to_owned(), "g1f3".to_owned()],
+                vec!["e7e5".to_owned(), "g1f3".to_owned()],
+            ],
+            due: None,
+        };
+        assert_eq!(
+            state_hash_with(position, &play, None, Some(&lines)),
+            Digest::of(
+                format!(
+                    "correspond/state/v2\0{position}\0play 1\0\0conditional 0 - c7c5 g1f3|e7e5 g1f3"
+                )
+                .as_bytes()
+            )
+        );
+        assert_eq!(
+            state_hash_with(position, &play, None, None),
+            state_hash(position, &play, None)
+        );
+        let due = crate::replay::StandingLines {
+            due: Some("g1f3".to_owned()),
+            lines: Vec::new(),
+            ..lines.clone()
+        };
+        assert_eq!(
+            state_hash_with(position, &play, None, Some(&due)),
+            Digest::of(
+                format!("correspond/state/v2\0{position}\0play 1\0\0conditional 0 g1f3 ")
+                    .as_bytes()
+            )
+        );
         let resigned = |by: Seat| {
             let verdict = Verdict {
                 winner: Some(by.other()),
