@@ -509,7 +509,7 @@ mod tests {
         }
         let many: Vec<String> = (0..31).map(|i| format!("a{i:02} b")).collect();
         assert!(Conditional::parse(&many).is_err());
-        let long = vec!["a b".repeat(1) + &" a b".repeat(15)];
+        let long = vec!["a b".to_owned() + &" a b".repeat(15)];
         assert_eq!(
             Conditional::parse(&long).expect_err("32 moves"),
             "line 1 holds 32 moves: a line is the opponent's move and your reply, alternately, \
