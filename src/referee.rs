@@ -21,7 +21,7 @@ pub use tournament::{judge_claim, judge_tournament};
 
 use crate::digest::Digest;
 use crate::games::AnyReplayer;
-use crate::log::{GameFile, LogError, MAX_FILE_SIZE, Refereed, Timestamp};
+use crate::log::{Action, GameFile, LogError, MAX_FILE_SIZE, Refereed, Timestamp};
 use crate::replay::{ReplayError, Summary};
 use crate::tournament::event::EventError;
 
@@ -391,10 +391,14 @@ pub fn judge_file(versions: &Versions<'_>, terms: Terms) -> Result<Accepted, Ref
             Some(document) if document < held => Refusal::InvalidBefore(e),
             _ => Refusal::Invalid(e),
         })?;
-    let times = (base..file.documents()).map(|d| match d {
-        0 => (0, file.line(0), &file.header().created),
-        d => (d, file.line(d), &file.records()[d - 1].time),
-    });
+    // A conditional reply carries the time of the move it answers, which was checked when it
+    // came: appended later (by a program that left it out), it is no record dated late.
+    let times = (base..file.documents())
+        .filter(|&d| d == 0 || !matches!(file.records()[d - 1].action, Action::Applied(_)))
+        .map(|d| match d {
+            0 => (0, file.line(0), &file.header().created),
+            d => (d, file.line(d), &file.records()[d - 1].time),
+        });
     check_times(times, terms)?;
     Ok(Accepted {
         added: base..file.documents(),

@@ -220,6 +220,13 @@ fn void_words(fork: &fork::Fork) -> String {
         Action::ClaimTimeout => {
             "a claim on time is not signed again: the record that stands answers it".to_owned()
         }
+        Action::Applied(_) => {
+            "a conditional reply is not signed again: the record that stands holds the same"
+                .to_owned()
+        }
+        Action::Withdraw => "a withdrawal is not signed again: it comes too late, after the move \
+             that met the lines"
+            .to_owned(),
         _ => format!(
             "it was chosen in a position that is gone, and {theirs} signs afresh what they still \
              want"

@@ -27,7 +27,7 @@ use crate::rules::Line;
 use crate::sign;
 use check::{Ahead, Keys};
 use state::State;
-pub use state::{StandingLines, shown_line};
+pub use state::{StandingLines, check_conditional, shown_line};
 
 /// One replayed document: who signed it, what it did, and the state after it.
 #[derive(Clone, Debug)]

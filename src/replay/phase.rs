@@ -376,8 +376,9 @@ pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest
 }
 
 /// [`state_hash`], with the conditional lines that stand: where some do, one more field, the
-/// author's seat, the reply due (or `-`) and the lines, each its moves separated by spaces,
-/// separated by `|` (`conditional 0 - e7e5 g1f3|c7c5 g1f3`). Where none do, the hash is
+/// author's seat, the reply due (or `-`) and, if any is left, the lines, each its moves
+/// separated by spaces, separated by `|` (`conditional 0 - c7c5 g1f3|e7e5 g1f3`,
+/// `conditional 0 g1f3`). Where none do, the hash is
 /// [`state_hash`]'s, so a game without conditionals hashes as before they existed.
 #[must_use]
 pub fn state_hash_with(
@@ -411,13 +412,17 @@ pub fn state_hash_with(
         format!("offer {} {}", o.by.index(), o.settlement.name())
     });
     let conditional = conditional.map(|c| {
-        let lines: Vec<String> = c.lines.iter().map(|line| line.join(" ")).collect();
-        format!(
-            "conditional {} {} {}",
+        let mut field = format!(
+            "conditional {} {}",
             c.author.index(),
-            c.due.as_deref().unwrap_or("-"),
-            lines.join("|")
-        )
+            c.due.as_deref().unwrap_or("-")
+        );
+        let lines: Vec<String> = c.lines.iter().map(|line| line.join(" ")).collect();
+        if !lines.is_empty() {
+            field.push(' ');
+            field.push_str(&lines.join("|"));
+        }
+        field
     });
     let mut parts: Vec<&[u8]> = vec![
         b"correspond/state/v2\0",
@@ -486,8 +491,7 @@ mod tests {
         assert_eq!(
             state_hash_with(position, &play, None, Some(&due)),
             Digest::of(
-                format!("correspond/state/v2\0{position}\0play 1\0\0conditional 0 g1f3 ")
-                    .as_bytes()
+                format!("correspond/state/v2\0{position}\0play 1\0\0conditional 0 g1f3").as_bytes()
             )
         );
         let resigned = |by: Seat| {

@@ -13,7 +13,7 @@ mod conditional;
 mod flips;
 mod time;
 
-pub use conditional::{StandingLines, shown_line};
+pub use conditional::{StandingLines, check_conditional, shown_line};
 
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]

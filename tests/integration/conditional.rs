@@ -206,7 +206,6 @@ fn the_author_appends_a_reply_left_unappended_and_may_play_nothing_else() {
     t.sign("alice", &["play", "g.yaml", "e4", "--if", "e5 Nf3"]);
     move_alone(&dir.path().join("g.yaml"), "e7e5", "2026-03-01T05:00:00Z");
     t.run(None, &["status", "g.yaml"]);
-    t.run(Some("bob"), &["play", "g.yaml", "d5"]);
     t.run(Some("alice"), &["offer-draw", "g.yaml"]);
     t.run(Some("alice"), &["play", "g.yaml", "Nc3"]);
     t.run(
@@ -215,6 +214,32 @@ fn the_author_appends_a_reply_left_unappended_and_may_play_nothing_else() {
     );
     t.run(Some("alice"), &["play", "g.yaml", "Nf3"]);
     t.run(None, &["log", "g.yaml"]);
+    insta::assert_snapshot!(t.said);
+}
+
+#[test]
+fn the_opponent_appends_a_reply_left_unappended_before_moving_on_their_own_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut t = Table::chess(dir.path(), &["--time-control", "3/move"]);
+    t.sign("alice", &["play", "g.yaml", "e4", "--if", "e5 Nf3"]);
+    move_alone(&dir.path().join("g.yaml"), "e7e5", "2026-03-01T04:00:00Z");
+    // A day later bob moves on: alice's reply first, dated as his e5, then his move.
+    t.hour += 24;
+    t.sign("bob", &["play", "g.yaml", "Nc6"]);
+    t.run(None, &["status", "g.yaml"]);
+    insta::assert_snapshot!(t.said);
+}
+
+#[test]
+fn lines_stand_through_leave_and_a_move_that_meets_one_brings_no_offer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut t = Table::chess(dir.path(), &["--time-control", "3/move", "--leave", "10"]);
+    t.sign("alice", &["play", "g.yaml", "e4", "--if", "e5 Nf3 Nc6 Bb5"]);
+    t.sign("alice", &["leave", "g.yaml", "7"]);
+    t.run(Some("bob"), &["play", "g.yaml", "e5", "--offer-draw"]);
+    t.sign("bob", &["play", "g.yaml", "e5"]);
+    t.sign("bob", &["play", "g.yaml", "Nc6"]);
+    t.run(None, &["status", "g.yaml"]);
     insta::assert_snapshot!(t.said);
 }
 

@@ -325,6 +325,13 @@ fn conditional_fixtures() -> Vec<(&'static str, String)> {
                 .sign(5, "alice")
                 .text(),
         ),
+        ("conditional-promised-over-a-due-reply.yaml", {
+            let mut game = base().keep(5);
+            game.docs.push(game.docs[3].replace("seq: 3\n", "seq: 5\n"));
+            game.set(5, "signer", "signer: \"bob\"")
+                .rechain(5, "bob")
+                .text()
+        }),
         ("conditional-withdrawn-with-none.yaml", {
             let mut game = base().keep(2);
             game.docs.push(game.docs[0].clone());

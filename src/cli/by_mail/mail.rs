@@ -4,7 +4,6 @@ use crate::cli::CliError;
 use crate::cli::Out;
 use crate::cli::shared::game::{CliGame, with_game};
 use crate::cli::shared::keys;
-use crate::cli::shared::next::next_step;
 use crate::cli::shared::record;
 use correspond::log::GameFile;
 use correspond::mail::{self, Envelope, Mailbox};
@@ -374,7 +373,7 @@ fn body<G: CliGame>(
         "\nTo take these records into your copy of the game, save this message and run\n    \
          {receive}\n(or pipe the message into it).\n"
     );
-    if let Some(next) = next_step(phase, &replay.seats, name) {
+    if let Some(next) = crate::cli::shared::next::next_after(replay, name) {
         text += &format!("Then: {next}\n");
     }
     for (from, to) in *renamed {

@@ -176,6 +176,16 @@ fn not_again(
                 )
             })
         }
+        Action::Applied(_) => Some(
+            "your record (applied) is not signed again: the record that stands holds the same \
+             conditional reply"
+                .to_owned(),
+        ),
+        Action::Withdraw => Some(
+            "your withdrawal is not signed again: the move that met your conditional line \
+             stands, and so does its reply"
+                .to_owned(),
+        ),
         other => Some(format!(
             "your record ({}) is not signed again: it was chosen in a position that is gone; \
              sign it afresh if you still want it",

@@ -44,28 +44,50 @@ pub(crate) struct Args {
     lines: Vec<String>,
 }
 
-/// Signs the move (the record `the_move` decides on), then, with `--offer`, the offer: the
-/// path of a signed move runs from here through [`record::append`] (journal, signature, check,
-/// write, commit), once the game's type is known.
+/// Signs the move (the record `the_move` decides on), then what follows it in the same
+/// command: the opponent's conditional reply the move meets, the lines of `--if`, the offer of
+/// `--offer`. The path of a signed move runs from here through [`record::append`] (journal,
+/// signature, check, write, commit), once the game's type is known.
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
-    let (kind, held) = record::hold(&args.sign)?;
     let mut promise = None;
-    let standing = with_game!(kind, G => record::append_seen::<G>(&args.sign, held, out, |ctx| {
-        let (action, lines) = the_move(args, ctx)?;
-        promise = lines;
-        Ok(action)
-    }))?;
-    // What follows are records of their own, after the move; the comment went with the move.
+    // A reply of the opponent's still due is appended first, then the move is signed on it.
+    let standing = loop {
+        let (kind, held) = record::hold(&args.sign)?;
+        let mut reply_first = false;
+        let standing = with_game!(kind, G => record::append_seen::<G>(&args.sign, held, out, |ctx| {
+            Ok(match the_move(args, ctx)? {
+                Made::Record(action, lines) => {
+                    promise = lines;
+                    action
+                }
+                Made::ReplyFirst(reply) => {
+                    reply_first = true;
+                    reply
+                }
+            })
+        }))?;
+        if !reply_first {
+            break standing;
+        }
+    };
+    // What follows are records of their own, after the move, signed by the key that signed it
+    // (the game waits for the other player now); the comment went with the move.
     let sign = SignArgs {
         comment: None,
+        by_the_other: true,
         ..args.sign.clone()
     };
     if standing.is_some_and(|s| s.due.is_some()) {
         let applied = record::hold(&sign).and_then(
             |(kind, held)| with_game!(kind, G => record::append::<G>(&sign, held, out, the_reply)),
         );
-        applied
-            .map_err(|e| e.hint("the move was written; the conditional reply it meets was not"))?;
+        applied.map_err(|e| {
+            e.hint("the move was written; the conditional reply it meets was not")
+                .hint(format!(
+                    "`correspond play {} MOVE` appends it before your next move",
+                    correspond::text::path(&args.sign.file)
+                ))
+        })?;
     }
     if let Some(lines) = promise {
         let promised = record::hold(&sign).and_then(|(kind, held)| {
@@ -84,15 +106,30 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     Ok(())
 }
 
+/// What `play` signs first.
+enum Made {
+    /// The move (or the deferral, or the player's own reply due), with the lines to promise
+    /// after it.
+    Record(Action, Option<Conditional>),
+    /// The opponent's conditional reply, still due: appended before the move is signed.
+    ReplyFirst(Action),
+}
+
 /// The record a move signs, in the file as `ctx` holds it: the move, checked against the
 /// position (or, having won the toss, the deferral; or, where the player's own conditional
 /// reply is due, that reply); with `--offer` or `--if`, what would refuse the offer or the
 /// lines is said before the move is signed, and the lines are returned in the file's notation.
-fn the_move<G: CliGame>(
-    args: &Args,
-    ctx: &record::Context<'_, G>,
-) -> Result<(Action, Option<Conditional>), CliError> {
+fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Made, CliError> {
     let my_seat = ctx.seat()?;
+    let last = ctx.replay.last();
+    if let Some(standing) = &last.conditional
+        && let Some(reply) = &standing.due
+        && standing.author != my_seat
+    {
+        // A program that knew no conditional signed the move that met the line, and left the
+        // reply out: the player appends it, on their own turn's time, before moving.
+        return Ok(Made::ReplyFirst(Action::Applied(reply.clone())));
+    }
     if args.offer {
         // A game without offers, or an offer of the player's own that stands already.
         let settlement = record::settlement::<G>()?;
@@ -103,9 +140,8 @@ fn the_move<G: CliGame>(
             )));
         }
     }
-    let last = ctx.replay.last();
     let Some(text) = &args.mv else {
-        return Ok((Action::Defer, None));
+        return Ok(Made::Record(Action::Defer, None));
     };
     let position = match last.phase {
         Phase::Playing(seat) | Phase::Choosing(seat) if seat == my_seat => match &last.phase {
@@ -167,14 +203,20 @@ fn the_move<G: CliGame>(
             )
             .hint("say it with your next record, or by mail"));
         }
-        return Ok((Action::Applied(reply.clone()), None));
+        return Ok(Made::Record(Action::Applied(reply.clone()), None));
+    }
+    if args.offer && conditional::meets(ctx, &mv) {
+        return Err(CliError::rejected(
+            "this move meets your opponent's conditional line, whose reply is played at once: \
+             offer with your next move",
+        ));
     }
     let lines = if args.lines.is_empty() {
         None
     } else {
         Some(conditional::lines(ctx, &position, &mv, &args.lines)?)
     };
-    Ok((Action::Move(mv.to_string()), lines))
+    Ok(Made::Record(Action::Move(mv.to_string()), lines))
 }
 
 /// The reply the opponent's conditional line gives to the move just written.

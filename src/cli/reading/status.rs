@@ -144,19 +144,7 @@ fn write_waiting<G: CliGame>(
     for line in clocks {
         writeln!(out, "{line}")?;
     }
-    let due = last
-        .conditional
-        .as_ref()
-        .and_then(|s| Some((s.author, s.due.as_ref()?)));
-    let next = match due {
-        // Either player's `play` appends it; the author is the one it is owed to.
-        Some((author, reply)) => Some(format!(
-            "{}: correspond play {file_arg} {} (the conditional reply)",
-            who(author),
-            crate::cli::shared::conditional::shown_move(&last.position, reply)
-        )),
-        None => crate::cli::shared::next::next_step(phase, &replay.seats, file_arg),
-    };
+    let next = crate::cli::shared::next::next_after(replay, file_arg);
     if let Some(next) = next {
         writeln!(out, "next: {next}")?;
     }

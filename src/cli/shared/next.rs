@@ -1,7 +1,28 @@
 //! What a game waits for, as the command to run: shared by `status` (text and JSON), `games`,
 //! `mail` and `receive`, so that each names the same command.
 
-use correspond::replay::{Phase, Player};
+use correspond::replay::{Phase, Player, Protocol, Replay};
+
+/// [`next_step`] after the last record of `replay`, where a conditional reply that is due comes
+/// first: its author plays it, or the other player's next `play` appends it before their move.
+pub(crate) fn next_after<G: Protocol>(replay: &Replay<G>, file: &str) -> Option<String> {
+    let last = replay.last();
+    let Some((author, reply)) = last
+        .conditional
+        .as_ref()
+        .and_then(|s| Some((s.author, s.due.as_ref()?)))
+    else {
+        return next_step(&last.phase, &replay.seats, file);
+    };
+    let file = correspond::text::shell_word(file);
+    Some(format!(
+        "{}: correspond play {file} {} (the conditional reply), or {}: correspond play {file} \
+         MOVE, which appends it first",
+        replay.seats[author],
+        crate::cli::shared::conditional::shown_move(&last.position, reply),
+        replay.seats[author.other()]
+    ))
+}
 
 /// Who acts next and the command they run: `bob (tails): correspond play FILE MOVE`. `None`
 /// once the game is over.

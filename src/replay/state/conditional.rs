@@ -89,41 +89,33 @@ impl<G: Protocol> State<G> {
         document: usize,
     ) -> Result<Option<Vec<Event>>, ErrorKind> {
         let refused = |e| Err(ErrorKind::Protocol(e));
+        // A reply due comes first: the next record is that reply, or a resignation.
+        if let Some(standing) = &self.conditional
+            && let Some(reply) = &standing.due
+        {
+            return match action {
+                Action::Applied(mv) => self.apply_reply(file, mv, document).map(Some),
+                Action::Resign => Ok(None),
+                _ => refused(ProtocolError::ReplyDue {
+                    author: self.name(standing.author),
+                    reply: reply.clone(),
+                }),
+            };
+        }
         match action {
-            Action::Conditional(lines) => return self.promise(signer, lines, document).map(Some),
-            Action::Applied(mv) => return self.apply_reply(file, mv, document).map(Some),
-            Action::Withdraw => {
-                return match &self.conditional {
-                    Some(standing) if standing.author == signer && standing.due.is_none() => {
-                        self.conditional = None;
-                        Ok(Some(vec![Event::Withdrawn]))
-                    }
-                    Some(standing) if standing.author == signer => {
-                        refused(ProtocolError::ReplyDue {
-                            author: self.name(signer),
-                            reply: standing.due.clone().unwrap_or_default(),
-                        })
-                    }
-                    _ => refused(ProtocolError::NothingToWithdraw {
-                        by: self.name(signer),
-                    }),
-                };
-            }
-            _ => {}
+            Action::Conditional(lines) => self.promise(signer, lines, document).map(Some),
+            Action::Applied(_) => refused(ProtocolError::NoReplyDue),
+            Action::Withdraw => match &self.conditional {
+                Some(standing) if standing.author == signer => {
+                    self.conditional = None;
+                    Ok(Some(vec![Event::Withdrawn]))
+                }
+                _ => refused(ProtocolError::NothingToWithdraw {
+                    by: self.name(signer),
+                }),
+            },
+            _ => Ok(None),
         }
-        let Some(standing) = &self.conditional else {
-            return Ok(None);
-        };
-        if let Some(reply) = &standing.due {
-            if *action == Action::Resign {
-                return Ok(None);
-            }
-            return refused(ProtocolError::ReplyDue {
-                author: self.name(standing.author),
-                reply: reply.clone(),
-            });
-        }
-        Ok(None)
     }
 
     /// After a record the usual rules accepted: the opponent's move that a standing line
@@ -134,6 +126,12 @@ impl<G: Protocol> State<G> {
             return;
         };
         if let Phase::Over(_) = self.phase {
+            return;
+        }
+        // Leave stops a clock and changes nothing on the board: the lines stand through it,
+        // as a player on holiday would want.
+        if let Action::Leave(_) = action {
+            self.conditional = Some(standing);
             return;
         }
         if let Action::Move(mv) = action {
@@ -188,15 +186,7 @@ impl<G: Protocol> State<G> {
             });
         }
         let line = self.line.as_ref().expect("a move was just played");
-        for (i, moves) in lines.lines().iter().enumerate() {
-            check_line(line, moves).map_err(|(at, why)| {
-                ErrorKind::Protocol(ProtocolError::ConditionalIllegal {
-                    line: i + 1,
-                    mv: moves[at].clone(),
-                    reason: why,
-                })
-            })?;
-        }
+        check_conditional(line, lines).map_err(ErrorKind::Protocol)?;
         self.just_moved = None;
         self.conditional = Some(StandingLines {
             author: signer,
@@ -218,6 +208,8 @@ impl<G: Protocol> State<G> {
             self.conditional = Some(standing);
             return refused(ProtocolError::NoReplyDue);
         };
+        // The reply is no move of its signer's own: no conditional may follow it.
+        self.just_moved = None;
         if mv != reply {
             let author = self.name(standing.author);
             self.conditional = Some(standing);
@@ -246,6 +238,25 @@ impl<G: Protocol> State<G> {
         }
         Ok(events)
     }
+}
+
+/// Checks that every line of `lines` can be played out from the end of `line` (the game so
+/// far, its history counted: a repetition can end it), alternating the sides to its end.
+///
+/// # Errors
+/// The first line that cannot, with its move and why.
+pub fn check_conditional<G: Protocol>(
+    line: &Line<G>,
+    lines: &Conditional,
+) -> Result<(), ProtocolError> {
+    for (i, moves) in lines.lines().iter().enumerate() {
+        check_line(line, moves).map_err(|(at, reason)| ProtocolError::ConditionalIllegal {
+            line: i + 1,
+            mv: moves[at].clone(),
+            reason,
+        })?;
+    }
+    Ok(())
 }
 
 /// Plays `moves` from the end of `line`: the index of the first move that cannot be played, and

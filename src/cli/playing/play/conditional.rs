@@ -16,6 +16,15 @@ pub(super) fn not_now() -> CliError {
     )
 }
 
+/// Whether `mv` meets a line of the opponent's that stands, so that its reply follows it.
+pub(super) fn meets<G: CliGame>(ctx: &record::Context<'_, G>, mv: &G::Move) -> bool {
+    ctx.replay
+        .last()
+        .conditional
+        .as_ref()
+        .is_some_and(|s| s.due.is_none() && s.lines.iter().any(|l| l[0] == mv.to_string()))
+}
+
 /// The lines `texts` that `mv`, about to be played in `position`, promises: each played out
 /// from the position after it, written in the file's notation, sorted, a line that is the start
 /// of another left to the longer one.
@@ -25,13 +34,7 @@ pub(super) fn lines<G: CliGame>(
     mv: &G::Move,
     texts: &[String],
 ) -> Result<Conditional, CliError> {
-    let meets = ctx
-        .replay
-        .last()
-        .conditional
-        .as_ref()
-        .is_some_and(|s| s.due.is_none() && s.lines.iter().any(|l| l[0] == mv.to_string()));
-    if meets {
+    if meets(ctx, mv) {
         return Err(CliError::rejected(
             "this move meets your opponent's conditional line, whose reply is played at once: \
              sign your lines with your next move",
@@ -57,8 +60,17 @@ pub(super) fn lines<G: CliGame>(
         .filter(|l| !longer(l, &lines))
         .cloned()
         .collect();
-    Conditional::new(kept)
-        .map_err(|e| CliError::usage(format!("--if: {e}")).hint("nothing was written"))
+    let lines = Conditional::new(kept)
+        .map_err(|e| CliError::usage(format!("--if: {e}")).hint("nothing was written"))?;
+    // Played out again with the game's history, which can end it (a repetition), as the
+    // replayer will when the lines are signed.
+    if let Some(line) = ctx.replay.line() {
+        let mut line = line.clone();
+        line.play_legal(mv);
+        correspond::replay::check_conditional(&line, &lines)
+            .map_err(|e| CliError::rejected(format!("--if: {e}")).hint("nothing was written"))?;
+    }
+    Ok(lines)
 }
 
 /// One line, played out from `position`: its moves in the file's notation.

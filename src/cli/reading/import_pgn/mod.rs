@@ -455,6 +455,16 @@ impl Importer<'_> {
             writer = match applied {
                 Some(by) => {
                     slot.records.remove(0);
+                    if let Some((said, line)) = slot.said.first() {
+                        // A reply carries no comment: the file fixes its bytes.
+                        self.changes.push(
+                            *line,
+                            format!(
+                                "`{}`, words on a conditional reply, which carries none: left out",
+                                correspond::text::shown(said)
+                            ),
+                        );
+                    }
                     self.append(writer, by, Action::Applied(mv.to_string()), None, None)?
                 }
                 None => self.append(writer, mover, Action::Move(mv.to_string()), comment, None)?,
