@@ -250,6 +250,37 @@ fn pushed_documents_are_dated_within_the_skew_of_the_referees_clock() {
 }
 
 #[test]
+fn a_conditional_reply_appended_late_is_not_held_to_the_clock_but_the_move_after_it_is() {
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/chess/conditional-moves.yaml"
+    ))
+    .expect("an example game");
+    let s = String::from_utf8(text.clone()).expect("UTF-8");
+    let ends: Vec<usize> = s
+        .match_indices("\nsignature: ")
+        .map(|(at, _)| at + 1 + s[at + 1..].find('\n').expect("a line end") + 1)
+        .collect();
+    // Record 4 is bob's e5 at 09:04, record 5 alice's reply to it, appended by bob, dated as
+    // it; record 6 is bob's Nc6 at 09:05. Three hours on, the reply alone is taken.
+    let late = Terms {
+        now: Timestamp::parse("2025-12-08T12:04:00Z")
+            .expect("a time")
+            .to_unix(),
+        max_skew: 600,
+    };
+    let reply = push(Some(&text[..ends[4]]), Some(&text[..ends[5]]));
+    let accepted = judge_file(&reply, late).expect("a reply dated as its move");
+    assert_eq!(accepted.added, 5..6);
+    let more = push(Some(&text[..ends[4]]), Some(&text[..ends[6]]));
+    let refused = judge_file(&more, late).expect_err("a move dated three hours ago");
+    assert!(
+        matches!(refused, Refusal::Skew { document: 6, .. }),
+        "{refused:?}"
+    );
+}
+
+#[test]
 fn a_branch_holding_games_is_neither_deleted_nor_forced() {
     assert_eq!(judge_branch(true, true, 2), Err(Refusal::BranchDeleted(2)));
     assert_eq!(judge_branch(false, false, 1), Err(Refusal::ForcePush(1)));
