@@ -161,18 +161,6 @@ pub fn record_unsigned(record: &Record) -> String {
     // Pieces pushed rather than formatted: every record read is written again to be compared.
     let mut out = String::with_capacity(320);
     out.push_str("---\n");
-    let mut line = |name: &str, value: &str, quoted: bool| {
-        out.push_str(name);
-        out.push_str(": ");
-        if quoted {
-            out.push('"');
-        }
-        out.push_str(value);
-        if quoted {
-            out.push('"');
-        }
-        out.push('\n');
-    };
     let (seq, prev) = (record.seq.to_string(), record.prev.to_string());
     let carried = match &record.action {
         Action::Accept { nonce: Some(n) } | Action::FlipNonce(n) | Action::FlipReveal(n) => {
@@ -192,16 +180,16 @@ pub fn record_unsigned(record: &Record) -> String {
         | Action::Conditional(_)
         | Action::Withdraw => None,
     };
-    line("seq", &seq, false);
-    line("prev", &prev, false);
-    line("signer", &record.signer, true);
-    line("kind", record.action.kind().name(), false);
+    field(&mut out, "seq", &seq, false);
+    field(&mut out, "prev", &prev, false);
+    field(&mut out, "signer", &record.signer, true);
+    field(&mut out, "kind", record.action.kind().name(), false);
     if let Some((name, value)) = &carried {
-        line(name, value, false);
+        field(&mut out, name, value, false);
     }
     if let Action::Adjudicate(a) = &record.action {
-        line("result", a.result.name(), false);
-        line("reason", a.reason.name(), false);
+        field(&mut out, "result", a.result.name(), false);
+        field(&mut out, "reason", a.reason.name(), false);
     }
     if let Action::Conditional(c) = &record.action {
         out.push_str("lines:\n");
@@ -211,23 +199,25 @@ pub fn record_unsigned(record: &Record) -> String {
             out.push_str("\"\n");
         }
     }
-    let mut line = |name: &str, value: &str, quoted: bool| {
-        out.push_str(name);
-        out.push_str(": ");
-        if quoted {
-            out.push('"');
-        }
-        out.push_str(value);
-        if quoted {
-            out.push('"');
-        }
-        out.push('\n');
-    };
     if let Some(comment) = &record.comment {
-        line("comment", comment, true);
+        field(&mut out, "comment", comment, true);
     }
-    line("time", record.time.as_str(), true);
+    field(&mut out, "time", record.time.as_str(), true);
     out
+}
+
+/// One `name: value` line of a record, the value in double quotes when `quoted`.
+fn field(out: &mut String, name: &str, value: &str, quoted: bool) {
+    out.push_str(name);
+    out.push_str(": ");
+    if quoted {
+        out.push('"');
+    }
+    out.push_str(value);
+    if quoted {
+        out.push('"');
+    }
+    out.push('\n');
 }
 
 /// The signature line that ends every document.

@@ -5,24 +5,9 @@
 //! equivocation; a withdrawal that crosses the matching move by mail; and a game by git, its
 //! history audited. Hostile records of each kind are in `tests/invalid/conditional-*.yaml`.
 
-use crate::util::{correspond, git, keys_dir, transcript};
+use crate::util::{correspond, git, keys_dir, new_chess, shown_args, transcript};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-
-/// Arguments as a shell would take them: one with a space in quotes.
-fn shell_words(args: &[&str]) -> String {
-    let words: Vec<String> = args
-        .iter()
-        .map(|a| {
-            if a.contains(' ') {
-                format!("'{a}'")
-            } else {
-                (*a).to_owned()
-            }
-        })
-        .collect();
-    words.join(" ")
-}
 
 /// A folder where alice and bob play, each command at a pinned time an hour after the last,
 /// and everything run written down as a transcript.
@@ -64,7 +49,7 @@ impl Table {
         let _ = write!(
             self.said,
             "$ correspond {}{by}\n{out}{}[exit {code}]\n\n",
-            shell_words(args),
+            shown_args(args),
             err.lines()
                 .map(|l| format!("stderr: {l}\n"))
                 .collect::<String>()
@@ -82,13 +67,8 @@ impl Table {
     /// transcript starts after it.
     fn chess(dir: &Path, terms: &[&str]) -> Table {
         let mut table = Table::new(dir);
-        let bob = keys_dir().join("bob.pub");
-        let mut new = vec![
-            "new", "chess", "g.yaml", "--name", "alice", "--side", "white",
-        ];
-        new.extend(["--opponent", "bob", "--opponent-key"]);
-        new.push(bob.to_str().expect("UTF-8"));
-        new.extend(terms);
+        let new = new_chess("g.yaml", terms);
+        let new: Vec<&str> = new.iter().map(String::as_str).collect();
         table.sign("alice", &new);
         table.sign("bob", &["accept", "g.yaml"]);
         table.said.clear();
@@ -113,6 +93,48 @@ fn a_line_applies_through_three_plies_and_charges_its_author_no_time() {
     t.run(None, &["status", "g.yaml"]);
     t.run(None, &["log", "g.yaml"]);
     t.run(None, &["pgn", "g.yaml"]);
+    insta::assert_snapshot!(t.said);
+}
+
+#[test]
+fn in_guerrilla_checkers_a_line_holds_whole_turns_and_insurrection_plays_as_chess() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut t = Table::new(dir.path());
+    let bob = keys_dir().join("bob.pub");
+    let bob = bob.to_str().expect("UTF-8");
+    for (game, side, file) in [
+        ("guerrilla", "guerrilla", "g.yaml"),
+        ("insurrection", "white", "i.yaml"),
+    ] {
+        t.sign(
+            "alice",
+            &[
+                "new",
+                game,
+                file,
+                "--name",
+                "alice",
+                "--side",
+                side,
+                "--opponent",
+                "bob",
+                "--opponent-key",
+                bob,
+            ],
+        );
+        t.sign("bob", &["accept", file]);
+    }
+    t.said.clear();
+    // Two stones placed, a checker's capture: each turn one move, a reply a whole turn.
+    t.sign(
+        "alice",
+        &["play", "g.yaml", "b4,b5", "--if", "f5-g4 b3,c3 e4-f5 c5,d5"],
+    );
+    t.sign("bob", &["play", "g.yaml", "f5-g4"]);
+    t.run(None, &["status", "g.yaml"]);
+    t.sign("alice", &["play", "i.yaml", "d4", "--if", "d5 c4"]);
+    t.sign("bob", &["play", "i.yaml", "d5"]);
+    t.run(None, &["log", "i.yaml"]);
     insta::assert_snapshot!(t.said);
 }
 
@@ -309,7 +331,7 @@ fn a_withdrawal_that_crosses_the_matching_move_by_mail_is_too_late() {
         let _ = write!(
             said,
             "$ correspond {} ({name})\n{out}{err}[exit {code}]\n\n",
-            shell_words(args)
+            shown_args(args)
         );
     };
     run(&bob, "bob", &["receive", "game.yaml", "withdraw.eml"]);
@@ -373,25 +395,9 @@ fn by_git_the_reply_is_committed_with_the_move_and_the_history_audits_clean() {
         assert_eq!((code, err.as_str()), (0, ""), "{who} {args:?}: {out}");
         out
     };
-    let bob_pub = keys_dir().join("bob.pub");
-    at(
-        &a,
-        "2026-03-01T09:00:00Z",
-        "alice",
-        &[
-            "new",
-            "chess",
-            "g.yaml",
-            "--name",
-            "alice",
-            "--side",
-            "white",
-            "--opponent",
-            "bob",
-            "--opponent-key",
-            bob_pub.to_str().expect("UTF-8"),
-        ],
-    );
+    let new = new_chess("g.yaml", &[]);
+    let new: Vec<&str> = new.iter().map(String::as_str).collect();
+    at(&a, "2026-03-01T09:00:00Z", "alice", &new);
     git(&a, &["push", "-q", "origin", "main"]);
     clone(&origin, &b, "bob");
     at(&b, "2026-03-01T10:00:00Z", "bob", &["accept", "g.yaml"]);

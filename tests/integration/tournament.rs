@@ -53,18 +53,10 @@ impl Event {
                 .arg("--no-commit"),
         );
         assert_eq!((code, err.as_str()), (0, ""), "{who}: {args:?}");
-        let shown: Vec<String> = args
-            .iter()
-            .map(|a| {
-                if a.contains(' ') {
-                    format!("'{a}'")
-                } else {
-                    (*a).to_owned()
-                }
-            })
-            .collect();
-        self.transcript
-            .push_str(&format!("$ correspond {} # {who}\n{out}", shown.join(" ")));
+        self.transcript.push_str(&format!(
+            "$ correspond {} # {who}\n{out}",
+            crate::util::shown_args(args)
+        ));
         out
     }
 

@@ -223,17 +223,36 @@ pub fn signed(dir: &std::path::Path, time: &str, who: &str, args: &[&str]) -> St
 /// A chess game made in `dir` at `time`: alice (white) proposes `file` to bob, with `extra`
 /// arguments for `new`, and bob accepts.
 pub fn chess_accepted(dir: &std::path::Path, time: &str, file: &str, extra: &[&str]) {
-    let bob = keys_dir().join("bob.pub");
-    let mut new = vec!["new", "chess", file, "--name", "alice", "--side", "white"];
-    new.extend([
-        "--opponent",
-        "bob",
-        "--opponent-key",
-        bob.to_str().expect("UTF-8"),
-    ]);
-    new.extend(extra);
+    let new = new_chess(file, extra);
+    let new: Vec<&str> = new.iter().map(String::as_str).collect();
     signed(dir, time, "alice", &new);
     signed(dir, time, "bob", &["accept", file]);
+}
+
+/// The arguments of `new` for a chess game in `file` that alice (white) proposes to bob, with
+/// `extra` arguments after them.
+pub fn new_chess(file: &str, extra: &[&str]) -> Vec<String> {
+    let bob = keys_dir().join("bob.pub");
+    let mut new = vec!["new", "chess", file, "--name", "alice", "--side", "white"];
+    new.extend(["--opponent", "bob", "--opponent-key"]);
+    new.push(bob.to_str().expect("UTF-8"));
+    new.extend(extra);
+    new.into_iter().map(str::to_owned).collect()
+}
+
+/// Arguments as a shell would take them, for a transcript: one with a space in quotes.
+pub fn shown_args(args: &[&str]) -> String {
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.contains(' ') {
+                format!("'{a}'")
+            } else {
+                (*a).to_owned()
+            }
+        })
+        .collect();
+    words.join(" ")
 }
 
 /// `bytes` signed by the test key `key` with `ssh-keygen -Y sign`: the signature line's value.
