@@ -27,7 +27,7 @@ use crate::rules::Line;
 use crate::sign;
 use check::{Ahead, Keys};
 use state::State;
-pub use state::{StandingLines, check_conditional, shown_line};
+pub use state::{StandingLines, check_conditional, shown_line, shown_move};
 
 /// One replayed document: who signed it, what it did, and the state after it.
 #[derive(Clone, Debug)]
@@ -51,6 +51,16 @@ pub struct Step<G: Protocol> {
 }
 
 impl<G: Protocol> Step<G> {
+    /// The seat whose conditional reply this document played (an `applied` record), whoever
+    /// appended it.
+    #[must_use]
+    pub fn reply_of(&self) -> Option<Seat> {
+        self.events.iter().find_map(|e| match e {
+            Event::Replied(seat, _) => Some(*seat),
+            _ => None,
+        })
+    }
+
     /// A digest of the position, phase and offer, to compare two replays step by step (see
     /// [`state_hash`]). Made when asked for: a replay has thousands of steps, and only a few
     /// reports compare them.

@@ -463,7 +463,6 @@ mod tests {
         let play = Phase::Playing(Seat::Opponent);
         let lines = crate::replay::StandingLines {
             author: Seat::Creator,
-            document: 3,
             lines: vec![
                 vec!["c7c5".to_owned(), "g1f3".to_owned()],
                 vec!["e7e5".to_owned(), "g1f3".to_owned()],

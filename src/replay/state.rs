@@ -13,7 +13,7 @@ mod conditional;
 mod flips;
 mod time;
 
-pub use conditional::{StandingLines, check_conditional, shown_line};
+pub use conditional::{StandingLines, check_conditional, shown_line, shown_move};
 
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]
@@ -263,14 +263,18 @@ impl<G: Protocol> State<G> {
         if let Phase::Over(verdict) = &self.phase {
             return Err(ErrorKind::AfterEnd(verdict.describe(&self.seats)));
         }
-        if let Some(events) = self.conditional_first(file, signer, action, document)? {
-            return Ok(events);
-        }
-        let mut events = self.act_usually(file, signer, action, document)?;
-        self.conditional_after(action, &mut events);
-        if matches!(action, Action::Move(_)) && !matches!(self.phase, Phase::Over(_)) {
-            self.just_moved = Some(signer);
-        }
+        let events = match self.conditional_first(file, signer, action, document)? {
+            Some(events) => events,
+            None => {
+                let mut events = self.act_usually(file, signer, action, document)?;
+                self.conditional_after(action, &mut events);
+                events
+            }
+        };
+        // Only a `move` record (not a reply, which was promised) lets its signer promise next.
+        self.just_moved = (matches!(action, Action::Move(_))
+            && !matches!(self.phase, Phase::Over(_)))
+        .then_some(signer);
         Ok(events)
     }
 

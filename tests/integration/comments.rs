@@ -18,20 +18,8 @@ fn run(dir: &Path, who: Option<&str>, args: &[&str]) -> (i32, String, String) {
 }
 
 fn new(dir: &Path, game: &str, side: &str) {
-    let bob = keys_dir().join("bob.pub");
-    let args = [
-        "new",
-        game,
-        "g.yaml",
-        "--name",
-        "alice",
-        "--side",
-        side,
-        "--opponent",
-        "bob",
-        "--opponent-key",
-        bob.to_str().expect("UTF-8"),
-    ];
+    let args = crate::util::new_game(game, side, "g.yaml", &[]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_eq!(run(dir, Some("alice"), &args).0, 0);
     assert_eq!(run(dir, Some("bob"), &["accept", "g.yaml"]).0, 0);
 }

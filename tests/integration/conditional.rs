@@ -5,7 +5,7 @@
 //! equivocation; a withdrawal that crosses the matching move by mail; and a game by git, its
 //! history audited. Hostile records of each kind are in `tests/invalid/conditional-*.yaml`.
 
-use crate::util::{correspond, git, keys_dir, new_chess, shown_args, transcript};
+use crate::util::{correspond, git, keys_dir, new_chess, new_game, shown_args, transcript};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -100,28 +100,13 @@ fn a_line_applies_through_three_plies_and_charges_its_author_no_time() {
 fn in_guerrilla_checkers_a_line_holds_whole_turns_and_insurrection_plays_as_chess() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut t = Table::new(dir.path());
-    let bob = keys_dir().join("bob.pub");
-    let bob = bob.to_str().expect("UTF-8");
     for (game, side, file) in [
         ("guerrilla", "guerrilla", "g.yaml"),
         ("insurrection", "white", "i.yaml"),
     ] {
-        t.sign(
-            "alice",
-            &[
-                "new",
-                game,
-                file,
-                "--name",
-                "alice",
-                "--side",
-                side,
-                "--opponent",
-                "bob",
-                "--opponent-key",
-                bob,
-            ],
-        );
+        let new = new_game(game, side, file, &[]);
+        let new: Vec<&str> = new.iter().map(String::as_str).collect();
+        t.sign("alice", &new);
         t.sign("bob", &["accept", file]);
     }
     t.said.clear();

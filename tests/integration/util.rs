@@ -232,8 +232,14 @@ pub fn chess_accepted(dir: &std::path::Path, time: &str, file: &str, extra: &[&s
 /// The arguments of `new` for a chess game in `file` that alice (white) proposes to bob, with
 /// `extra` arguments after them.
 pub fn new_chess(file: &str, extra: &[&str]) -> Vec<String> {
+    new_game("chess", "white", file, extra)
+}
+
+/// The arguments of `new` for a game of `game` in `file` that alice (`side`) proposes to bob,
+/// with `extra` arguments after them.
+pub fn new_game(game: &str, side: &str, file: &str, extra: &[&str]) -> Vec<String> {
     let bob = keys_dir().join("bob.pub");
-    let mut new = vec!["new", "chess", file, "--name", "alice", "--side", "white"];
+    let mut new = vec!["new", game, file, "--name", "alice", "--side", side];
     new.extend(["--opponent", "bob", "--opponent-key"]);
     new.push(bob.to_str().expect("UTF-8"));
     new.extend(extra);

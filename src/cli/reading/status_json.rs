@@ -138,12 +138,8 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
         _ => None,
     };
     let playing = matches!(last.phase, Phase::Playing(_));
-    let due = last.conditional.as_ref().and_then(|s| s.due.as_ref());
-    let command = match due {
-        Some(reply) => Some(format!(
-            "correspond play {path} {}",
-            crate::cli::shared::conditional::shown_move(&last.position, reply)
-        )),
+    let command = match crate::cli::shared::next::reply_command(replay, path) {
+        Some((_, command)) => Some(command),
         None => crate::cli::shared::next::next_command(&last.phase, path),
     };
     Status {

@@ -3,7 +3,6 @@
 pub(crate) mod checked;
 pub(crate) mod clocks;
 pub(crate) mod commit;
-pub(crate) mod conditional;
 pub(crate) mod copies;
 pub(crate) mod error;
 pub(crate) mod game;

@@ -1,26 +1,36 @@
 //! What a game waits for, as the command to run: shared by `status` (text and JSON), `games`,
 //! `mail` and `receive`, so that each names the same command.
 
-use correspond::replay::{Phase, Player, Protocol, Replay};
+use correspond::replay::{Phase, Player, Protocol, Replay, Seat};
 
 /// [`next_step`] after the last record of `replay`, where a conditional reply that is due comes
 /// first: its author plays it, or the other player's next `play` appends it before their move.
 pub(crate) fn next_after<G: Protocol>(replay: &Replay<G>, file: &str) -> Option<String> {
-    let last = replay.last();
-    let Some((author, reply)) = last
-        .conditional
-        .as_ref()
-        .and_then(|s| Some((s.author, s.due.as_ref()?)))
-    else {
-        return next_step(&last.phase, &replay.seats, file);
+    let Some((author, command)) = reply_command(replay, file) else {
+        return next_step(&replay.last().phase, &replay.seats, file);
     };
-    let file = correspond::text::shell_word(file);
     Some(format!(
-        "{}: correspond play {file} {} (the conditional reply), or {}: correspond play {file} \
-         MOVE, which appends it first",
+        "{}: {command} (the conditional reply), or {}: correspond play {} MOVE, which appends \
+         it first",
         replay.seats[author],
-        crate::cli::shared::conditional::shown_move(&last.position, reply),
-        replay.seats[author.other()]
+        replay.seats[author.other()],
+        correspond::text::shell_word(file)
+    ))
+}
+
+/// Where a conditional reply is due after the last record of `replay`: its author, and the
+/// command that plays it (`correspond play FILE Nf3`).
+pub(crate) fn reply_command<G: Protocol>(replay: &Replay<G>, file: &str) -> Option<(Seat, String)> {
+    let last = replay.last();
+    let standing = last.conditional.as_ref()?;
+    let reply = standing.due.as_ref()?;
+    Some((
+        standing.author,
+        format!(
+            "correspond play {} {}",
+            correspond::text::shell_word(file),
+            correspond::replay::shown_move(&last.position, reply)
+        ),
     ))
 }
 

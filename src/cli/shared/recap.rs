@@ -14,11 +14,8 @@ pub(crate) fn headline<G: Protocol>(replay: &Replay<G>, step: &Step<G>, action: 
         (Action::Move(_), Some(Event::Moved(mv, _))) => format!("plays {mv}"),
         (Action::Applied(_), Some(Event::Moved(mv, _))) => {
             // The reply is its author's move, whoever appended it.
-            let author = step.events.iter().find_map(|e| match e {
-                Event::Replied(seat, _) => Some(Signatory::Player(*seat)),
-                _ => None,
-            });
-            let who = signer_word(replay, author.unwrap_or(step.signer));
+            let author = step.reply_of().map_or(step.signer, Signatory::Player);
+            let who = signer_word(replay, author);
             return format!("{who} plays {mv} (conditional reply)");
         }
         (Action::Conditional(c), _) if c.lines().len() == 1 => "promises a conditional line".into(),
@@ -56,11 +53,7 @@ pub(crate) fn signer_word<G: Protocol>(replay: &Replay<G>, signer: Signatory) ->
 /// What a document did, as the signing commands and `receive` print it:
 /// `record 4: alice (heads) c2c3`.
 pub(crate) fn step_line<G: Protocol>(replay: &Replay<G>, step: &Step<G>) -> String {
-    let author = step.events.iter().find_map(|e| match e {
-        Event::Replied(seat, _) => Some(Signatory::Player(*seat)),
-        _ => None,
-    });
-    if let Some(author) = author {
+    if let Some(author) = step.reply_of().map(Signatory::Player) {
         // A conditional reply is its author's move, whoever appended it.
         let events: Vec<String> = step
             .events

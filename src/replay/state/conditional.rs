@@ -23,8 +23,6 @@ use crate::rules::{Line, MoveError};
 pub struct StandingLines {
     /// The author, whose replies they are.
     pub author: Seat,
-    /// The `conditional` record that signed them.
-    pub document: usize,
     /// What is left of each line: the opponent's next move, the reply, and so on.
     pub lines: Vec<Vec<String>>,
     /// The reply due now, in the file's notation: the opponent's move matched a line, and the
@@ -33,6 +31,13 @@ pub struct StandingLines {
 }
 
 impl StandingLines {
+    /// Whether the opponent's move `mv` (in the file's notation) meets a line that stands, so
+    /// that its reply comes next.
+    #[must_use]
+    pub fn expects(&self, mv: &str) -> bool {
+        self.due.is_none() && self.lines.iter().any(|line| line[0] == mv)
+    }
+
     /// In words, in the game's own notation (SAN in chess) from `position`, the position the
     /// lines stand in: `alice (white)'s conditional lines stand: e5 Nf3 Nc6 Bb5 | c5 Nf3`, or
     /// the reply that is due.
@@ -42,7 +47,7 @@ impl StandingLines {
         if let Some(reply) = &self.due {
             return format!(
                 "{author}'s conditional reply {} is due: the next record is that reply",
-                shown_line(position, std::slice::from_ref(reply))
+                shown_move(position, reply)
             );
         }
         let lines: Vec<String> = self
@@ -57,6 +62,14 @@ impl StandingLines {
         };
         format!("{author}'s conditional {noun}: {}", lines.join(" | "))
     }
+}
+
+/// A move in the file's notation, as the game shows it in `position` (SAN in chess).
+#[must_use]
+pub fn shown_move<G: Protocol>(position: &G, text: &str) -> String {
+    position
+        .parse_move(text)
+        .map_or_else(|_| text.to_owned(), |mv| position.display_move(&mv))
 }
 
 /// One line played out from `position`, each move as the game shows it (a move that cannot be
@@ -103,7 +116,7 @@ impl<G: Protocol> State<G> {
             };
         }
         match action {
-            Action::Conditional(lines) => self.promise(signer, lines, document).map(Some),
+            Action::Conditional(lines) => self.promise(signer, lines).map(Some),
             Action::Applied(_) => refused(ProtocolError::NoReplyDue),
             Action::Withdraw => match &self.conditional {
                 Some(standing) if standing.author == signer => {
@@ -121,7 +134,6 @@ impl<G: Protocol> State<G> {
     /// After a record the usual rules accepted: the opponent's move that a standing line
     /// expects makes its reply due; any other record voids the lines.
     pub(super) fn conditional_after(&mut self, action: &Action, events: &mut Vec<Event>) {
-        self.just_moved = None;
         let Some(standing) = self.conditional.take() else {
             return;
         };
@@ -145,7 +157,7 @@ impl<G: Protocol> State<G> {
                     .as_ref()
                     .expect("a move was just played")
                     .current();
-                let shown = shown_line(position, std::slice::from_ref(&reply));
+                let shown = shown_move(position, &reply);
                 let lines = matched
                     .iter()
                     .filter(|l| l.len() > 2)
@@ -178,7 +190,7 @@ impl<G: Protocol> State<G> {
 
     /// A `conditional` record: right after the signer's own move, while the game waits for
     /// the opponent, with every line legal from the position it is signed in.
-    fn promise(&mut self, signer: Seat, lines: &Conditional, document: usize) -> Applied {
+    fn promise(&mut self, signer: Seat, lines: &Conditional) -> Applied {
         let refused = |e| Err(ErrorKind::Protocol(e));
         if self.just_moved != Some(signer) || self.phase != Phase::Playing(signer.other()) {
             return refused(ProtocolError::ConditionalNotAfterMove {
@@ -187,10 +199,8 @@ impl<G: Protocol> State<G> {
         }
         let line = self.line.as_ref().expect("a move was just played");
         check_conditional(line, lines).map_err(ErrorKind::Protocol)?;
-        self.just_moved = None;
         self.conditional = Some(StandingLines {
             author: signer,
-            document,
             lines: lines.lines().to_vec(),
             due: None,
         });
@@ -201,22 +211,14 @@ impl<G: Protocol> State<G> {
     /// author's move.
     fn apply_reply(&mut self, file: &GameFile, mv: &str, document: usize) -> Applied {
         let refused = |e| Err(ErrorKind::Protocol(e));
-        let Some(standing) = self.conditional.take() else {
-            return refused(ProtocolError::NoReplyDue);
-        };
-        let Some(reply) = standing.due.clone() else {
-            self.conditional = Some(standing);
-            return refused(ProtocolError::NoReplyDue);
-        };
-        // The reply is no move of its signer's own: no conditional may follow it.
-        self.just_moved = None;
+        // Called only where a reply is due; a refusal ends the replay, so nothing is put back.
+        let standing = self.conditional.take().expect("a reply is due");
+        let reply = standing.due.as_deref().expect("a reply is due");
         if mv != reply {
-            let author = self.name(standing.author);
-            self.conditional = Some(standing);
             return refused(ProtocolError::NotTheReply {
                 written: mv.to_owned(),
-                author,
-                reply,
+                author: self.name(standing.author),
+                reply: reply.to_owned(),
             });
         }
         let time = &file.records()[document - 1].time;

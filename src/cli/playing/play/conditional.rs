@@ -7,7 +7,7 @@ use crate::cli::shared::record;
 use correspond::log::Conditional;
 use correspond::replay::Protocol;
 
-pub(super) use crate::cli::shared::conditional::shown_move as shown;
+pub(super) use correspond::replay::shown_move as shown;
 
 /// Lines refused where a reply of the player's own is due.
 pub(super) fn not_now() -> CliError {
@@ -18,11 +18,8 @@ pub(super) fn not_now() -> CliError {
 
 /// Whether `mv` meets a line of the opponent's that stands, so that its reply follows it.
 pub(super) fn meets<G: CliGame>(ctx: &record::Context<'_, G>, mv: &G::Move) -> bool {
-    ctx.replay
-        .last()
-        .conditional
-        .as_ref()
-        .is_some_and(|s| s.due.is_none() && s.lines.iter().any(|l| l[0] == mv.to_string()))
+    let standing = ctx.replay.last().conditional.as_ref();
+    standing.is_some_and(|s| s.expects(&mv.to_string()))
 }
 
 /// The lines `texts` that `mv`, about to be played in `position`, promises: each played out
