@@ -36,6 +36,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 mod game;
+mod lines;
 mod wire;
 pub use game::GameJournal;
 pub use wire::Export;

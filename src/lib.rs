@@ -14,6 +14,7 @@
 //! - [`log`]: the game file, its exact signed bytes and its hash chain;
 //! - [`sign`]: SSH signatures (SSHSIG) with players' existing keys;
 //! - [`flip`]: fair coin flips by commitment and reveal;
+//! - [`hidden`]: hidden conditional lines, committed whole and revealed one reply at a time;
 //! - [`replay`]: a game file's bytes in, every state and the verdict out (pure);
 //! - [`audit`]: a file's versions in, each checked as an append of the one before (pure);
 //! - [`ledger`]: playing for keeps: each key's balance over many games;
@@ -38,6 +39,7 @@ pub mod flip;
 pub mod fork;
 pub mod games;
 pub mod git;
+pub mod hidden;
 pub mod interrupt;
 pub mod journal;
 pub mod ledger;

@@ -25,6 +25,10 @@ pub(crate) const GROUPS: &[(&str, &[(&str, &str)])] = &[
             ("claim-timeout", "Claim the game on time"),
             ("leave", "Take days of leave, which stop your clock"),
             ("withdraw", "Withdraw your conditional lines"),
+            (
+                "disclose",
+                "Disclose your hidden conditional lines that answer no move",
+            ),
         ],
     ),
     (

@@ -9,10 +9,11 @@
 
 use super::kind::Field;
 pub use super::kind::{
-    Action, Adjudged, Adjudication, AdjudicationReason, Conditional, Kind, Settlement,
+    Action, Adjudged, Adjudication, AdjudicationReason, Conditional, Disclosure, Kind, Reveal,
+    Settlement,
 };
 pub use super::names::{MAX_COMMENT, clean_comment, name_from_pgn, valid_comment, valid_name};
-use super::names::{check_signature_text, valid_move_text, valid_word};
+use super::names::{check_signature_text, valid_word};
 use super::tags::{check_tags, tag_lines};
 use super::time_control::{RawTimeControl, TimeControl, leave_line};
 pub use super::timestamp::Timestamp;
@@ -166,8 +167,10 @@ pub fn record_unsigned(record: &Record) -> String {
         Action::Accept { nonce: Some(n) } | Action::FlipNonce(n) | Action::FlipReveal(n) => {
             Some(("nonce", n.to_string()))
         }
-        Action::FlipCommit(c) => Some(("commitment", c.to_string())),
+        Action::FlipCommit(c) | Action::HiddenConditional(c) => Some(("commitment", c.to_string())),
         Action::Move(m) | Action::Applied(m) => Some(("move", m.clone())),
+        Action::Reveal(r) => Some(("move", r.mv.clone())),
+        Action::Disclose(d) => Some(("seed", d.seed.to_string())),
         Action::Claim(_, reason) => Some(("claim", reason.clone())),
         Action::Leave(days) => Some(("days", days.to_string())),
         Action::Accept { nonce: None }
@@ -180,6 +183,10 @@ pub fn record_unsigned(record: &Record) -> String {
         | Action::Conditional(_)
         | Action::Withdraw => None,
     };
+    let lines = match &record.action {
+        Action::Conditional(c) | Action::Disclose(Disclosure { lines: c, .. }) => Some(c),
+        _ => None,
+    };
     field(&mut out, "seq", &seq, false);
     field(&mut out, "prev", &prev, false);
     field(&mut out, "signer", &record.signer, true);
@@ -191,19 +198,29 @@ pub fn record_unsigned(record: &Record) -> String {
         field(&mut out, "result", a.result.name(), false);
         field(&mut out, "reason", a.reason.name(), false);
     }
-    if let Action::Conditional(c) = &record.action {
-        out.push_str("lines:\n");
-        for text in c.texts() {
-            out.push_str("- \"");
-            out.push_str(&text);
-            out.push_str("\"\n");
-        }
+    if let Action::Reveal(r) = &record.action {
+        field(&mut out, "salt", &r.salt.to_string(), false);
+        list(&mut out, "proof", r.proof.iter().map(Digest::to_string));
+    }
+    if let Some(c) = lines {
+        list(&mut out, "lines", c.texts().into_iter());
     }
     if let Some(comment) = &record.comment {
         field(&mut out, "comment", comment, true);
     }
     field(&mut out, "time", record.time.as_str(), true);
     out
+}
+
+/// A list of quoted texts, one item to a line.
+fn list(out: &mut String, name: &str, items: impl Iterator<Item = String>) {
+    out.push_str(name);
+    out.push_str(":\n");
+    for item in items {
+        out.push_str("- \"");
+        out.push_str(&item);
+        out.push_str("\"\n");
+    }
 }
 
 /// One `name: value` line of a record, the value in double quotes when `quoted`.
@@ -288,6 +305,12 @@ pub(super) struct RawRecord {
     pub(super) reason: Option<String>,
     #[serde(default)]
     pub(super) lines: Option<Vec<String>>,
+    #[serde(default)]
+    pub(super) salt: Option<String>,
+    #[serde(default)]
+    pub(super) proof: Option<Vec<String>>,
+    #[serde(default)]
+    pub(super) seed: Option<String>,
     #[serde(default)]
     pub(super) comment: Option<String>,
     pub(super) time: String,
@@ -438,6 +461,12 @@ impl RawRecord {
                     .into(),
             );
         }
+        if kind == Kind::Disclose && self.comment.is_some() {
+            return Err(
+                "a `disclose` record carries no comment: the words go with the record after it"
+                    .into(),
+            );
+        }
         if let Some(comment) = self.comment.as_deref().filter(|c| !valid_comment(c)) {
             return Err(format!(
                 "`{}` is not a comment: 1 to {MAX_COMMENT} characters on one line, with no \
@@ -475,11 +504,14 @@ impl RawRecord {
             (Field::Adjudication, "result", self.result.is_some()),
             (Field::Adjudication, "reason", self.reason.is_some()),
             (Field::Lines, "lines", self.lines.is_some()),
+            (Field::Salt, "salt", self.salt.is_some()),
+            (Field::Proof, "proof", self.proof.is_some()),
+            (Field::Seed, "seed", self.seed.is_some()),
         ];
-        let carried = kind.field();
+        let carried = kind.fields();
         if let Some((_, name, _)) = fields.iter().find(|(field, _, present)| {
             // An acceptance's nonce is optional: only games with a toss have one.
-            *present && Some(*field) != carried
+            *present && !carried.contains(field)
         }) {
             return Err(format!(
                 "a record of kind `{kind}` must not have a `{name}` field"
@@ -487,101 +519,9 @@ impl RawRecord {
         }
         Ok(kind)
     }
-
-    /// What a record of kind `kind` does, from the fields it carries: they are taken, left
-    /// `None`, and not read again.
-    fn take_action(&mut self, kind: Kind) -> Result<Action, String> {
-        let need = |field: &str, value: Option<String>| {
-            value.ok_or_else(|| format!("a record of kind `{kind}` needs a `{field}` field"))
-        };
-        Ok(match kind {
-            Kind::Accept => Action::Accept {
-                nonce: self.nonce.take().map(|n| digest("nonce", &n)).transpose()?,
-            },
-            Kind::Move | Kind::Applied => {
-                let text = need("move", self.mv.take())?;
-                if !valid_move_text(&text) {
-                    return Err(format!(
-                        "`{}` is not written in move notation",
-                        shown(&text)
-                    ));
-                }
-                if kind == Kind::Move {
-                    Action::Move(text)
-                } else {
-                    Action::Applied(text)
-                }
-            }
-            Kind::Conditional => {
-                let lines = self
-                    .lines
-                    .take()
-                    .ok_or_else(|| format!("a record of kind `{kind}` needs a `lines` field"))?;
-                Action::Conditional(Conditional::parse(&lines)?)
-            }
-            Kind::Withdraw => Action::Withdraw,
-            Kind::Defer => Action::Defer,
-            Kind::FlipCommit => Action::FlipCommit(digest(
-                "commitment",
-                &need("commitment", self.commitment.take())?,
-            )?),
-            Kind::FlipNonce => {
-                Action::FlipNonce(digest("nonce", &need("nonce", self.nonce.take())?)?)
-            }
-            Kind::FlipReveal => {
-                Action::FlipReveal(digest("nonce", &need("nonce", self.nonce.take())?)?)
-            }
-            Kind::Resign => Action::Resign,
-            Kind::Offer(settlement) => Action::Offer(settlement),
-            Kind::AcceptOffer(settlement) => Action::AcceptOffer(settlement),
-            Kind::ClaimTimeout => Action::ClaimTimeout,
-            Kind::Leave => {
-                let days = self
-                    .days
-                    .ok_or_else(|| format!("a record of kind `{kind}` needs a `days` field"))?;
-                if !(1..=super::time_control::MAX_LEAVE_DAYS).contains(&days) {
-                    return Err(format!(
-                        "`days` is 1 to {}, not {days}",
-                        super::time_control::MAX_LEAVE_DAYS
-                    ));
-                }
-                Action::Leave(days)
-            }
-            Kind::Adjudicate => Action::Adjudicate(adjudication(
-                &need("result", self.result.take())?,
-                &need("reason", self.reason.take())?,
-            )?),
-            Kind::Claim(settlement) => {
-                let claim = need("claim", self.claim.take())?;
-                if !valid_word(&claim) {
-                    return Err(format!("`{}` is not a claim", shown(&claim)));
-                }
-                Action::Claim(settlement, claim)
-            }
-        })
-    }
 }
 
-/// An adjudication's `result` and `reason` fields, each one of the names.
-fn adjudication(result: &str, reason: &str) -> Result<Adjudication, String> {
-    let words = |all: Vec<&str>| all.join(", ");
-    Ok(Adjudication {
-        result: Adjudged::named(result).ok_or_else(|| {
-            format!(
-                "`{}` is not a result ({})",
-                shown(result),
-                words(Adjudged::ALL.iter().map(|r| r.name()).collect())
-            )
-        })?,
-        reason: AdjudicationReason::named(reason).ok_or_else(|| {
-            format!(
-                "`{}` is not a reason for an adjudication ({})",
-                shown(reason),
-                words(AdjudicationReason::ALL.iter().map(|r| r.name()).collect())
-            )
-        })?,
-    })
-}
+mod action;
 
 #[cfg(test)]
 mod tests;

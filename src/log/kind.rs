@@ -47,6 +47,35 @@ pub enum Action {
     Applied(String),
     /// The signer withdraws their standing conditional lines.
     Withdraw,
+    /// The signer, having just moved, commits to hidden conditional lines: the root of their
+    /// tree ([`crate::hidden`]).
+    HiddenConditional(Digest),
+    /// The author of hidden lines reveals the reply one of them gives to the move just played.
+    Reveal(Reveal),
+    /// The author of hidden lines shows them whole, with the seed of their tree: no line
+    /// answers the move just played.
+    Disclose(Disclosure),
+}
+
+/// A reveal's content: the reply, and what opens the hidden lines' commitment to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reveal {
+    /// The reply, in the game's canonical notation.
+    pub mv: String,
+    /// The leaf's salt.
+    pub salt: Digest,
+    /// The siblings on the leaf's path, from the root down (at most
+    /// [`crate::hidden::MAX_PROOF`]).
+    pub proof: Vec<Digest>,
+}
+
+/// A disclosure's content: the seed of the tree, and the lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disclosure {
+    /// The seed the tree's salts and padding were made from.
+    pub seed: Digest,
+    /// The lines, in their one spelling.
+    pub lines: Conditional,
 }
 
 /// A conditional record's lines, in their one spelling: 1 to [`Conditional::MAX_LINES`] lines,
@@ -315,6 +344,12 @@ pub enum Kind {
     Applied,
     /// `withdraw`
     Withdraw,
+    /// `hidden-conditional`
+    HiddenConditional,
+    /// `reveal`
+    Reveal,
+    /// `disclose`
+    Disclose,
 }
 
 /// The field besides the common ones that a kind's record carries.
@@ -329,43 +364,56 @@ pub(super) enum Field {
     Adjudication,
     /// A conditional's `lines`.
     Lines,
+    /// A reveal's `salt`.
+    Salt,
+    /// A reveal's `proof`.
+    Proof,
+    /// A disclosure's `seed`.
+    Seed,
 }
 
-/// The table: each kind, its name in the file, and the field it carries.
-const TABLE: [(Kind, &str, Option<Field>); 19] = [
-    (Kind::Accept, "accept", Some(Field::Nonce)),
-    (Kind::Move, "move", Some(Field::Move)),
-    (Kind::Defer, "defer", None),
-    (Kind::FlipCommit, "flip-commit", Some(Field::Commitment)),
-    (Kind::FlipNonce, "flip-nonce", Some(Field::Nonce)),
-    (Kind::FlipReveal, "flip-reveal", Some(Field::Nonce)),
-    (Kind::Resign, "resign", None),
-    (Kind::Offer(Settlement::RunOff), "offer-runoff", None),
-    (Kind::AcceptOffer(Settlement::RunOff), "accept-runoff", None),
+/// The table: each kind, its name in the file, and the fields it carries.
+const TABLE: [(Kind, &str, &[Field]); 22] = [
+    (Kind::Accept, "accept", &[Field::Nonce]),
+    (Kind::Move, "move", &[Field::Move]),
+    (Kind::Defer, "defer", &[]),
+    (Kind::FlipCommit, "flip-commit", &[Field::Commitment]),
+    (Kind::FlipNonce, "flip-nonce", &[Field::Nonce]),
+    (Kind::FlipReveal, "flip-reveal", &[Field::Nonce]),
+    (Kind::Resign, "resign", &[]),
+    (Kind::Offer(Settlement::RunOff), "offer-runoff", &[]),
+    (Kind::AcceptOffer(Settlement::RunOff), "accept-runoff", &[]),
     (
         Kind::Claim(Settlement::RunOff),
         "claim-runoff",
-        Some(Field::Claim),
+        &[Field::Claim],
     ),
-    (Kind::Offer(Settlement::Draw), "offer-draw", None),
-    (Kind::AcceptOffer(Settlement::Draw), "accept-draw", None),
+    (Kind::Offer(Settlement::Draw), "offer-draw", &[]),
+    (Kind::AcceptOffer(Settlement::Draw), "accept-draw", &[]),
+    (Kind::Claim(Settlement::Draw), "claim-draw", &[Field::Claim]),
+    (Kind::ClaimTimeout, "claim-timeout", &[]),
+    (Kind::Leave, "leave", &[Field::Days]),
+    (Kind::Adjudicate, "adjudicate", &[Field::Adjudication]),
+    (Kind::Conditional, "conditional", &[Field::Lines]),
+    (Kind::Applied, "applied", &[Field::Move]),
+    (Kind::Withdraw, "withdraw", &[]),
     (
-        Kind::Claim(Settlement::Draw),
-        "claim-draw",
-        Some(Field::Claim),
+        Kind::HiddenConditional,
+        "hidden-conditional",
+        &[Field::Commitment],
     ),
-    (Kind::ClaimTimeout, "claim-timeout", None),
-    (Kind::Leave, "leave", Some(Field::Days)),
-    (Kind::Adjudicate, "adjudicate", Some(Field::Adjudication)),
-    (Kind::Conditional, "conditional", Some(Field::Lines)),
-    (Kind::Applied, "applied", Some(Field::Move)),
-    (Kind::Withdraw, "withdraw", None),
+    (
+        Kind::Reveal,
+        "reveal",
+        &[Field::Move, Field::Salt, Field::Proof],
+    ),
+    (Kind::Disclose, "disclose", &[Field::Seed, Field::Lines]),
 ];
 
 impl Kind {
     /// Every kind, in the table's order.
-    pub const ALL: [Kind; 19] = {
-        let mut all = [Kind::Accept; 19];
+    pub const ALL: [Kind; 22] = {
+        let mut all = [Kind::Accept; 22];
         let mut i = 0;
         while i < TABLE.len() {
             all[i] = TABLE[i].0;
@@ -374,7 +422,7 @@ impl Kind {
         all
     };
 
-    fn row(self) -> &'static (Kind, &'static str, Option<Field>) {
+    fn row(self) -> &'static (Kind, &'static str, &'static [Field]) {
         TABLE
             .iter()
             .find(|row| row.0 == self)
@@ -393,8 +441,8 @@ impl Kind {
         TABLE.iter().find(|row| row.1 == name).map(|row| row.0)
     }
 
-    /// The field its records carry, if any.
-    pub(super) fn field(self) -> Option<Field> {
+    /// The fields its records carry.
+    pub(super) fn fields(self) -> &'static [Field] {
         self.row().2
     }
 }
@@ -426,6 +474,9 @@ impl Action {
             Action::Conditional(_) => Kind::Conditional,
             Action::Applied(_) => Kind::Applied,
             Action::Withdraw => Kind::Withdraw,
+            Action::HiddenConditional(_) => Kind::HiddenConditional,
+            Action::Reveal(_) => Kind::Reveal,
+            Action::Disclose(_) => Kind::Disclose,
         }
     }
 }
@@ -437,6 +488,7 @@ impl fmt::Display for Action {
         match self {
             Action::Move(mv) => write!(f, "move {mv}"),
             Action::Applied(mv) => write!(f, "applied {mv}"),
+            Action::Reveal(reveal) => write!(f, "reveal {}", reveal.mv),
             Action::Conditional(c) if c.lines().len() == 1 => write!(f, "conditional (1 line)"),
             Action::Conditional(c) => write!(f, "conditional ({} lines)", c.lines().len()),
             Action::Claim(_, claim) => write!(f, "{} {claim}", self.kind()),

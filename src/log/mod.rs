@@ -42,9 +42,9 @@ pub use append::{
 pub(crate) use format::key_text;
 pub use format::{
     Action, Adjudged, Adjudication, AdjudicationReason, Arbiter, COMMITMENT_PREFIX, Conditional,
-    FORMAT, Header, Kind, MAX_COMMENT, Player, Record, Settlement, Timestamp, clean_comment,
-    header_unsigned, name_from_pgn, preamble, record_unsigned, signature_line, valid_comment,
-    valid_name,
+    Disclosure, FORMAT, Header, Kind, MAX_COMMENT, Player, Record, Reveal, Settlement, Timestamp,
+    clean_comment, header_unsigned, name_from_pgn, preamble, record_unsigned, signature_line,
+    valid_comment, valid_name,
 };
 pub(crate) use names::{check_signature_text, valid_word};
 pub(crate) use tags::tag_lines;

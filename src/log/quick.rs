@@ -57,31 +57,43 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         result: None,
         reason: None,
         lines: None,
+        salt: None,
+        proof: None,
+        seed: None,
         comment: None,
         time: String::new(),
         signature: signature.to_owned(),
     };
     let mut line = lines.next()?;
-    // A conditional's lines: a list of quoted texts, each read as written (the writer's
-    // comparison below holds them to moves and single spaces, which YAML reads alike).
-    if line == "lines:" {
-        let mut items = Vec::new();
-        line = lines.next()?;
-        while let Some(item) = line.strip_prefix("- \"") {
-            let text = item.strip_suffix('"')?;
-            if text.contains(['"', '\\']) {
-                return None;
-            }
-            items.push(text.to_owned());
-            line = lines.next()?;
-        }
-        raw.lines = Some(items);
-    }
-    // The payload: one line, or an adjudication's two (`result`, then `reason`); the order,
-    // and that a kind has just these, is the writer's to check below.
-    for _ in 0..2 {
+    // The payload: a kind's fields, each one line (`result`, then `reason`, for an
+    // adjudication) or a list of quoted texts (a conditional's `lines`, a reveal's `proof`),
+    // each item read as written: the writer's comparison below holds them to moves and single
+    // spaces, or to digests, which YAML reads alike. The order, and that a kind has just these,
+    // is the writer's to check below.
+    for _ in 0..4 {
         if line.starts_with("time: ") {
             break;
+        }
+        if let Some(name) = line.strip_suffix(':') {
+            let slot = match name {
+                "lines" => &mut raw.lines,
+                "proof" => &mut raw.proof,
+                _ => return None,
+            };
+            let mut items = Vec::new();
+            line = lines.next()?;
+            while let Some(item) = line.strip_prefix("- \"") {
+                let text = item.strip_suffix('"')?;
+                if text.contains(['"', '\\']) {
+                    return None;
+                }
+                items.push(text.to_owned());
+                line = lines.next()?;
+            }
+            if slot.replace(items).is_some() {
+                return None;
+            }
+            continue;
         }
         let (name, value) = line.split_once(": ")?;
         if name == "days" {
@@ -95,6 +107,8 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
                 "claim" => &mut raw.claim,
                 "result" => &mut raw.result,
                 "reason" => &mut raw.reason,
+                "salt" => &mut raw.salt,
+                "seed" => &mut raw.seed,
                 _ => return None,
             };
             if slot.is_some() {
@@ -113,6 +127,8 @@ pub(super) fn quick_record(doc: &str) -> Option<Record> {
         &raw.claim,
         &raw.result,
         &raw.reason,
+        &raw.salt,
+        &raw.seed,
     ]
     .map(Option::as_ref);
     let texts = plain.into_iter().chain(optional).flatten();

@@ -225,7 +225,7 @@ fn void_words(fork: &fork::Fork) -> String {
                 .to_owned()
         }
         Action::Withdraw => "a withdrawal is not signed again: it comes too late, after the move \
-             that met the lines"
+             the lines answer"
             .to_owned(),
         _ => format!(
             "it was chosen in a position that is gone, and {theirs} signs afresh what they still \

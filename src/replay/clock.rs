@@ -116,7 +116,16 @@ impl Clocks {
             let on_leave = self.leave[seat].map_or(0, |(start, end)| {
                 end.min(time).saturating_sub(start.max(self.last))
             });
-            let charged = time.saturating_sub(self.last) - on_leave;
+            let elapsed = time.saturating_sub(self.last) - on_leave;
+            // A hidden line's reveal is the author's promise, not a choice made now: made in
+            // time, the time it waited for is given back; made past the deadline, it is
+            // charged, as a late move is, and leaves its author overdue.
+            let in_time = i64::try_from(elapsed).is_ok_and(|e| e <= self.left(seat));
+            let charged = if matches!(action, Action::Reveal(_)) && in_time {
+                0
+            } else {
+                elapsed
+            };
             self.used[seat] += charged;
             if let Some((awaited, spent)) = &mut self.turn
                 && *awaited == seat
@@ -125,7 +134,7 @@ impl Clocks {
             }
         }
         match action {
-            Action::Move(_) => self.moves[signer] += 1,
+            Action::Move(_) | Action::Reveal(_) => self.moves[signer] += 1,
             // The reply is the move of the seat the game waited for, whoever appended it.
             Action::Applied(_) => {
                 if let Some(seat) = before {

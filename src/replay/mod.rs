@@ -27,7 +27,7 @@ use crate::rules::Line;
 use crate::sign;
 use check::{Ahead, Keys};
 use state::State;
-pub use state::{StandingLines, check_conditional, shown_line, shown_move};
+pub use state::{HiddenLines, StandingLines, check_conditional, shown_line, shown_move};
 
 /// One replayed document: who signed it, what it did, and the state after it.
 #[derive(Clone, Debug)]

@@ -320,6 +320,12 @@ pub enum Event {
     Replied(Seat, String),
     /// This player's conditional lines are void, for this reason.
     LinesVoid(String, String),
+    /// The signer commits to hidden conditional lines.
+    HiddenPromised,
+    /// The move is answered first by this player's hidden lines: a reveal or a disclosure.
+    AnswerOwed(String),
+    /// The signer disclosed their hidden lines: none answers the move just played.
+    Disclosed,
     /// The game ended.
     Over(String),
 }
@@ -357,6 +363,13 @@ impl fmt::Display for Event {
             Event::LinesVoid(author, why) => {
                 write!(f, "{author}'s conditional lines are void: {why}")
             }
+            Event::HiddenPromised => f.write_str("commits to hidden conditional lines"),
+            Event::AnswerOwed(author) => {
+                write!(f, "{author}'s hidden conditional lines answer it first")
+            }
+            Event::Disclosed => f.write_str(
+                "discloses the hidden conditional lines: none answers the move just played",
+            ),
             Event::Over(verdict) => write!(f, "game over: {verdict}"),
         }
     }
@@ -378,7 +391,9 @@ pub fn state_hash(position: &str, phase: &Phase, offer: Option<Offer>) -> Digest
 /// [`state_hash`], with the conditional lines that stand: where some do, one more field, the
 /// author's seat, the reply due (or `-`) and, if any is left, the lines, each its moves
 /// separated by spaces, separated by `|` (`conditional 0 - c7c5 g1f3|e7e5 g1f3`,
-/// `conditional 0 g1f3`). Where none do, the hash is
+/// `conditional 0 g1f3`); for hidden lines, `hidden`, the author's seat, the commitment, the
+/// binding, `owed` or `-`, and the moves played since, each after a space. Where none do, the
+/// hash is
 /// [`state_hash`]'s, so a game without conditionals hashes as before they existed.
 #[must_use]
 pub fn state_hash_with(
@@ -412,6 +427,16 @@ pub fn state_hash_with(
         format!("offer {} {}", o.by.index(), o.settlement.name())
     });
     let conditional = conditional.map(|c| {
+        if let Some(h) = &c.hidden {
+            return format!(
+                "hidden {} {} {} {}{}",
+                c.author.index(),
+                h.commitment,
+                h.binding,
+                if h.owed { "owed" } else { "-" },
+                h.played.iter().map(|m| format!(" {m}")).collect::<String>()
+            );
+        }
         let mut field = format!(
             "conditional {} {}",
             c.author.index(),
@@ -468,6 +493,7 @@ mod tests {
                 vec!["e7e5".to_owned(), "g1f3".to_owned()],
             ],
             due: None,
+            hidden: None,
         };
         assert_eq!(
             state_hash_with(position, &play, None, Some(&lines)),
@@ -491,6 +517,27 @@ mod tests {
             state_hash_with(position, &play, None, Some(&due)),
             Digest::of(
                 format!("correspond/state/v2\0{position}\0play 1\0\0conditional 0 g1f3").as_bytes()
+            )
+        );
+        let root = Digest::of(b"root");
+        let binding = Digest::of(b"binding");
+        let hidden = crate::replay::StandingLines {
+            lines: Vec::new(),
+            hidden: Some(crate::replay::HiddenLines {
+                commitment: root,
+                binding,
+                played: vec!["e7e5".to_owned()],
+                owed: true,
+            }),
+            ..lines.clone()
+        };
+        assert_eq!(
+            state_hash_with(position, &play, None, Some(&hidden)),
+            Digest::of(
+                format!(
+                    "correspond/state/v2\0{position}\0play 1\0\0hidden 0 {root} {binding} owed e7e5"
+                )
+                .as_bytes()
             )
         );
         let resigned = |by: Seat| {

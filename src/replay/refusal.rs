@@ -73,6 +73,53 @@ pub enum ProtocolError {
         /// The time of the move it answers.
         answered: crate::log::Timestamp,
     },
+    /// A record other than the hidden lines' answer where one is owed.
+    #[error(
+        "{author}'s hidden conditional lines answer the move just played first: the next record \
+         is {author}'s `reveal` of the reply or `disclose` of the lines (or a resignation, or a \
+         claim on time)"
+    )]
+    AnswerOwed {
+        /// The author of the lines.
+        author: String,
+    },
+    /// A `reveal` or `disclose` where no hidden lines await an answer.
+    #[error(
+        "no hidden conditional lines await an answer: a `{kind}` record follows only the \
+         opponent's move after its signer's `hidden-conditional`"
+    )]
+    NothingToAnswer {
+        /// The record's kind.
+        kind: &'static str,
+    },
+    /// A reveal whose proof does not open the commitment.
+    #[error(
+        "the reveal does not open the commitment of the hidden lines to {written} after the \
+         moves played since: its salt or proof is not the tree's"
+    )]
+    RevealNotCommitted {
+        /// The move the record holds.
+        written: String,
+    },
+    /// A disclosure whose lines and seed make another tree.
+    #[error(
+        "the disclosed lines and seed make a tree whose root is {made}, not the commitment {committed}"
+    )]
+    DisclosureNotCommitted {
+        /// The root they make.
+        made: String,
+        /// The commitment.
+        committed: String,
+    },
+    /// A disclosure where a line answers the move just played.
+    #[error(
+        "the disclosed lines answer the move just played with {reply}: that reply was due, as \
+         a `reveal`, not a disclosure"
+    )]
+    DisclosedOverReply {
+        /// The reply, in the file's notation.
+        reply: String,
+    },
     /// An adjudication signed by a player.
     #[error("only the arbiter, {arbiter}, may adjudicate this game")]
     NotTheArbiter {

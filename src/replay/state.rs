@@ -11,9 +11,10 @@ use crate::rules::{Decision, Line, MoveError};
 
 mod conditional;
 mod flips;
+mod hidden;
 mod time;
 
-pub use conditional::{StandingLines, check_conditional, shown_line, shown_move};
+pub use conditional::{HiddenLines, StandingLines, check_conditional, shown_line, shown_move};
 
 /// What a coin flip under way will decide.
 #[derive(Clone, Debug)]
@@ -487,7 +488,10 @@ impl<G: Protocol> State<G> {
             | Action::Adjudicate(_)
             | Action::Conditional(_)
             | Action::Applied(_)
-            | Action::Withdraw => {
+            | Action::Withdraw
+            | Action::HiddenConditional(_)
+            | Action::Reveal(_)
+            | Action::Disclose(_) => {
                 unreachable!(
                     "resignations, claims on time, leave and conditionals are handled before the \
                      phase"

@@ -490,3 +490,27 @@ mod arbiter;
 mod clocks;
 mod sides;
 mod vouched;
+
+#[test]
+fn a_move_that_calls_for_a_run_off_voids_hidden_lines() {
+    // games/campaign/run-off-stalemate.yaml: tails' last move stalemates, and a Run-Off is due.
+    let moves = "c2c3 b6b5 b1d3 a6a5 d3b5 a7a6 b5a4 e6e5 c1a1 d7e6 d1b3 c7e7 a2a3 e6b3 e1c1 \
+                 b3d1 c1c2 a6b6 a4b5 d1c2 c3c4 d7c7 d2d3 b6b5 a1a2 c2b1 a2a1 b5b2 e2e3 c6c5 \
+                 e3e4 b2b6 a3a4 b7e4 d3e4";
+    let b = Builder::new()
+        .started()
+        .moves(moves)
+        .add(0, Action::HiddenConditional(Digest([9; 32])))
+        .moves("c7a7");
+    let replay = b.replay().expect("valid");
+    assert!(matches!(replay.last().phase, Phase::AwaitingCommit(_)));
+    assert_eq!(replay.last().conditional, None);
+    let events = &replay.steps.last().expect("steps").events;
+    assert!(
+        events.contains(&Event::LinesVoid(
+            "alice (heads)".into(),
+            "the game waits for a coin flip, not a reply".into()
+        )),
+        "{events:?}"
+    );
+}

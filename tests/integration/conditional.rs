@@ -11,24 +11,27 @@ use std::path::{Path, PathBuf};
 
 /// A folder where alice and bob play, each command at a pinned time an hour after the last,
 /// and everything run written down as a transcript.
-struct Table {
+pub(crate) struct Table {
     dir: PathBuf,
-    hour: u32,
-    said: String,
+    pub(crate) hour: u32,
+    pub(crate) said: String,
+    /// Another signing journal than the tests' own, as another machine's.
+    pub(crate) journal: Option<PathBuf>,
 }
 
 impl Table {
-    fn new(dir: &Path) -> Table {
+    pub(crate) fn new(dir: &Path) -> Table {
         Table {
             dir: dir.to_owned(),
             hour: 0,
             said: String::new(),
+            journal: None,
         }
     }
 
     /// Runs `correspond ARGS` (with `who`'s key and `--no-commit` when `who` is given) an
     /// hour after the last command; writes the whole transcript down; the exit code.
-    fn run(&mut self, who: Option<&str>, args: &[&str]) -> i32 {
+    pub(crate) fn run(&mut self, who: Option<&str>, args: &[&str]) -> i32 {
         self.hour += 1;
         let time = format!(
             "2026-03-{:02}T{:02}:00:00Z",
@@ -39,6 +42,9 @@ impl Table {
         cmd.current_dir(&self.dir)
             .env("CORRESPOND_TIME", &time)
             .args(args);
+        if let Some(journal) = &self.journal {
+            cmd.env("CORRESPOND_JOURNAL", journal);
+        }
         if let Some(who) = who {
             cmd.arg("--key")
                 .arg(keys_dir().join(who))
@@ -58,14 +64,14 @@ impl Table {
     }
 
     /// A signing command that must succeed.
-    fn sign(&mut self, who: &str, args: &[&str]) {
+    pub(crate) fn sign(&mut self, who: &str, args: &[&str]) {
         let code = self.run(Some(who), args);
         assert_eq!(code, 0, "{}", self.said);
     }
 
     /// A chess game in `g.yaml`, alice white, with `terms` for `new`, accepted by bob; the
     /// transcript starts after it.
-    fn chess(dir: &Path, terms: &[&str]) -> Table {
+    pub(crate) fn chess(dir: &Path, terms: &[&str]) -> Table {
         let mut table = Table::new(dir);
         let new = new_chess("g.yaml", terms);
         let new: Vec<&str> = new.iter().map(String::as_str).collect();
@@ -311,13 +317,7 @@ fn a_withdrawal_that_crosses_the_matching_move_by_mail_is_too_late() {
     alice.mail_to(&bob, "withdraw.eml");
     let mut said = format!("$ correspond play game.yaml e5 (bob)\n{played}\n");
     let mut run = |who: &crate::crossing::Player, name: &str, args: &[&str]| {
-        let (code, out, err) = who.run(args);
-        let err: String = err.lines().map(|l| format!("stderr: {l}\n")).collect();
-        let _ = write!(
-            said,
-            "$ correspond {} ({name})\n{out}{err}[exit {code}]\n\n",
-            shown_args(args)
-        );
+        who.transcribe(&mut said, name, args);
     };
     run(&bob, "bob", &["receive", "game.yaml", "withdraw.eml"]);
     run(&alice, "alice", &["receive", "game.yaml", "e5.eml"]);

@@ -54,6 +54,17 @@ impl Player {
     pub(crate) fn file(&self) -> String {
         std::fs::read_to_string(self.dir.join("game.yaml")).expect("read")
     }
+
+    /// Runs `args` as this player, named `name` in the transcript, and writes the whole
+    /// transcript (command, stdout, stderr, exit code) into `said`.
+    pub(crate) fn transcribe(&self, said: &mut String, name: &str, args: &[&str]) {
+        let (code, out, err) = self.run(args);
+        let err: String = err.lines().map(|l| format!("stderr: {l}\n")).collect();
+        said.push_str(&format!(
+            "$ correspond {} ({name})\n{out}{err}[exit {code}]\n\n",
+            crate::util::shown_args(args)
+        ));
+    }
 }
 
 fn players(root: &Path) -> (Player, Player) {

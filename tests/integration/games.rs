@@ -19,6 +19,8 @@ enum Step {
     RunOff,
     /// A move by the side to move, with the conditional lines it promises (`play --if`).
     PlayIf(&'static str, &'static [&'static str]),
+    /// The same, the lines hidden (`play --if ... --hidden`).
+    PlayHidden(&'static str, &'static [&'static str]),
 }
 
 struct Script {
@@ -232,6 +234,30 @@ const SCRIPTS: &[Script] = &[
         ],
     },
     Script {
+        game: "chess",
+        side: "white",
+        name: "hidden-conditional-moves",
+        day: 20_431,
+        variants: &[],
+        steps: &[
+            // alice's hidden lines: her own `play` reveals the replies to bob's e5, Nc6 and
+            // a6, and discloses the lines before her move when his Nf6 meets none.
+            Step::PlayHidden("e4", &["e5 Nf3 Nc6 Bb5 a6 Ba4 b5 Bb3", "c5 Nf3"]),
+            Step::Moves("e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O"),
+            // bob's: he withdraws them before alice moves.
+            Step::PlayHidden("Be7", &["Re1 b5"]),
+            Step::By("bob", "withdraw", &[]),
+            Step::Moves("Re1 b5"),
+            // alice's: bob's d6 meets her line, whose last reply c3 withdraws it.
+            Step::PlayHidden("Bb3", &["d6 c3"]),
+            Step::Moves("d6 c3 O-O"),
+            // alice's: bob's offer voids them, as any record but a move.
+            Step::PlayHidden("h3", &["Na5 Bc2"]),
+            Step::By("bob", "offer-draw", &[]),
+            Step::By("alice", "accept-draw", &[]),
+        ],
+    },
+    Script {
         game: "insurrection",
         side: "black",
         name: "assassination-draw-agreed",
@@ -323,14 +349,17 @@ fn play(script: &Script, dir: &Path) -> Vec<u8> {
                     let who = if alice_turn { "alice" } else { "bob" };
                     let said = run(who, &["play", path, mv]);
                     // A move that meets a conditional line brings its reply.
-                    alice_turn ^= !said.contains("(conditional reply");
+                    alice_turn ^= !said.contains("(conditional reply, appended by");
                 }
             }
-            Step::PlayIf(mv, lines) => {
+            Step::PlayIf(mv, lines) | Step::PlayHidden(mv, lines) => {
                 let who = if alice_turn { "alice" } else { "bob" };
                 let mut args = vec!["play", path, mv];
                 for line in *lines {
                     args.extend(["--if", line]);
+                }
+                if matches!(step, Step::PlayHidden(..)) {
+                    args.push("--hidden");
                 }
                 run(who, &args);
                 alice_turn = !alice_turn;

@@ -228,6 +228,7 @@ fn fixtures() -> Vec<(&'static str, String)> {
         }),
     ];
     out.extend(conditional_fixtures());
+    out.extend(hidden_fixtures());
     let mut after_end = base();
     after_end
         .docs
@@ -376,4 +377,96 @@ fn the_invalid_fixtures_are_made_from_a_valid_game_with_one_change() {
             "tests/invalid/{name} verifies: {verdict:?}"
         );
     }
+}
+
+/// Hostile records of each hidden conditional kind, made from
+/// `games/chess/hidden-conditional-moves.yaml`. Its records: 1 bob accepts; 2 alice e2e4; 3 her
+/// `hidden-conditional`; 4 bob e7e5; 5 her `reveal` of g1f3; 6 bob b8c6; 7 her `reveal` of
+/// f1b5; 8 bob a7a6; 9 her `reveal` of b5a4; 10 bob g8f6; 11 her `disclose`; ... 15 bob's
+/// withdrawal; ... 26 bob's offer.
+fn hidden_fixtures() -> Vec<(&'static str, String)> {
+    let base = || Game::load_from("games/chess", "hidden-conditional-moves.yaml");
+    // Document `from` of the example game, renumbered as document `at` of `game`.
+    let moved = |game: &mut Game, from: usize, at: usize| {
+        let doc = base().docs[from].replace(&format!("seq: {from}\n"), &format!("seq: {at}\n"));
+        game.docs.push(doc);
+    };
+    vec![
+        (
+            "hidden-forged-reveal.yaml",
+            base()
+                .keep(6)
+                .set(5, "move", "move: b1c3")
+                .sign(5, "alice")
+                .text(),
+        ),
+        ("hidden-reveal-of-another-place.yaml", {
+            let mut game = base().keep(5);
+            moved(&mut game, 7, 5);
+            game.rechain(5, "alice").text()
+        }),
+        (
+            "hidden-reveal-by-the-opponent.yaml",
+            base()
+                .keep(6)
+                .set(5, "signer", "signer: \"bob\"")
+                .sign(5, "bob")
+                .text(),
+        ),
+        ("hidden-reveal-with-nothing-owed.yaml", {
+            let mut game = base().keep(4);
+            moved(&mut game, 5, 4);
+            game.rechain(4, "alice").text()
+        }),
+        ("hidden-move-before-the-answer.yaml", {
+            let mut game = base().keep(6);
+            let doc = &game.docs[5];
+            let (salt, time) = (
+                doc.find("salt: ").expect("salt"),
+                doc.find("time: ").expect("time"),
+            );
+            game.docs[5] = format!("{}{}", &doc[..salt], &doc[time..]);
+            game.set(5, "kind", "kind: move").sign(5, "alice").text()
+        }),
+        ("hidden-offer-before-the-answer.yaml", {
+            let mut game = base().keep(5);
+            moved(&mut game, 26, 5);
+            game.rechain(5, "bob").text()
+        }),
+        ("hidden-withdrawn-too-late.yaml", {
+            let mut game = base().keep(5);
+            moved(&mut game, 15, 5);
+            game.set(5, "signer", "signer: \"alice\"")
+                .rechain(5, "alice")
+                .text()
+        }),
+        ("hidden-disclosed-over-a-reply.yaml", {
+            let mut game = base().keep(5);
+            moved(&mut game, 11, 5);
+            game.rechain(5, "alice").text()
+        }),
+        (
+            "hidden-disclosed-with-another-seed.yaml",
+            base()
+                .keep(12)
+                .set(11, "seed", &format!("seed: {}", "0".repeat(63) + "1"))
+                .sign(11, "alice")
+                .text(),
+        ),
+        (
+            "hidden-disclosed-with-other-lines.yaml",
+            base()
+                .keep(12)
+                .replace(11, "- \"c7c5 g1f3\"\n", "")
+                .sign(11, "alice")
+                .text(),
+        ),
+        ("hidden-conditional-not-after-move.yaml", {
+            let mut game = base().keep(4);
+            moved(&mut game, 3, 4);
+            game.set(4, "signer", "signer: \"bob\"")
+                .rechain(4, "bob")
+                .text()
+        }),
+    ]
 }

@@ -196,6 +196,17 @@ fn log_json_of_every_example_game_is_held_to_its_schema_and_the_record_kinds() {
             "{}",
             file.display()
         );
+        // A move is its signer's; a conditional reply its author's, whoever appended it.
+        for document in documents {
+            let mover = &document["mover_seat"];
+            match document["kind"].as_str() {
+                Some("move" | "reveal") => assert_eq!(mover, &document["seat"]),
+                Some("applied") => {
+                    assert!(mover.is_u64() && *mover != document["seat"], "{document}");
+                }
+                _ => assert!(mover.is_null(), "{document}"),
+            }
+        }
     }
     // The schema lists the program's record kinds, and no other.
     let listed: Vec<String> = serde_json::from_str::<Value>(

@@ -139,7 +139,7 @@ fn the_example_chess_games_read_by_another_pgn_reader() {
         .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
         .collect();
     files.sort();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 7);
     for file in files {
         let name = file.strip_prefix(root).expect("in the project");
         let name = name.to_str().expect("UTF-8");

@@ -72,7 +72,7 @@ fn progress_shows_on_a_terminal_and_nowhere_else() {
     };
     assert_eq!((code, stdout.as_str()), (0, plain.as_str()));
     assert!(
-        terminal.contains("Checking [") && terminal.contains("/29 files"),
+        terminal.contains("Checking [") && terminal.contains("/30 files"),
         "{terminal:?}"
     );
     // Not asked for, not on a dumb terminal, not in CI.

@@ -28,7 +28,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         ),
         (
             1,
-            "wrote index.html, 31 game pages and 1 tournament page into SITE\n".to_owned(),
+            "wrote index.html, 32 game pages and 1 tournament page into SITE\n".to_owned(),
             ""
         )
     );
@@ -45,7 +45,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         .descendants()
         .filter_map(|n| n.attribute("href"))
         .collect();
-    assert_eq!(links.len(), 32, "as many as the pages it says it wrote");
+    assert_eq!(links.len(), 33, "as many as the pages it says it wrote");
     for link in &links {
         assert!(
             !link.contains('/') && !link.contains(':') && link.ends_with(".html"),
@@ -64,7 +64,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
     }
     assert_eq!(
         read_all(&site).len(),
-        33,
+        34,
         "the index and the pages it links to"
     );
     assert!(links.contains(&"games-chess-morphy-opera-game-1858.html"));
@@ -87,7 +87,7 @@ fn a_folder_of_games_becomes_a_site_whose_links_all_lead_somewhere() {
         [
             "Tournaments",
             "Standings: campaign (6 games)",
-            "Standings: chess (16 games)",
+            "Standings: chess (17 games)",
             "Standings: guerrilla (4 games)",
             "Standings: insurrection (3 games)",
         ]

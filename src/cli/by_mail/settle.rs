@@ -181,10 +181,26 @@ fn not_again(
              conditional reply"
                 .to_owned(),
         ),
+        // The lines withdrawn are the signer's last: visible ones, met by the move that
+        // stands, or hidden ones, which that move now awaits the answer of.
         Action::Withdraw => Some(
-            "your withdrawal is not signed again: the move that met your conditional line \
-             stands, and so does its reply"
-                .to_owned(),
+            if file.records().iter().rev().find_map(|r| match &r.action {
+                Action::Conditional(_) if r.signer == record.signer => Some(false),
+                Action::HiddenConditional(_) if r.signer == record.signer => Some(true),
+                _ => None,
+            }) == Some(true)
+            {
+                format!(
+                    "your withdrawal is not signed again: it comes too late, after your \
+                     opponent's move, which your hidden lines answer first; `correspond play \
+                     {} MOVE` reveals the reply a line gives, or discloses the lines",
+                    correspond::text::path(path)
+                )
+            } else {
+                "your withdrawal is not signed again: the move that met your conditional line \
+                 stands, and so does its reply"
+                    .to_owned()
+            },
         ),
         other => Some(format!(
             "your record ({}) is not signed again: it was chosen in a position that is gone; \

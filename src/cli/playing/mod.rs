@@ -4,6 +4,7 @@ pub(crate) mod accept;
 pub(crate) mod accept_runoff;
 pub(crate) mod claim_runoff;
 pub(crate) mod claim_timeout;
+pub(crate) mod disclose;
 pub(crate) mod flip;
 pub(crate) mod leave;
 pub(crate) mod new;

@@ -8,6 +8,7 @@ use crate::cli::shared::game::{CliGame, with_game};
 use crate::cli::shared::record::{self, SignArgs};
 
 mod conditional;
+use crate::cli::shared::hidden::{self, Answer};
 use correspond::log::{Action, Conditional};
 use correspond::replay::{Phase, Protocol};
 use correspond::rules::MoveError;
@@ -42,6 +43,12 @@ pub(crate) struct Args {
         value_hint = clap::ValueHint::Other
     )]
     lines: Vec<String>,
+    /// Keep the lines of `--if` hidden from your opponent: only a commitment to them is
+    /// signed, and the lines are kept beside your signing journal. After your opponent's move,
+    /// your own `play` answers first: it reveals the reply a line gives (charged no time), or,
+    /// where none answers, discloses the lines before your move.
+    #[arg(long, requires = "lines")]
+    hidden: bool,
 }
 
 /// Signs the move (the record `the_move` decides on), then what follows it in the same
@@ -50,6 +57,7 @@ pub(crate) struct Args {
 /// signature, check, write, commit), once the game's type is known.
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let mut promise = None;
+    let mut spent = false;
     // A reply of the opponent's still due is appended first, then the move is signed on it.
     let standing = loop {
         let (kind, held) = record::hold(&args.sign)?;
@@ -58,6 +66,10 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
             Ok(match the_move(args, ctx)? {
                 Made::Record(action, lines) => {
                     promise = lines;
+                    action
+                }
+                Made::LastReveal(action) => {
+                    spent = true;
                     action
                 }
                 Made::ReplyFirst(reply) => {
@@ -77,6 +89,7 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
         by_the_other: true,
         ..args.sign.clone()
     };
+    let lines_stand = standing.is_some();
     if standing.is_some_and(|s| s.due.is_some()) {
         let applied = record::hold(&sign).and_then(
             |(kind, held)| with_game!(kind, G => record::append::<G>(&sign, held, out, the_reply)),
@@ -89,10 +102,29 @@ pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
                 ))
         })?;
     }
+    // A reply that ended the game leaves nothing to withdraw.
+    if spent && lines_stand {
+        // The reveal was the last reply of every line: withdrawn now, the lines need no
+        // disclosure at the opponent's next move, which would show the variations not played.
+        let withdrawn = record::hold(&sign).and_then(|(kind, held)| {
+            with_game!(kind, G => record::append::<G>(&sign, held, out, |_| Ok(Action::Withdraw)))
+        });
+        withdrawn.map_err(|e| {
+            e.hint("the reply was revealed; the lines it ends were not withdrawn")
+                .hint(format!(
+                    "`correspond withdraw {}` withdraws them",
+                    correspond::text::path(&args.sign.file)
+                ))
+        })?;
+    }
     if let Some(lines) = promise {
         let promised = record::hold(&sign).and_then(|(kind, held)| {
-            with_game!(kind, G => record::append::<G>(&sign, held, out, |_| {
-                Ok(Action::Conditional(lines))
+            with_game!(kind, G => record::append::<G>(&sign, held, out, |ctx| {
+                if args.hidden {
+                    hidden::commit(ctx, &lines)
+                } else {
+                    Ok(Action::Conditional(lines.clone()))
+                }
             }))
         });
         promised.map_err(|e| e.hint("the move was written; its conditional lines were not"))?;
@@ -111,8 +143,11 @@ enum Made {
     /// The move (or the deferral, or the player's own reply due), with the lines to promise
     /// after it.
     Record(Action, Option<Conditional>),
-    /// The opponent's conditional reply, still due: appended before the move is signed.
+    /// A record owed before the move, which is signed after it: the opponent's conditional
+    /// reply still due, or the disclosure of the player's own hidden lines that answer none.
     ReplyFirst(Action),
+    /// The reveal of the last reply the player's hidden lines give: withdrawn after it.
+    LastReveal(Action),
 }
 
 /// The record a move signs, in the file as `ctx` holds it: the move, checked against the
@@ -179,6 +214,30 @@ fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Mad
             )),
         }
     })?;
+    if let Some(standing) = &last.conditional
+        && let Some(lines) = standing.hidden.as_ref().filter(|h| h.owed)
+        && standing.author == my_seat
+    {
+        return match hidden::answer(ctx, lines)? {
+            Answer::Reveal(reveal, _) if reveal.mv != mv.to_string() => {
+                Err(hidden::reply_due(&position, &reveal.mv, &args.sign.file))
+            }
+            Answer::Reveal(..) if !args.lines.is_empty() => Err(conditional::not_now()),
+            Answer::Reveal(..) if args.offer => Err(CliError::rejected(
+                "this move is your conditional reply: an offer after it would void the lines \
+                 that go on from it; offer with your next move",
+            )),
+            Answer::Reveal(reveal, true) => Ok(Made::Record(Action::Reveal(reveal), None)),
+            Answer::Reveal(reveal, false) => Ok(Made::LastReveal(Action::Reveal(reveal))),
+            Answer::Disclose(disclosure) => {
+                // The move's own lines are checked before the disclosure is signed.
+                if !args.lines.is_empty() {
+                    conditional::lines(ctx, &position, &mv, &args.lines)?;
+                }
+                Ok(Made::ReplyFirst(Action::Disclose(disclosure)))
+            }
+        };
+    }
     if let Some(reply) = last.conditional.as_ref().and_then(|s| s.due.as_ref()) {
         // The player's own promise decides this move: it is the reply, or nothing.
         if mv.to_string() != *reply {
@@ -204,6 +263,18 @@ fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Mad
             .hint("say it with your next record, or by mail"));
         }
         return Ok(Made::Record(Action::Applied(reply.clone()), None));
+    }
+    if (args.offer || !args.lines.is_empty())
+        && last
+            .conditional
+            .as_ref()
+            .is_some_and(|s| s.hidden.is_some() && s.author != my_seat)
+    {
+        return Err(CliError::rejected(
+            "your opponent's hidden conditional lines stand, and their author answers this move \
+             first: an offer or lines of yours cannot follow it",
+        )
+        .hint("offer before you move, which voids the lines; or play the move alone"));
     }
     if args.offer && conditional::meets(ctx, &mv) {
         return Err(CliError::rejected(

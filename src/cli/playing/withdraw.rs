@@ -16,13 +16,30 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut Out<'_>) -> Result<(), CliError> {
     let (kind, held) = record::hold(&args.sign)?;
-    with_game!(kind, G => record::append::<G>(&args.sign, held, out, the_withdrawal::<G>))
+    with_game!(kind, G => record::append::<G>(&args.sign, held, out, |ctx| {
+        the_withdrawal::<G>(ctx, &args.sign.file)
+    }))
 }
 
 /// The withdrawal, when lines of the signer's stand and no reply of theirs is due.
-fn the_withdrawal<G: CliGame>(ctx: &record::Context<'_, G>) -> Result<Action, CliError> {
+fn the_withdrawal<G: CliGame>(
+    ctx: &record::Context<'_, G>,
+    file: &std::path::Path,
+) -> Result<Action, CliError> {
     let seat = ctx.seat()?;
     match &ctx.replay.last().conditional {
+        Some(standing)
+            if standing.author == seat && standing.hidden.as_ref().is_some_and(|h| h.owed) =>
+        {
+            Err(CliError::rejected(
+                "your opponent has moved since your hidden conditional lines: they answer first, \
+                 and are not withdrawn now",
+            )
+            .hint(format!(
+                "`correspond play {} MOVE` reveals the reply a line gives, or discloses the lines",
+                correspond::text::path(file)
+            )))
+        }
         Some(standing) if standing.author == seat && standing.due.is_none() => Ok(Action::Withdraw),
         Some(standing) if standing.author == seat => Err(CliError::rejected(
             "your opponent's move has met your conditional line already: its reply is due, and \

@@ -47,6 +47,9 @@ struct DocumentJson {
     time: String,
     /// The signer's seat (0: the creator, 1: the opponent); null for the arbiter.
     seat: Option<usize>,
+    /// The seat whose move the record plays: a `move`'s signer, or a conditional reply's author,
+    /// whoever appended it; null for a record that plays no move.
+    mover_seat: Option<usize>,
     /// `player` or `arbiter`.
     role: &'static str,
     signer: String,
@@ -155,6 +158,13 @@ fn document_json<G: CliGame>(file: &GameFile, replay: &Replay<G>, step: &Step<G>
         line: step.line,
         time: time.to_owned(),
         seat: step.signer.seat().map(|s| s.index()),
+        mover_seat: step
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::Moved(..)))
+            .then(|| step.reply_of().or(step.signer.seat()))
+            .flatten()
+            .map(|s| s.index()),
         role: match step.signer {
             Signatory::Player(_) => "player",
             Signatory::Arbiter => "arbiter",

@@ -119,7 +119,10 @@ fn signed_comments<G: ChessGame>(
     let mut before = Vec::new();
     let mut by_move: Vec<Vec<String>> = Vec::new();
     for (n, record) in file.records().iter().enumerate() {
-        if matches!(record.action, Action::Move(_) | Action::Applied(_)) {
+        if matches!(
+            record.action,
+            Action::Move(_) | Action::Applied(_) | Action::Reveal(_)
+        ) {
             by_move.push(Vec::new());
         }
         let signer = match replay.steps[n + 1].signer {

@@ -131,6 +131,13 @@ fn write_waiting<G: CliGame>(
             "conditional: {}",
             standing.describe(&replay.seats, &last.position)
         )?;
+        if let Some(kept) = standing
+            .hidden
+            .as_ref()
+            .and_then(|h| kept_lines(h, &last.position))
+        {
+            writeln!(out, "kept here: {kept}")?;
+        }
     }
     if let Some(line) = &replay.line {
         for claim in line.claimable() {
@@ -157,4 +164,22 @@ fn write_waiting<G: CliGame>(
         )?;
     }
     Ok(())
+}
+
+/// Hidden lines this machine's signing journal keeps, as what is left of them from `position`
+/// in the game's notation: only their author's machine has them, so only the author sees them.
+/// Nothing where the journal cannot be opened or holds none.
+fn kept_lines<G: correspond::replay::Protocol>(
+    hidden: &correspond::replay::HiddenLines,
+    position: &G,
+) -> Option<String> {
+    let journal = crate::cli::shared::signing_journal::open().ok()?;
+    let lines = journal.kept_lines(&hidden.commitment).ok()??;
+    let left: Vec<String> = lines
+        .lines()
+        .iter()
+        .filter(|line| line.len() > hidden.played.len() && line.starts_with(&hidden.played))
+        .map(|line| correspond::replay::shown_line(position, &line[hidden.played.len()..]))
+        .collect();
+    (!left.is_empty()).then(|| left.join(" | "))
 }

@@ -90,8 +90,18 @@ struct ConditionalJson {
     lines: Vec<String>,
     /// The reply due now, in the file's notation, once the opponent's move has met a line.
     due: Option<String>,
+    /// Where the lines are hidden: their commitment, and whether the author's answer is owed.
+    hidden: Option<HiddenJson>,
     /// In words, in the game's own notation.
     words: String,
+}
+
+#[derive(Serialize)]
+struct HiddenJson {
+    /// The root of the lines' tree.
+    commitment: String,
+    /// Whether the opponent has moved, so that the author's reveal or disclosure is next.
+    owed: bool,
 }
 
 #[derive(Serialize)]
@@ -181,6 +191,10 @@ pub(crate) fn status<G: CliGame>(file: &GameFile, replay: &Replay<G>, path: &str
             author_seat: s.author.index(),
             lines: s.lines.iter().map(|line| line.join(" ")).collect(),
             due: s.due.clone(),
+            hidden: s.hidden.as_ref().map(|h| HiddenJson {
+                commitment: h.commitment.to_string(),
+                owed: h.owed,
+            }),
             words: s.describe(&replay.seats, &last.position),
         }),
         claimable: match (&replay.line, playing) {

@@ -6,6 +6,7 @@ pub(crate) mod commit;
 pub(crate) mod copies;
 pub(crate) mod error;
 pub(crate) mod game;
+pub(crate) mod hidden;
 pub(crate) mod keys;
 pub(crate) mod next;
 pub(crate) mod places;

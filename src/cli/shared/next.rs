@@ -6,8 +6,20 @@ use correspond::replay::{Phase, Player, Protocol, Replay, Seat};
 /// [`next_step`] after the last record of `replay`, where a conditional reply that is due comes
 /// first: its author plays it, or the other player's next `play` appends it before their move.
 pub(crate) fn next_after<G: Protocol>(replay: &Replay<G>, file: &str) -> Option<String> {
+    let last = replay.last();
+    if let Some(standing) = &last.conditional
+        && standing.hidden.as_ref().is_some_and(|h| h.owed)
+    {
+        // Only the author knows the lines: their own `play` answers first.
+        return Some(format!(
+            "{}: correspond play {} MOVE, which reveals the reply a hidden line gives, or \
+             discloses the lines first",
+            replay.seats[standing.author],
+            correspond::text::shell_word(file)
+        ));
+    }
     let Some((author, command)) = reply_command(replay, file) else {
-        return next_step(&replay.last().phase, &replay.seats, file);
+        return next_step(&last.phase, &replay.seats, file);
     };
     Some(format!(
         "{}: {command} (the conditional reply), or {}: correspond play {} MOVE, which appends \

@@ -18,6 +18,9 @@ pub(crate) fn headline<G: Protocol>(replay: &Replay<G>, step: &Step<G>, action: 
             let who = signer_word(replay, author);
             return format!("{who} plays {mv} (conditional reply)");
         }
+        (Action::Reveal(_), Some(Event::Moved(mv, _))) => {
+            format!("plays {mv} (hidden conditional reply)")
+        }
         (Action::Conditional(c), _) if c.lines().len() == 1 => "promises a conditional line".into(),
         (Action::Conditional(c), _) => format!("promises {} conditional lines", c.lines().len()),
         _ => summary(action),
@@ -104,6 +107,12 @@ pub(crate) fn summary(action: &Action) -> String {
         Action::Conditional(c) => format!("promises conditional lines ({})", c.texts().join(" | ")),
         Action::Applied(_) => "appends the conditional reply".into(),
         Action::Withdraw => "withdraws the conditional lines".into(),
+        Action::HiddenConditional(root) => format!("commits to hidden conditional lines ({root})"),
+        Action::Reveal(_) => "reveals the hidden conditional reply".into(),
+        Action::Disclose(d) => format!(
+            "discloses the hidden conditional lines ({})",
+            d.lines.texts().join(" | ")
+        ),
         Action::Adjudicate(a) => format!(
             "adjudicates the game: {} ({})",
             a.result.name(),

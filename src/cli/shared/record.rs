@@ -411,8 +411,9 @@ fn sign_and_write<G: CliGame + Protocol>(
     if let Some(tracked) = tracked {
         crate::cli::shared::commit::ready(tracked)?;
     }
-    // A conditional reply carries no comment: its bytes are the file's, whoever appends it.
-    let comment = comment.filter(|_| !matches!(action, Action::Applied(_)));
+    // A conditional reply carries no comment: its bytes are the file's, whoever appends it. A
+    // disclosure is signed before the move, which carries the player's words.
+    let comment = comment.filter(|_| !matches!(action, Action::Applied(_) | Action::Disclose(_)));
     let record = Record {
         comment,
         ..writer.next(signatory, action, time)

@@ -12,6 +12,7 @@
 //! names, and it carries the time of the move it answers, so the author is charged no time.
 
 use super::{Applied, State};
+use crate::digest::Digest;
 use crate::log::{Action, Conditional, GameFile};
 use crate::replay::phase::{Event, Phase, Seat};
 use crate::replay::refusal::ProtocolError;
@@ -28,6 +29,22 @@ pub struct StandingLines {
     /// The reply due now, in the file's notation: the opponent's move matched a line, and the
     /// next record must be this reply, `applied`.
     pub due: Option<String>,
+    /// Where the lines are hidden (`lines` is then empty, and `due` none): their commitment.
+    pub hidden: Option<HiddenLines>,
+}
+
+/// Hidden lines that stand: their commitment, and how far the game has gone since.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HiddenLines {
+    /// The root of their tree.
+    pub commitment: Digest,
+    /// The digest of the move they follow, which their keys start from.
+    pub binding: Digest,
+    /// The moves since that move, in the file's notation: the opponent's, and the replies
+    /// revealed.
+    pub played: Vec<String>,
+    /// Whether the opponent has moved, so that the author's reveal or disclosure comes next.
+    pub owed: bool,
 }
 
 impl StandingLines {
@@ -44,6 +61,16 @@ impl StandingLines {
     #[must_use]
     pub fn describe<G: Protocol>(&self, seats: &[Player<G::Side>; 2], position: &G) -> String {
         let author = &seats[self.author];
+        if let Some(hidden) = &self.hidden {
+            return if hidden.owed {
+                format!(
+                    "{author}'s hidden conditional lines answer the move just played: the next \
+                     record is {author}'s reveal of the reply or disclosure of the lines"
+                )
+            } else {
+                format!("{author}'s hidden conditional lines stand")
+            };
+        }
         if let Some(reply) = &self.due {
             return format!(
                 "{author}'s conditional reply {} is due: the next record is that reply",
@@ -102,6 +129,17 @@ impl<G: Protocol> State<G> {
         document: usize,
     ) -> Result<Option<Vec<Event>>, ErrorKind> {
         let refused = |e| Err(ErrorKind::Protocol(e));
+        if let Some(events) = self.hidden_first(signer, action)? {
+            return Ok(Some(events));
+        }
+        if self
+            .conditional
+            .as_ref()
+            .is_some_and(|s| s.hidden.as_ref().is_some_and(|h| h.owed))
+        {
+            // A resignation, a claim on time or a leave, for the usual rules.
+            return Ok(None);
+        }
         // A reply due comes first: the next record is that reply, or a resignation.
         if let Some(standing) = &self.conditional
             && let Some(reply) = &standing.due
@@ -117,7 +155,14 @@ impl<G: Protocol> State<G> {
         }
         match action {
             Action::Conditional(lines) => self.promise(signer, lines).map(Some),
+            Action::HiddenConditional(root) => {
+                let binding = file.records()[document - 1].prev;
+                self.promise_hidden(signer, *root, binding).map(Some)
+            }
             Action::Applied(_) => refused(ProtocolError::NoReplyDue),
+            Action::Reveal(_) | Action::Disclose(_) => refused(ProtocolError::NothingToAnswer {
+                kind: action.kind().name(),
+            }),
             Action::Withdraw => match &self.conditional {
                 Some(standing) if standing.author == signer => {
                     self.conditional = None;
@@ -146,7 +191,29 @@ impl<G: Protocol> State<G> {
             self.conditional = Some(standing);
             return;
         }
-        if let Action::Move(mv) = action {
+        if let Some(mut hidden) = standing.hidden.clone()
+            && let Action::Move(mv) = action
+        {
+            // A move that calls for a coin flip (a Run-Off) leaves no move to answer it with.
+            if self.phase != Phase::Playing(standing.author) {
+                events.push(Event::LinesVoid(
+                    self.name(standing.author),
+                    "the game waits for a coin flip, not a reply".to_owned(),
+                ));
+                return;
+            }
+            hidden.played.push(mv.clone());
+            hidden.owed = true;
+            events.push(Event::AnswerOwed(self.name(standing.author)));
+            self.conditional = Some(StandingLines {
+                hidden: Some(hidden),
+                ..standing
+            });
+            return;
+        }
+        if let Action::Move(mv) = action
+            && standing.hidden.is_none()
+        {
             let author = self.name(standing.author);
             let matched: Vec<&Vec<String>> =
                 standing.lines.iter().filter(|l| l[0] == *mv).collect();
@@ -203,6 +270,7 @@ impl<G: Protocol> State<G> {
             author: signer,
             lines: lines.lines().to_vec(),
             due: None,
+            hidden: None,
         });
         Ok(vec![Event::Promised(lines.lines().len())])
     }

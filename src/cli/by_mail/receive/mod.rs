@@ -385,11 +385,9 @@ fn report<G: CliGame>(
         Some(verdict) => writeln!(out, "result: {}", verdict.describe(&replay.seats))?,
         None => writeln!(out, "now: {}", phase.describe(&replay.seats))?,
     }
-    if let Some(next) = crate::cli::shared::next::next_step(
-        phase,
-        &replay.seats,
-        &correspond::text::path(path).to_string(),
-    ) {
+    if let Some(next) =
+        crate::cli::shared::next::next_after(&replay, &correspond::text::path(path).to_string())
+    {
         writeln!(out, "next: {next}")?;
     }
     let (first, last) = (received.added.start, received.added.end - 1);

@@ -156,6 +156,15 @@ fn record(words: &str) -> Option<Result<Action, &'static str>> {
     if words == recap::summary(&Action::Applied(String::new())) {
         return Some(Ok(Action::Applied(String::new())));
     }
+    // Their commitment holds salts, and a reveal a proof, that the PGN does not carry.
+    if words.starts_with("commits to hidden conditional lines (")
+        || words.starts_with("discloses the hidden conditional lines (")
+        || words == "reveals the hidden conditional reply"
+    {
+        return Some(Err(
+            "a record of hidden conditional lines, whose salts and proofs a PGN does not carry",
+        ));
+    }
     if let Some(lines) = words
         .strip_prefix("promises conditional lines (")
         .and_then(|w| w.strip_suffix(')'))
