@@ -125,7 +125,9 @@ impl Opening {
     /// proof tells of the places it does not open.
     #[must_use]
     pub fn shows_absent(&self, key: &Digest, other: &Digest) -> bool {
-        match (0..self.proof.len()).find(|&depth| bit(key, depth) != bit(other, depth)) {
+        match (0..self.proof.len().min(MAX_PROOF))
+            .find(|&depth| bit(key, depth) != bit(other, depth))
+        {
             Some(depth) => self.proof[depth] == EMPTY,
             None => key != other,
         }

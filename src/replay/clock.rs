@@ -118,10 +118,16 @@ impl Clocks {
             });
             let elapsed = time.saturating_sub(self.last) - on_leave;
             // A hidden line's reveal is the author's promise, not a choice made now: made in
-            // time, the time it waited for is given back; made past the deadline, it is
+            // time, the whole wait since the opponent's move is given back (the turn's time,
+            // which a leave in between charged already); made past the deadline, it is
             // charged, as a late move is, and leaves its author overdue.
             let in_time = i64::try_from(elapsed).is_ok_and(|e| e <= self.left(seat));
             let charged = if matches!(action, Action::Reveal(_)) && in_time {
+                if let Some((awaited, spent)) = self.turn
+                    && awaited == seat
+                {
+                    self.used[seat] = self.used[seat].saturating_sub(spent);
+                }
                 0
             } else {
                 elapsed

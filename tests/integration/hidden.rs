@@ -94,24 +94,46 @@ fn a_reveal_past_the_deadline_is_charged_and_leave_may_come_while_an_answer_is_o
 }
 
 #[test]
+fn a_reveal_in_time_gives_back_the_whole_wait_a_leave_in_between_included() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut t = Table::chess(dir.path(), &["--time-control", "10/3", "--leave", "5"]);
+    t.sign(
+        "alice",
+        &["play", "g.yaml", "d4", "--if", "d5 c4", "--hidden"],
+    );
+    t.sign("bob", &["play", "g.yaml", "d5"]);
+    // bob's leave, a day after his move, charges that day to alice, whose answer is owed...
+    t.hour += 24;
+    t.sign("bob", &["leave", "g.yaml", "1"]);
+    t.run(None, &["status", "g.yaml"]);
+    // ...and her reveal in time gives it back with the rest of the wait: her d4's hour is all.
+    t.sign("alice", &["play", "g.yaml", "c4", "--offer-draw"]);
+    t.run(None, &["status", "g.yaml"]);
+    insta::assert_snapshot!(t.said);
+}
+
+#[test]
 fn a_reply_that_ends_the_lines_withdraws_them_and_disclose_comes_before_an_offer() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut t = Table::chess(dir.path(), &[]);
     t.sign(
         "alice",
-        &["play", "g.yaml", "e4", "--if", "e5 Nf3", "--hidden"],
+        &["play", "g.yaml", "e4", "--if", "e5 Nf3 Nc6 Bb5", "--hidden"],
     );
     t.sign("bob", &["play", "g.yaml", "e5"]);
-    // Her answer comes first: no withdrawal now, and no offer or lines with her reply.
+    // Her answer comes first: no withdrawal now, no offer with a reply her line goes on from,
+    // and no disclosure where a line answers.
     t.run(Some("alice"), &["withdraw", "g.yaml"]);
     t.run(Some("alice"), &["play", "g.yaml", "Nf3", "--offer-draw"]);
     t.run(Some("alice"), &["disclose", "g.yaml"]);
-    // Nf3 ends her only line: her `play` withdraws the lines after it.
     t.sign("alice", &["play", "g.yaml", "Nf3"]);
     t.sign("bob", &["play", "g.yaml", "Nc6"]);
+    // Bb5 ends her only line: her `play` withdraws the lines after it.
+    t.sign("alice", &["play", "g.yaml", "Bb5"]);
+    t.sign("bob", &["play", "g.yaml", "a6"]);
     t.sign(
         "alice",
-        &["play", "g.yaml", "Bb5", "--if", "a6 Ba4", "--hidden"],
+        &["play", "g.yaml", "Ba4", "--if", "b5 Bb3", "--hidden"],
     );
     t.sign("bob", &["play", "g.yaml", "d6"]);
     // d6 meets no line: she discloses them alone, then offers a draw instead of moving.

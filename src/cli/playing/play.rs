@@ -223,7 +223,7 @@ fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Mad
                 Err(hidden::reply_due(&position, &reveal.mv, &args.sign.file))
             }
             Answer::Reveal(..) if !args.lines.is_empty() => Err(conditional::not_now()),
-            Answer::Reveal(..) if args.offer => Err(CliError::rejected(
+            Answer::Reveal(_, true) if args.offer => Err(CliError::rejected(
                 "this move is your conditional reply: an offer after it would void the lines \
                  that go on from it; offer with your next move",
             )),
