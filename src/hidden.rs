@@ -142,10 +142,13 @@ pub enum TreeError {
     TooDeep,
 }
 
-/// A tree of hidden lines: its leaves, sorted by key, each with its salt and reply.
+/// A tree of hidden lines: its leaves, sorted by key, each with its salt and reply, and their
+/// hashes, which the root and every opening are made from.
 #[derive(Clone, Debug)]
 pub struct Tree {
     leaves: Vec<(Digest, Digest, String)>,
+    /// Each leaf's key and hash, in the leaves' order.
+    hashes: Vec<(Digest, Digest)>,
     root: Digest,
 }
 
@@ -183,7 +186,11 @@ impl Tree {
             .map(|(k, s, reply)| (*k, leaf(k, s, reply)))
             .collect();
         let root = subtree(&hashes, 0)?;
-        Ok(Tree { leaves, root })
+        Ok(Tree {
+            leaves,
+            hashes,
+            root,
+        })
     }
 
     /// The commitment: the tree's root.
@@ -200,13 +207,8 @@ impl Tree {
         if reply.is_empty() {
             return None;
         }
-        let hashes: Vec<(Digest, Digest)> = self
-            .leaves
-            .iter()
-            .map(|(k, s, r)| (*k, leaf(k, s, r)))
-            .collect();
         let mut proof = Vec::new();
-        let mut span = &hashes[..];
+        let mut span = &self.hashes[..];
         let mut depth = 0;
         while span.len() > 1 {
             let split = span.partition_point(|(k, _)| !bit(k, depth));
@@ -242,14 +244,25 @@ fn subtree(leaves: &[(Digest, Digest)], depth: usize) -> Result<Digest, TreeErro
     }
 }
 
-/// The reply the lines give after `played` (the moves since the commitment, ending with the
-/// opponent's), if one of them does.
-#[must_use]
-pub fn reply_after<'a>(lines: &'a [Vec<String>], played: &[String]) -> Option<&'a str> {
+/// What is left, after `played` (the moves since the commitment), of each line that goes on
+/// from there, in the lines' order.
+pub fn rest_after<'a>(
+    lines: &'a [Vec<String>],
+    played: &'a [String],
+) -> impl Iterator<Item = &'a [String]> {
     lines
         .iter()
-        .find(|line| line.len() > played.len() && line.starts_with(played))
-        .map(|line| line[played.len()].as_str())
+        .filter(move |line| line.len() > played.len() && line.starts_with(played))
+        .map(move |line| &line[played.len()..])
+}
+
+/// The reply the lines give after `played` (ending with the opponent's move), if one of them
+/// does: one spelling of the lines gives one.
+#[must_use]
+pub fn reply_after<'a>(lines: &'a [Vec<String>], played: &'a [String]) -> Option<&'a str> {
+    rest_after(lines, played)
+        .next()
+        .map(|rest| rest[0].as_str())
 }
 
 #[cfg(test)]

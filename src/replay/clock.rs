@@ -121,8 +121,8 @@ impl Clocks {
             // time, the whole wait since the opponent's move is given back (the turn's time,
             // which a leave in between charged already); made past the deadline, it is
             // charged, as a late move is, and leaves its author overdue.
-            let in_time = i64::try_from(elapsed).is_ok_and(|e| e <= self.left(seat));
-            let charged = if matches!(action, Action::Reveal(_)) && in_time {
+            let in_time = || i64::try_from(elapsed).is_ok_and(|e| e <= self.left(seat));
+            let charged = if matches!(action, Action::Reveal(_)) && in_time() {
                 if let Some((awaited, spent)) = self.turn
                     && awaited == seat
                 {

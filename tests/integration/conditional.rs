@@ -316,27 +316,20 @@ fn a_withdrawal_that_crosses_the_matching_move_by_mail_is_too_late() {
     alice.sign(&["withdraw", "game.yaml"]);
     alice.mail_to(&bob, "withdraw.eml");
     let mut said = format!("$ correspond play game.yaml e5 (bob)\n{played}\n");
-    let mut run = |who: &crate::crossing::Player, name: &str, args: &[&str]| {
-        who.transcribe(&mut said, name, args);
-    };
-    run(&bob, "bob", &["receive", "game.yaml", "withdraw.eml"]);
-    run(&alice, "alice", &["receive", "game.yaml", "e5.eml"]);
+    bob.transcribe(&mut said, "bob", &["receive", "game.yaml", "withdraw.eml"]);
+    alice.transcribe(&mut said, "alice", &["receive", "game.yaml", "e5.eml"]);
     let alice_key = key("alice");
-    run(
-        &alice,
-        "alice",
-        &[
-            "receive",
-            "--settle",
-            "game.yaml",
-            "e5.eml",
-            "--key",
-            &alice_key,
-        ],
-    );
-    run(&alice, "alice", &["log", "game.yaml"]);
-    let keys = keys_dir().to_str().expect("UTF-8").to_owned();
-    insta::assert_snapshot!(said.replace(&keys, "tests/keys"));
+    let settle = [
+        "receive",
+        "--settle",
+        "game.yaml",
+        "e5.eml",
+        "--key",
+        &alice_key,
+    ];
+    alice.transcribe(&mut said, "alice", &settle);
+    alice.transcribe(&mut said, "alice", &["log", "game.yaml"]);
+    insta::assert_snapshot!(crate::crossing::without_keys_dir(&said));
     assert_eq!(alice.file(), bob.file());
 }
 

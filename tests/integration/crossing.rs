@@ -264,6 +264,12 @@ pub(crate) fn exchange(from: &Player, to: &Player) {
     assert_eq!(code, 0, "{err}");
 }
 
+/// A transcript with the test keys' folder written `tests/keys`, as the repository names it.
+pub(crate) fn without_keys_dir(said: &str) -> String {
+    let keys = keys_dir().to_str().expect("UTF-8").to_owned();
+    said.replace(&keys, "tests/keys")
+}
+
 pub(crate) fn key(name: &str) -> String {
     keys_dir().join(name).to_str().expect("UTF-8").to_owned()
 }

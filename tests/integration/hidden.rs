@@ -147,82 +147,66 @@ fn a_reply_that_ends_the_lines_withdraws_them_and_disclose_comes_before_an_offer
     insta::assert_snapshot!(t.said);
 }
 
-#[test]
-fn by_mail_a_hidden_reply_travels_with_its_proof_and_both_copies_agree() {
-    use crate::crossing::{exchange, started_with};
-    let root = tempfile::tempdir().expect("temp dir");
-    let (alice, bob) = started_with(root.path(), &[]);
+/// A game by mail in which alice's e4 commits to the hidden line `e5 Nf3`, and bob's e5, which
+/// owes her answer, is in the mail to her as `e5.eml`.
+fn e5_in_the_mail(root: &std::path::Path) -> (crate::crossing::Player, crate::crossing::Player) {
+    let (alice, bob) = crate::crossing::started_with(root, &[]);
     alice.sign(&["play", "game.yaml", "e4", "--if", "e5 Nf3", "--hidden"]);
-    exchange(&alice, &bob);
+    crate::crossing::exchange(&alice, &bob);
     bob.sign(&["play", "game.yaml", "e5"]);
     bob.mail_to(&alice, "e5.eml");
+    (alice, bob)
+}
+
+#[test]
+fn by_mail_a_hidden_reply_travels_with_its_proof_and_both_copies_agree() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let (alice, bob) = e5_in_the_mail(root.path());
     let mut said = String::new();
-    let mut run = |who: &crate::crossing::Player, name: &str, args: &[&str]| {
-        who.transcribe(&mut said, name, args);
-    };
-    run(&alice, "alice", &["receive", "game.yaml", "e5.eml"]);
-    run(&alice, "alice", &["status", "game.yaml"]);
+    alice.transcribe(&mut said, "alice", &["receive", "game.yaml", "e5.eml"]);
+    alice.transcribe(&mut said, "alice", &["status", "game.yaml"]);
     let alice_key = crate::crossing::key("alice");
-    run(
-        &alice,
-        "alice",
-        &["play", "game.yaml", "Nf3", "--key", &alice_key],
-    );
+    let reveal = ["play", "game.yaml", "Nf3", "--key", &alice_key];
+    alice.transcribe(&mut said, "alice", &reveal);
     alice.mail_to(&bob, "nf3.eml");
-    run(&bob, "bob", &["receive", "game.yaml", "nf3.eml"]);
-    run(&bob, "bob", &["status", "game.yaml"]);
-    run(&bob, "bob", &["verify", "game.yaml"]);
-    let keys = crate::util::keys_dir().to_str().expect("UTF-8").to_owned();
-    insta::assert_snapshot!(said.replace(&keys, "tests/keys"));
+    bob.transcribe(&mut said, "bob", &["receive", "game.yaml", "nf3.eml"]);
+    bob.transcribe(&mut said, "bob", &["status", "game.yaml"]);
+    bob.transcribe(&mut said, "bob", &["verify", "game.yaml"]);
+    insta::assert_snapshot!(crate::crossing::without_keys_dir(&said));
     assert_eq!(alice.file(), bob.file());
 }
 
 #[test]
 fn a_withdrawal_of_hidden_lines_that_crosses_the_opponents_move_is_too_late() {
-    use crate::crossing::{exchange, key, started_with};
     let root = tempfile::tempdir().expect("temp dir");
-    let (alice, bob) = started_with(root.path(), &[]);
-    alice.sign(&["play", "game.yaml", "e4", "--if", "e5 Nf3", "--hidden"]);
-    exchange(&alice, &bob);
     // bob's e5 owes her answer; she withdraws before it reaches her.
-    bob.sign(&["play", "game.yaml", "e5"]);
-    bob.mail_to(&alice, "e5.eml");
+    let (alice, bob) = e5_in_the_mail(root.path());
     alice.sign(&["withdraw", "game.yaml"]);
     alice.mail_to(&bob, "withdraw.eml");
     let mut said = String::new();
-    let mut run = |who: &crate::crossing::Player, name: &str, args: &[&str]| {
-        who.transcribe(&mut said, name, args);
-    };
-    run(&bob, "bob", &["receive", "game.yaml", "withdraw.eml"]);
-    let alice_key = key("alice");
-    run(
-        &alice,
-        "alice",
-        &[
-            "receive",
-            "--settle",
-            "game.yaml",
-            "e5.eml",
-            "--key",
-            &alice_key,
-        ],
-    );
+    bob.transcribe(&mut said, "bob", &["receive", "game.yaml", "withdraw.eml"]);
+    let alice_key = crate::crossing::key("alice");
+    let settle = [
+        "receive",
+        "--settle",
+        "game.yaml",
+        "e5.eml",
+        "--key",
+        &alice_key,
+    ];
+    alice.transcribe(&mut said, "alice", &settle);
     // Her promise stands: her `play` reveals Nf3, and refuses any other move first.
-    run(
-        &alice,
-        "alice",
-        &["play", "game.yaml", "d4", "--key", &alice_key],
-    );
-    run(
-        &alice,
-        "alice",
-        &["play", "game.yaml", "Nf3", "--key", &alice_key],
-    );
+    for mv in ["d4", "Nf3"] {
+        alice.transcribe(
+            &mut said,
+            "alice",
+            &["play", "game.yaml", mv, "--key", &alice_key],
+        );
+    }
     alice.mail_to(&bob, "nf3.eml");
-    run(&bob, "bob", &["receive", "game.yaml", "nf3.eml"]);
-    run(&bob, "bob", &["log", "game.yaml"]);
-    let keys = crate::util::keys_dir().to_str().expect("UTF-8").to_owned();
-    insta::assert_snapshot!(said.replace(&keys, "tests/keys"));
+    bob.transcribe(&mut said, "bob", &["receive", "game.yaml", "nf3.eml"]);
+    bob.transcribe(&mut said, "bob", &["log", "game.yaml"]);
+    insta::assert_snapshot!(crate::crossing::without_keys_dir(&said));
     assert_eq!(alice.file(), bob.file());
 }
 

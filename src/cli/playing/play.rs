@@ -215,7 +215,7 @@ fn the_move<G: CliGame>(args: &Args, ctx: &record::Context<'_, G>) -> Result<Mad
         }
     })?;
     if let Some(standing) = &last.conditional
-        && let Some(lines) = standing.hidden.as_ref().filter(|h| h.owed)
+        && let Some(lines) = standing.answer_owed()
         && standing.author == my_seat
     {
         return match hidden::answer(ctx, lines)? {

@@ -28,9 +28,7 @@ fn the_withdrawal<G: CliGame>(
 ) -> Result<Action, CliError> {
     let seat = ctx.seat()?;
     match &ctx.replay.last().conditional {
-        Some(standing)
-            if standing.author == seat && standing.hidden.as_ref().is_some_and(|h| h.owed) =>
-        {
+        Some(standing) if standing.author == seat && standing.answer_owed().is_some() => {
             Err(CliError::rejected(
                 "your opponent has moved since your hidden conditional lines: they answer first, \
                  and are not withdrawn now",

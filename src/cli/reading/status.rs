@@ -175,11 +175,8 @@ fn kept_lines<G: correspond::replay::Protocol>(
 ) -> Option<String> {
     let journal = crate::cli::shared::signing_journal::open().ok()?;
     let lines = journal.kept_lines(&hidden.commitment).ok()??;
-    let left: Vec<String> = lines
-        .lines()
-        .iter()
-        .filter(|line| line.len() > hidden.played.len() && line.starts_with(&hidden.played))
-        .map(|line| correspond::replay::shown_line(position, &line[hidden.played.len()..]))
+    let left: Vec<String> = correspond::hidden::rest_after(lines.lines(), &hidden.played)
+        .map(|rest| correspond::replay::shown_line(position, rest))
         .collect();
     (!left.is_empty()).then(|| left.join(" | "))
 }

@@ -9,7 +9,7 @@ use crate::cli::shared::game::CliGame;
 use crate::cli::shared::record;
 use crate::cli::shared::signing_journal;
 use correspond::digest::Digest;
-use correspond::hidden::{Tree, key, reply_after};
+use correspond::hidden::{Tree, key, reply_after, rest_after};
 use correspond::log::{Action, Conditional, Disclosure, Reveal};
 use correspond::replay::HiddenLines;
 use correspond::sign::Signer;
@@ -18,15 +18,12 @@ use std::path::Path;
 /// The seed of the tree of the lines that follow the move with digest `binding`, derived from
 /// the author's key as a coin flip's nonce is, so that any machine holding it makes it again.
 fn seed(signer: &dyn Signer, binding: &Digest) -> Result<Digest, CliError> {
-    let signature = signer
-        .sign_raw(
-            correspond::flip::NONCE_NAMESPACE,
-            &correspond::hidden::seed_message(binding),
-        )
-        .map_err(|e| CliError::usage(format!("cannot derive the hidden lines' seed: {e}")))?;
-    Ok(correspond::hidden::seed_from_signature(
-        signature.signature_bytes(),
-    ))
+    record::derive_secret(
+        signer,
+        &correspond::hidden::seed_message(binding),
+        correspond::hidden::seed_from_signature,
+        "the hidden lines' seed",
+    )
 }
 
 fn tree(binding: &Digest, seed: &Digest, lines: &Conditional) -> Result<Tree, CliError> {
@@ -93,12 +90,8 @@ pub(crate) fn answer<G: CliGame>(
     let (_, opening) = tree
         .open(&key(&hidden.binding, &hidden.played))
         .ok_or_else(|| CliError::rejected("the kept lines do not make the committed tree"))?;
-    let mut after = hidden.played.clone();
-    after.push(reply.to_owned());
-    let goes_on = lines
-        .lines()
-        .iter()
-        .any(|line| line.len() > after.len() && line.starts_with(&after));
+    let after = [&hidden.played[..], &[reply.to_owned()]].concat();
+    let goes_on = rest_after(lines.lines(), &after).next().is_some();
     Ok(Answer::Reveal(
         Reveal {
             mv: reply.to_owned(),

@@ -8,7 +8,7 @@ use correspond::replay::{Phase, Player, Protocol, Replay, Seat};
 pub(crate) fn next_after<G: Protocol>(replay: &Replay<G>, file: &str) -> Option<String> {
     let last = replay.last();
     if let Some(standing) = &last.conditional
-        && standing.hidden.as_ref().is_some_and(|h| h.owed)
+        && standing.answer_owed().is_some()
     {
         // Only the author knows the lines: their own `play` answers first.
         return Some(format!(

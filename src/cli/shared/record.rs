@@ -523,13 +523,27 @@ pub(crate) fn derive_nonce(
     part: correspond::flip::Part,
     binding: &correspond::digest::Digest,
 ) -> Result<correspond::digest::Digest, CliError> {
-    let message = correspond::flip::nonce_message(part, binding);
+    derive_secret(
+        signer,
+        &correspond::flip::nonce_message(part, binding),
+        correspond::flip::nonce_from_signature,
+        "the coin-flip nonce",
+    )
+}
+
+/// A secret only the signer's key makes, and makes again on any machine: `from_signature` of
+/// its deterministic signature over `message`, in the namespace no published signature uses
+/// (a coin flip's nonce, the seed of hidden conditional lines); `what` names it in an error.
+pub(crate) fn derive_secret(
+    signer: &dyn Signer,
+    message: &[u8],
+    from_signature: fn(&[u8]) -> correspond::digest::Digest,
+    what: &str,
+) -> Result<correspond::digest::Digest, CliError> {
     let signature = signer
-        .sign_raw(correspond::flip::NONCE_NAMESPACE, &message)
-        .map_err(|e| CliError::usage(format!("cannot derive the coin-flip nonce: {e}")))?;
-    Ok(correspond::flip::nonce_from_signature(
-        signature.signature_bytes(),
-    ))
+        .sign_raw(correspond::flip::NONCE_NAMESPACE, message)
+        .map_err(|e| CliError::usage(format!("cannot derive {what}: {e}")))?;
+    Ok(from_signature(signature.signature_bytes()))
 }
 
 /// Reads a game file whole, and the game its header names.

@@ -48,6 +48,13 @@ pub struct HiddenLines {
 }
 
 impl StandingLines {
+    /// The hidden lines whose author's answer to the opponent's move comes next, if these are
+    /// such lines.
+    #[must_use]
+    pub fn answer_owed(&self) -> Option<&HiddenLines> {
+        self.hidden.as_ref().filter(|h| h.owed)
+    }
+
     /// Whether the opponent's move `mv` (in the file's notation) meets a line that stands, so
     /// that its reply comes next.
     #[must_use]
@@ -129,16 +136,13 @@ impl<G: Protocol> State<G> {
         document: usize,
     ) -> Result<Option<Vec<Event>>, ErrorKind> {
         let refused = |e| Err(ErrorKind::Protocol(e));
-        if let Some(events) = self.hidden_first(signer, action)? {
-            return Ok(Some(events));
-        }
+        // An answer of hidden lines owed comes first, as a reply due does.
         if self
             .conditional
             .as_ref()
-            .is_some_and(|s| s.hidden.as_ref().is_some_and(|h| h.owed))
+            .is_some_and(|s| s.answer_owed().is_some())
         {
-            // A resignation, a claim on time or a leave, for the usual rules.
-            return Ok(None);
+            return self.answer_first(signer, action);
         }
         // A reply due comes first: the next record is that reply, or a resignation.
         if let Some(standing) = &self.conditional
@@ -191,8 +195,8 @@ impl<G: Protocol> State<G> {
             self.conditional = Some(standing);
             return;
         }
-        if let Some(mut hidden) = standing.hidden.clone()
-            && let Action::Move(mv) = action
+        if let Action::Move(mv) = action
+            && standing.hidden.is_some()
         {
             // A move that calls for a coin flip (a Run-Off) leaves no move to answer it with.
             if self.phase != Phase::Playing(standing.author) {
@@ -202,18 +206,16 @@ impl<G: Protocol> State<G> {
                 ));
                 return;
             }
-            hidden.played.push(mv.clone());
-            hidden.owed = true;
+            let mut standing = standing;
+            if let Some(hidden) = &mut standing.hidden {
+                hidden.played.push(mv.clone());
+                hidden.owed = true;
+            }
             events.push(Event::AnswerOwed(self.name(standing.author)));
-            self.conditional = Some(StandingLines {
-                hidden: Some(hidden),
-                ..standing
-            });
+            self.conditional = Some(standing);
             return;
         }
-        if let Action::Move(mv) = action
-            && standing.hidden.is_none()
-        {
+        if let Action::Move(mv) = action {
             let author = self.name(standing.author);
             let matched: Vec<&Vec<String>> =
                 standing.lines.iter().filter(|l| l[0] == *mv).collect();

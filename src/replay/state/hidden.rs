@@ -17,40 +17,24 @@ use crate::replay::refusal::ProtocolError;
 use crate::replay::{ErrorKind, Protocol};
 
 impl<G: Protocol> State<G> {
-    /// What hidden lines standing make of the next record: `Some` when they judged it whole,
-    /// `None` when the usual rules (and the visible lines' rules) judge it.
-    pub(super) fn hidden_first(
+    /// The next record where hidden lines owe their author's answer: the `reveal` or the
+    /// `disclose` judged whole (`Some`); a resignation, a claim on time or a leave left to the
+    /// usual rules (`None`); anything else refused.
+    pub(super) fn answer_first(
         &mut self,
         signer: Seat,
         action: &Action,
     ) -> Result<Option<Vec<Event>>, ErrorKind> {
-        let refused = |e| Err(ErrorKind::Protocol(e));
-        let Some(standing) = &self.conditional else {
-            return Ok(None);
-        };
-        let Some(hidden) = &standing.hidden else {
-            return Ok(None);
-        };
-        if !hidden.owed {
-            return match action {
-                Action::Reveal(_) | Action::Disclose(_) => {
-                    refused(ProtocolError::NothingToAnswer {
-                        kind: action.kind().name(),
-                    })
-                }
-                _ => Ok(None),
-            };
-        }
-        let author = standing.author;
+        let author = self.conditional.as_ref().expect("an answer is owed").author;
         match action {
             Action::Reveal(reveal) if signer == author => self.reveal_reply(reveal).map(Some),
             Action::Disclose(disclosure) if signer == author => self.disclose(disclosure).map(Some),
             // A leave stops a clock and changes nothing on the board: the lines stand through
             // it, and the opponent, whose move ended any leave of theirs, may take one.
             Action::Resign | Action::ClaimTimeout | Action::Leave(_) => Ok(None),
-            _ => refused(ProtocolError::AnswerOwed {
+            _ => Err(ErrorKind::Protocol(ProtocolError::AnswerOwed {
                 author: self.name(author),
-            }),
+            })),
         }
     }
 
